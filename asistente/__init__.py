@@ -1,0 +1,1 @@
+"""Conversaciones, acciones pendientes, memoria y agente con herramientas."""

@@ -1,0 +1,1 @@
+"""Benchmarks de rendimiento: `make bench` ejecuta todos los registrados en `bench.__main__`."""

@@ -1,0 +1,49 @@
+"""python manage.py ejecutar: prepara todo y sirve web (daphne) + worker + beat con logs prefijados.
+
+Ctrl-C detiene los tres procesos y después los servicios embebidos (PostgreSQL y Redis de
+`var/`), de modo que no queda ningún proceso huérfano.
+"""
+
+import sys
+from typing import Any
+
+from django.conf import settings
+from django.core.management.base import BaseCommand
+from honcho.manager import Manager
+
+from config.services import sistema_preparar, usuario_demo_asegurar
+from config.servicios import detener_servicios
+
+
+class Command(BaseCommand):
+    help = "Sirve la aplicación con worker y beat de Celery (lo que ejecuta `make run`)."
+
+    def add_arguments(self, parser: Any) -> None:
+        parser.add_argument("--host", default="127.0.0.1")
+        parser.add_argument("--puerto", type=int, default=8000)
+
+    def handle(self, *args: Any, **opciones: Any) -> None:
+        sistema_preparar(verbosidad=0)
+        self.stdout.write("Base de datos migrada y tareas periódicas declaradas.")
+        if settings.PERMITIR_USUARIO_DEMO:
+            demo = usuario_demo_asegurar()
+            self.stdout.write(f"Superusuario de demostración: {demo.usuario} / {demo.password}")
+        self.stdout.write(f"Sirviendo en http://{opciones['host']}:{opciones['puerto']}/ (Ctrl-C para salir)")
+        self.stdout.flush()
+        python = sys.executable
+        gestor = Manager()
+        gestor.add_process(
+            "web",
+            f"exec {python} -m daphne -b {opciones['host']} -p {opciones['puerto']} config.asgi:application",
+        )
+        gestor.add_process(
+            "worker", f"exec {python} -m celery -A config worker -l INFO --concurrency 2 -n worker@%h"
+        )
+        gestor.add_process("beat", f"exec {python} -m celery -A config beat -l INFO")
+        try:
+            gestor.loop()
+        finally:
+            detenidos = detener_servicios()
+            if detenidos:
+                self.stdout.write(f"Servicios embebidos detenidos: {', '.join(detenidos)}.")
+        sys.exit(gestor.returncode or 0)

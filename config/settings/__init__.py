@@ -1,0 +1,1 @@
+"""Configuraciones: base (común), local (desarrollo), test (pruebas) y production."""

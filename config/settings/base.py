@@ -1,0 +1,219 @@
+"""Configuración común a todos los entornos.
+
+Todo secreto y toda URL vienen del entorno (ver README, tabla de variables). `local` y `test`
+arrancan antes los servicios embebidos si faltan `DATABASE_URL` o `REDIS_URL`.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import structlog
+
+from config.settings import entorno
+
+BASE_DIR = Path(__file__).resolve().parent.parent.parent
+
+SECRET_KEY = entorno.texto("DJANGO_SECRET_KEY")
+DEBUG = entorno.booleano("DJANGO_DEBUG", defecto=False)
+ALLOWED_HOSTS = entorno.lista("DJANGO_ALLOWED_HOSTS", defecto=["127.0.0.1", "localhost"])
+CSRF_TRUSTED_ORIGINS = entorno.lista("DJANGO_CSRF_TRUSTED_ORIGINS", defecto=[])
+
+INSTALLED_APPS = [
+    "daphne",
+    "django.contrib.admin",
+    "django.contrib.auth",
+    "django.contrib.contenttypes",
+    "django.contrib.sessions",
+    "django.contrib.messages",
+    "django.contrib.staticfiles",
+    "django.contrib.postgres",
+    "rest_framework",
+    "rest_framework.authtoken",
+    "drf_spectacular",
+    "drf_spectacular_sidecar",
+    "channels",
+    "django_celery_beat",
+    "config",
+    "normativa",
+    "proyectos",
+    "asistente",
+    "fuentes_externas",
+]
+
+MIDDLEWARE = [
+    "django.middleware.security.SecurityMiddleware",
+    "whitenoise.middleware.WhiteNoiseMiddleware",
+    "django.contrib.sessions.middleware.SessionMiddleware",
+    "django.middleware.common.CommonMiddleware",
+    "django.middleware.csrf.CsrfViewMiddleware",
+    "django.contrib.auth.middleware.AuthenticationMiddleware",
+    "django.contrib.messages.middleware.MessageMiddleware",
+    "django.middleware.clickjacking.XFrameOptionsMiddleware",
+    # Asigna un request_id (o toma X-Request-ID) y lo agrega a cada línea de log.
+    "django_structlog.middlewares.RequestMiddleware",
+]
+
+ROOT_URLCONF = "config.urls"
+ASGI_APPLICATION = "config.asgi.application"
+
+TEMPLATES = [
+    {
+        "BACKEND": "django.template.backends.django.DjangoTemplates",
+        "DIRS": [BASE_DIR / "templates"],
+        "APP_DIRS": True,
+        "OPTIONS": {
+            "context_processors": [
+                "django.template.context_processors.request",
+                "django.contrib.auth.context_processors.auth",
+                "django.contrib.messages.context_processors.messages",
+            ],
+        },
+    },
+]
+
+# --- Servicios --------------------------------------------------------------------------------
+
+DATABASES = {"default": entorno.base_de_datos()}
+DATABASES["default"]["CONN_HEALTH_CHECKS"] = True
+DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
+
+REDIS_URL = entorno.url_redis()
+
+# https://docs.djangoproject.com/en/5.2/topics/cache/#redis
+CACHES = {
+    "default": {
+        "BACKEND": "django.core.cache.backends.redis.RedisCache",
+        "LOCATION": REDIS_URL,
+        "KEY_PREFIX": "prefactibilidad",
+    }
+}
+
+# https://channels.readthedocs.io/en/latest/topics/channel_layers.html
+CHANNEL_LAYERS = {
+    "default": {
+        "BACKEND": "channels_redis.core.RedisChannelLayer",
+        "CONFIG": {"hosts": [REDIS_URL], "prefix": "prefactibilidad"},
+    }
+}
+
+# https://docs.celeryq.dev/en/stable/userguide/configuration.html
+CELERY_BROKER_URL = REDIS_URL
+CELERY_RESULT_BACKEND = REDIS_URL
+CELERY_RESULT_EXPIRES = 3600
+CELERY_TASK_SERIALIZER = "json"
+CELERY_RESULT_SERIALIZER = "json"
+CELERY_ACCEPT_CONTENT = ["json"]
+CELERY_TIMEZONE = "America/Santiago"
+CELERY_TASK_SOFT_TIME_LIMIT = entorno.entero("CELERY_SOFT_TIME_LIMIT", defecto=300, minimo=1)
+CELERY_TASK_TIME_LIMIT = entorno.entero("CELERY_TIME_LIMIT", defecto=360, minimo=1)
+CELERY_WORKER_PREFETCH_MULTIPLIER = 1
+CELERY_TASK_ACKS_LATE = True
+CELERY_BROKER_CONNECTION_RETRY_ON_STARTUP = True
+CELERY_BEAT_SCHEDULER = "django_celery_beat.schedulers:DatabaseScheduler"
+
+# --- Autenticación y API ----------------------------------------------------------------------
+
+AUTH_PASSWORD_VALIDATORS = [
+    {"NAME": "django.contrib.auth.password_validation.UserAttributeSimilarityValidator"},
+    {"NAME": "django.contrib.auth.password_validation.MinimumLengthValidator"},
+    {"NAME": "django.contrib.auth.password_validation.CommonPasswordValidator"},
+    {"NAME": "django.contrib.auth.password_validation.NumericPasswordValidator"},
+]
+LOGIN_URL = "login"
+LOGIN_REDIRECT_URL = "inicio"
+LOGOUT_REDIRECT_URL = "inicio"
+
+REST_FRAMEWORK = {
+    "DEFAULT_AUTHENTICATION_CLASSES": [
+        "rest_framework.authentication.SessionAuthentication",
+        "rest_framework.authentication.TokenAuthentication",
+    ],
+    "DEFAULT_PERMISSION_CLASSES": ["rest_framework.permissions.IsAuthenticated"],
+    "DEFAULT_SCHEMA_CLASS": "drf_spectacular.openapi.AutoSchema",
+}
+
+SPECTACULAR_SETTINGS = {
+    "TITLE": "Asistente de Prefactibilidad Ambiental Minera",
+    "DESCRIPTION": "API para evaluar si un proyecto minero ingresa al SEIA (DIA o EIA) y por qué.",
+    "VERSION": "0.1.0",
+    "SERVE_INCLUDE_SCHEMA": False,
+    # Swagger UI servido desde el paquete (sin CDN).
+    "SWAGGER_UI_DIST": "SIDECAR",
+    "SWAGGER_UI_FAVICON_HREF": "SIDECAR",
+    "REDOC_DIST": "SIDECAR",
+}
+
+# --- Asistente --------------------------------------------------------------------------------
+
+ANTHROPIC_API_KEY = entorno.texto("ANTHROPIC_API_KEY", defecto="")
+ANTHROPIC_BASE_URL = entorno.texto("ANTHROPIC_BASE_URL", defecto="")
+ANTHROPIC_MODEL = entorno.texto("ANTHROPIC_MODEL", defecto="claude-sonnet-4-5")
+ASISTENTE_MOTOR = entorno.texto("ASISTENTE_MOTOR", defecto="auto", opciones=("auto", "claude", "reglas"))
+
+# Segundos que /api/health/ espera la respuesta de un worker de Celery a la tarea ping.
+SALUD_ESPERA_CELERY_S = entorno.entero("SALUD_ESPERA_CELERY_S", defecto=3, minimo=1)
+
+# --- Internacionalización ---------------------------------------------------------------------
+
+LANGUAGE_CODE = "es-cl"
+TIME_ZONE = "America/Santiago"
+USE_I18N = True
+USE_TZ = True
+
+STATIC_URL = "static/"
+STATIC_ROOT = BASE_DIR / "var" / "staticfiles"
+STATICFILES_DIRS = [BASE_DIR / "static"]
+STORAGES = {
+    "default": {"BACKEND": "django.core.files.storage.FileSystemStorage"},
+    "staticfiles": {"BACKEND": "whitenoise.storage.CompressedManifestStaticFilesStorage"},
+}
+MEDIA_ROOT = BASE_DIR / "var" / "media"
+
+# --- Registro estructurado (JSON) -------------------------------------------------------------
+# https://django-structlog.readthedocs.io/en/latest/getting_started.html
+
+NIVEL_LOG = entorno.texto(
+    "LOG_LEVEL", defecto="INFO", opciones=("DEBUG", "INFO", "WARNING", "ERROR", "CRITICAL")
+)
+
+LOGGING = {
+    "version": 1,
+    "disable_existing_loggers": False,
+    "formatters": {
+        "json": {
+            "()": structlog.stdlib.ProcessorFormatter,
+            "processor": structlog.processors.JSONRenderer(ensure_ascii=False),
+            "foreign_pre_chain": [
+                structlog.contextvars.merge_contextvars,
+                structlog.processors.TimeStamper(fmt="iso"),
+                structlog.stdlib.add_logger_name,
+                structlog.stdlib.add_log_level,
+            ],
+        },
+    },
+    "handlers": {"consola": {"class": "logging.StreamHandler", "formatter": "json"}},
+    "root": {"handlers": ["consola"], "level": NIVEL_LOG},
+    "loggers": {
+        "django_structlog": {"level": NIVEL_LOG},
+        "pgserver": {"level": "WARNING"},
+    },
+}
+
+structlog.configure(
+    processors=[
+        structlog.contextvars.merge_contextvars,
+        structlog.stdlib.filter_by_level,
+        structlog.processors.TimeStamper(fmt="iso"),
+        structlog.stdlib.add_logger_name,
+        structlog.stdlib.add_log_level,
+        structlog.processors.StackInfoRenderer(),
+        structlog.processors.format_exc_info,
+        structlog.stdlib.ProcessorFormatter.wrap_for_formatter,
+    ],
+    logger_factory=structlog.stdlib.LoggerFactory(),
+    cache_logger_on_first_use=True,
+)
+
+# Superusuario de demostración: solo en local (make run); production lo prohíbe.
+PERMITIR_USUARIO_DEMO = False

@@ -1,0 +1,30 @@
+"""Pruebas (pytest-django): PostgreSQL+pgvector y Redis reales, embebidos o desde las URLs."""
+
+import os
+from urllib.parse import urlsplit, urlunsplit
+
+from config.servicios import preparar_entorno
+
+preparar_entorno()
+os.environ.setdefault("DJANGO_SECRET_KEY", "solo-pruebas-no-usar-en-produccion")
+os.environ.setdefault("DJANGO_DEBUG", "false")
+
+from config.settings.base import *  # noqa: E402,F403
+
+
+def _otra_base_redis(url: str, numero: int) -> str:
+    """Devuelve la misma URL de Redis con otra base lógica, para no mezclar datos con `make run`."""
+    partes = urlsplit(url)
+    return urlunsplit(partes._replace(path=f"/{numero}"))
+
+
+REDIS_URL = _otra_base_redis(REDIS_URL, 1)  # noqa: F405
+CACHES["default"]["LOCATION"] = REDIS_URL  # noqa: F405
+CACHES["default"]["KEY_PREFIX"] = "pruebas"  # noqa: F405
+CHANNEL_LAYERS["default"]["CONFIG"] = {"hosts": [REDIS_URL], "prefix": "pruebas"}  # noqa: F405
+CELERY_BROKER_URL = CELERY_RESULT_BACKEND = REDIS_URL
+PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
+WHITENOISE_USE_FINDERS = True
+STORAGES["staticfiles"] = {"BACKEND": "django.contrib.staticfiles.storage.StaticFilesStorage"}  # noqa: F405
+SALUD_ESPERA_CELERY_S = 2
+STATIC_ROOT.mkdir(parents=True, exist_ok=True)  # noqa: F405  (whitenoise avisa si no existe)

@@ -1,0 +1,19 @@
+"""Rutas HTTP del proyecto."""
+
+from django.contrib import admin
+from django.contrib.auth import views as auth_views
+from django.urls import path
+from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerView
+
+from config import views
+
+urlpatterns = [
+    path("", views.inicio, name="inicio"),
+    path("ingresar/", auth_views.LoginView.as_view(), name="login"),
+    path("salir/", auth_views.LogoutView.as_view(), name="logout"),
+    path("admin/", admin.site.urls),
+    path("api/health/", views.SaludApi.as_view(), name="salud"),
+    path("api/yo/", views.UsuarioActualApi.as_view(), name="usuario-actual"),
+    path("api/schema/", SpectacularAPIView.as_view(), name="schema"),
+    path("api/docs/", SpectacularSwaggerView.as_view(url_name="schema"), name="api-docs"),
+]

@@ -1,0 +1,1 @@
+"""BCN LeyChile, SEA y e-SEIA: clientes HTTP, caché y tareas."""

@@ -1,0 +1,56 @@
+"""Catálogo de tareas periódicas del sistema y su sincronización con django-celery-beat.
+
+Cada tema que necesite una tarea programada la agrega a `TAREAS_PERIODICAS`; el comando
+`setup_periodic_tasks` (que ejecutan `make run` y los despliegues) deja la base igual a esta lista.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from django_celery_beat.models import CrontabSchedule, IntervalSchedule, PeriodicTask
+
+PREFIJO = "prefactibilidad:"
+
+
+@dataclass(frozen=True)
+class TareaPeriodica:
+    nombre: str
+    tarea: str
+    cada_segundos: int | None = None
+    crontab: dict[str, str] = field(default_factory=dict)
+
+
+@dataclass(frozen=True)
+class ResumenSincronizacion:
+    declaradas: int
+    desactivadas: int
+
+
+TAREAS_PERIODICAS: list[TareaPeriodica] = []
+
+
+def tareas_periodicas_sincronizar(*, tareas: list[TareaPeriodica]) -> ResumenSincronizacion:
+    """Crea o actualiza las tareas declaradas y desactiva las propias que ya no figuran."""
+    nombres = set()
+    for tarea in tareas:
+        nombre = PREFIJO + tarea.nombre
+        nombres.add(nombre)
+        programacion: dict[str, object]
+        if tarea.cada_segundos is not None:
+            intervalo, _ = IntervalSchedule.objects.get_or_create(
+                every=tarea.cada_segundos, period=IntervalSchedule.SECONDS
+            )
+            programacion = {"interval": intervalo, "crontab": None}
+        else:
+            cron, _ = CrontabSchedule.objects.get_or_create(timezone="America/Santiago", **tarea.crontab)
+            programacion = {"crontab": cron, "interval": None}
+        PeriodicTask.objects.update_or_create(
+            name=nombre, defaults={"task": tarea.tarea, "enabled": True, **programacion}
+        )
+    desactivadas = (
+        PeriodicTask.objects.filter(name__startswith=PREFIJO, enabled=True)
+        .exclude(name__in=nombres)
+        .update(enabled=False)
+    )
+    return ResumenSincronizacion(declaradas=len(tareas), desactivadas=desactivadas)

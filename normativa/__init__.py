@@ -1,0 +1,1 @@
+"""Corpus legal: normas, versiones, fragmentos citables y búsqueda híbrida."""

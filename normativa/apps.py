@@ -1,0 +1,8 @@
+from django.apps import AppConfig
+
+
+class NormativaConfig(AppConfig):
+    """Corpus legal: normas, versiones, fragmentos citables y búsqueda híbrida."""
+
+    name = "normativa"
+    verbose_name = "Normativa"

@@ -1,0 +1,1 @@
+"""Clientes, proyectos, capas geográficas y motor de prefactibilidad."""

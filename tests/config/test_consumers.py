@@ -1,0 +1,32 @@
+"""El websocket de eco responde a través de la capa de canales en Redis."""
+
+from channels.layers import get_channel_layer
+from channels.testing import WebsocketCommunicator
+
+from config.asgi import application
+
+
+async def test_el_eco_devuelve_el_mensaje_pasando_por_la_capa_de_canales():
+    comunicador = WebsocketCommunicator(application, "/ws/eco/", headers=[(b"origin", b"http://localhost")])
+    conectado, _ = await comunicador.connect()
+    assert conectado
+
+    await comunicador.send_json_to({"hola": "mundo"})
+
+    assert await comunicador.receive_json_from(timeout=5) == {
+        "eco": {"hola": "mundo"},
+        "via": "capa_de_canales",
+    }
+    await comunicador.disconnect()
+
+
+async def test_la_capa_de_canales_configurada_es_redis():
+    assert type(get_channel_layer()).__module__.startswith("channels_redis")
+
+
+async def test_un_origen_no_permitido_se_rechaza():
+    comunicador = WebsocketCommunicator(
+        application, "/ws/eco/", headers=[(b"origin", b"http://malicioso.ejemplo")]
+    )
+    conectado, _ = await comunicador.connect()
+    assert not conectado
