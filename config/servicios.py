@@ -25,6 +25,7 @@ import warnings
 from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 RAIZ = Path(__file__).resolve().parent.parent
 NOMBRE_BASE_DATOS = "prefactibilidad"
@@ -45,7 +46,8 @@ class Entorno:
     redis_iniciado: bool
 
 
-_iniciados: set[str] = set()
+# (directorio, servicio) arrancados por este proceso.
+_iniciados: set[tuple[Path, str]] = set()
 
 
 def directorio_var() -> Path:
@@ -80,7 +82,7 @@ def asegurar_postgres(*, directorio: Path) -> tuple[str, bool]:
         servidor = _servidor_pg(datos)
         _crear_base_si_falta(servidor.get_uri())
     if not ya_corria:
-        _iniciados.add("postgres")
+        _iniciados.add((directorio, "postgres"))
     socket_dir = servidor.get_postmaster_info().socket_dir
     return f"postgresql://postgres@/{NOMBRE_BASE_DATOS}?host={socket_dir}", not ya_corria
 
@@ -95,7 +97,7 @@ def asegurar_redis(*, directorio: Path) -> tuple[str, bool]:
         if puerto is None:
             puerto = _iniciar_redis(carpeta)
     if iniciado:
-        _iniciados.add("redis")
+        _iniciados.add((directorio, "redis"))
     return f"redis://127.0.0.1:{puerto}/0", iniciado
 
 
@@ -107,31 +109,37 @@ def detener_servicios(*, directorio: Path | None = None, solo_iniciados: bool = 
     """
     base = directorio or directorio_var()
     detenidos: list[str] = []
-    if not solo_iniciados or "redis" in _iniciados:
+    if not solo_iniciados or (base, "redis") in _iniciados:
         with _candado(base, "redis"):
             if _detener_redis(base / "redis"):
                 detenidos.append("redis")
-    if not solo_iniciados or "postgres" in _iniciados:
+    if not solo_iniciados or (base, "postgres") in _iniciados:
         with _candado(base, "postgres"):
             if _detener_postgres(base / "pgdata"):
                 detenidos.append("postgres")
-    _iniciados.clear()
+    _iniciados.difference_update({(base, "redis"), (base, "postgres")})
     return detenidos
 
 
 # --- PostgreSQL -------------------------------------------------------------------------------
 
 
-def _servidor_pg(datos: Path):  # type: ignore[no-untyped-def]
+def _servidor_pg(datos: Path) -> Any:
+    pgserver = _importar_pgserver()
+    datos.parent.mkdir(parents=True, exist_ok=True)
+    # cleanup_mode=None: ningún proceso apaga el servidor al salir; lo apaga
+    # explícitamente quien lo administra (make run o la sesión de pruebas).
+    return pgserver.get_server(datos, cleanup_mode=None)
+
+
+def _importar_pgserver() -> Any:
     with warnings.catch_warnings():
         # platformdirs avisa si falta XDG_RUNTIME_DIR; pgserver usa igualmente /tmp.
         warnings.simplefilter("ignore")
         import pgserver
+        import pgserver._commands
 
-        datos.parent.mkdir(parents=True, exist_ok=True)
-        # cleanup_mode=None: ningún proceso apaga el servidor al salir; lo apaga
-        # explícitamente quien lo administra (make run o la sesión de pruebas).
-        return pgserver.get_server(datos, cleanup_mode=None)  # type: ignore[attr-defined]
+    return pgserver
 
 
 def _postgres_corriendo(datos: Path) -> bool:
@@ -162,8 +170,7 @@ def _detener_postgres(datos: Path) -> bool:
     pid = _pid_postmaster(datos)
     if pid is None or not _proceso_vivo(pid, "postgres"):
         return False
-    from pgserver._commands import pg_ctl  # type: ignore[attr-defined]
-
+    pg_ctl = _importar_pgserver()._commands.pg_ctl
     usuario = "pgserver" if os.geteuid() == 0 else None
     try:
         pg_ctl(["-w", "-m", "fast", "stop"], pgdata=datos, user=usuario, timeout=30)

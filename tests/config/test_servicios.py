@@ -137,3 +137,20 @@ def test_detener_no_deja_procesos_de_postgres_ni_de_redis(directorio):
         p for p in psutil.process_iter(["cmdline"]) if str(directorio) in " ".join(p.info["cmdline"] or [])
     ]
     assert restos == []
+
+
+def test_detener_otro_directorio_no_olvida_lo_que_este_proceso_arranco(tmp_path_factory):
+    propio, ajeno = tmp_path_factory.mktemp("propio"), tmp_path_factory.mktemp("ajeno")
+    servicios.asegurar_redis(directorio=propio)
+    servicios.asegurar_redis(directorio=ajeno)
+
+    servicios.detener_servicios(directorio=ajeno)
+
+    assert servicios.detener_servicios(directorio=propio, solo_iniciados=True) == ["redis"]
+
+
+def test_solo_iniciados_no_detiene_instancias_que_arranco_otro_proceso(directorio):
+    iniciar_en_otro_proceso(directorio)
+
+    assert servicios.detener_servicios(directorio=directorio, solo_iniciados=True) == []
+    assert servicios._puerto_redis_vivo(directorio / "redis") is not None
