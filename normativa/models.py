@@ -1,1 +1,164 @@
-"""Modelos de normativa."""
+"""Modelos del corpus normativo: normas, versiones, fragmentos citables, temas y caché de embeddings."""
+
+from __future__ import annotations
+
+from django.contrib.postgres.indexes import GinIndex
+from django.contrib.postgres.search import SearchVectorField
+from django.db import models
+from django.utils import timezone
+from pgvector.django import HnswIndex, VectorField
+
+DIMENSIONES = 384
+
+
+class Tema(models.Model):
+    nombre = models.CharField(max_length=120, unique=True)
+
+    class Meta:
+        ordering = ["nombre"]
+
+    def __str__(self) -> str:
+        return self.nombre
+
+
+class Norma(models.Model):
+    class Tipo(models.TextChoices):
+        LEY = "ley", "Ley"
+        DECRETO = "decreto", "Decreto supremo"
+        GUIA = "guia", "Guía del SEA"
+        DOCUMENTACION = "documentacion", "Documentación del sistema"
+
+    tipo = models.CharField(max_length=20, choices=Tipo.choices)
+    numero = models.CharField(max_length=40, blank=True, help_text="Como se cita: «19.300», «40».")
+    nombre = models.CharField(max_length=400)
+    sigla = models.CharField(max_length=60, unique=True, help_text="Cita corta: «Ley 19.300», «DS 40».")
+    organismo = models.CharField(max_length=200, blank=True)
+    id_norma_bcn = models.PositiveIntegerField(null=True, blank=True, unique=True)
+    url = models.URLField(max_length=500, blank=True)
+    anio = models.PositiveSmallIntegerField(null=True, blank=True)
+    advertencia_vigencia = models.TextField(
+        blank=True, help_text="Aviso que acompaña toda cita (p. ej. texto anterior al DS 17/2025)."
+    )
+    metadatos = models.JSONField(default=dict, blank=True)
+    temas = models.ManyToManyField(Tema, blank=True, related_name="normas")
+    creada_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["tipo", "sigla"]
+
+    def __str__(self) -> str:
+        return self.sigla
+
+
+class VersionNorma(models.Model):
+    norma = models.ForeignKey(Norma, on_delete=models.CASCADE, related_name="versiones")
+    fecha_version = models.DateField(null=True, blank=True)
+    fuente = models.CharField(max_length=500, help_text="Archivo o URL de origen.")
+    hash = models.CharField(max_length=64, help_text="SHA-256 del contenido de origen.")
+    vigente = models.BooleanField(default=True)
+    creada_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["norma", "-creada_at"]
+        constraints = [
+            models.UniqueConstraint(fields=["norma", "hash"], name="version_unica_por_contenido"),
+            models.UniqueConstraint(
+                fields=["norma"], condition=models.Q(vigente=True), name="una_version_vigente_por_norma"
+            ),
+        ]
+        verbose_name = "versión de norma"
+        verbose_name_plural = "versiones de normas"
+
+    def __str__(self) -> str:
+        return f"{self.norma.sigla} ({self.fecha_version or 's/f'})"
+
+
+class FragmentoVigenteManager(models.Manager["FragmentoLegal"]):
+    """Excluye los fragmentos eliminados (borrado lógico)."""
+
+    def get_queryset(self) -> models.QuerySet[FragmentoLegal]:
+        return super().get_queryset().filter(eliminado_at__isnull=True)
+
+
+class FragmentoLegal(models.Model):
+    class Tipo(models.TextChoices):
+        ARTICULO = "articulo", "Artículo"
+        LETRA = "letra", "Letra"
+        NUMERAL = "numeral", "Numeral"
+        SECCION = "seccion", "Sección de guía o documento"
+
+    norma = models.ForeignKey(Norma, on_delete=models.CASCADE, related_name="fragmentos")
+    version = models.ForeignKey(VersionNorma, on_delete=models.CASCADE, related_name="fragmentos")
+    tipo = models.CharField(max_length=12, choices=Tipo.choices)
+    orden = models.PositiveIntegerField()
+    jerarquia = models.JSONField(default=list, help_text="Título › Párrafo › … de mayor a menor.")
+    breadcrumb = models.CharField(max_length=1000)
+    articulo = models.CharField(max_length=40, blank=True, db_index=True)
+    letra = models.CharField(max_length=20, blank=True)
+    id_parte = models.CharField(max_length=20, blank=True, help_text="idParte de BCN, si se conoce.")
+    pagina = models.PositiveIntegerField(null=True, blank=True)
+    texto = models.TextField()
+    derogado = models.BooleanField(default=False)
+    transitorio = models.BooleanField(default=False)
+    temas = models.ManyToManyField(Tema, blank=True, related_name="fragmentos")
+    hash_contenido = models.CharField(max_length=64)
+    embedding = VectorField(dimensions=DIMENSIONES, null=True, blank=True)
+    busqueda = SearchVectorField(null=True, editable=False)
+    eliminado_at = models.DateTimeField(null=True, blank=True)
+
+    objects = FragmentoVigenteManager()
+    todos = models.Manager()  # noqa: DJ012 (el gestor por defecto es `objects`, sin eliminados)
+
+    class Meta:
+        ordering = ["norma", "version", "orden"]
+        base_manager_name = "todos"
+        indexes = [
+            HnswIndex(
+                name="fragmento_embedding_hnsw",
+                fields=["embedding"],
+                m=16,
+                ef_construction=64,
+                opclasses=["vector_cosine_ops"],
+            ),
+            GinIndex(name="fragmento_busqueda_gin", fields=["busqueda"]),
+            models.Index(name="fragmento_norma_articulo", fields=["norma", "articulo", "letra"]),
+        ]
+        verbose_name = "fragmento legal"
+        verbose_name_plural = "fragmentos legales"
+
+    def __str__(self) -> str:
+        return self.breadcrumb
+
+    def eliminar(self) -> None:
+        """Borrado lógico: el fragmento deja de buscarse pero se conserva."""
+        self.eliminado_at = timezone.now()
+        self.save(update_fields=["eliminado_at"])
+
+    def restaurar(self) -> None:
+        self.eliminado_at = None
+        self.save(update_fields=["eliminado_at"])
+
+
+class Documentacion(FragmentoLegal):
+    """Fragmentos de la documentación propia del sistema (README, docs/, CONTRIBUTING)."""
+
+    class Meta:
+        proxy = True
+        verbose_name = "fragmento de documentación"
+        verbose_name_plural = "documentación del sistema"
+
+
+class EmbeddingCache(models.Model):
+    """Vector por hash de contenido: un texto sin cambios nunca se vuelve a embeber."""
+
+    hash = models.CharField(max_length=64, primary_key=True)
+    modelo = models.CharField(max_length=100)
+    vector = VectorField(dimensions=DIMENSIONES)
+    creado_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        verbose_name = "embedding en caché"
+        verbose_name_plural = "embeddings en caché"
+
+    def __str__(self) -> str:
+        return f"{self.hash[:12]}… ({self.modelo})"

@@ -8,9 +8,13 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import django_stubs_ext
 import structlog
 
 from config.settings import entorno
+
+# Permite anotar genéricos de Django (`admin.ModelAdmin[Modelo]`) en tiempo de ejecución.
+django_stubs_ext.monkeypatch()
 
 BASE_DIR = Path(__file__).resolve().parent.parent.parent
 
@@ -197,6 +201,8 @@ LOGGING = {
     "loggers": {
         "django_structlog": {"level": NIVEL_LOG},
         "pgserver": {"level": "WARNING"},
+        # pypdf avisa por cada fuente con codificación dudosa; no es accionable en producción.
+        "pypdf": {"level": "ERROR"},
     },
 }
 

@@ -1,0 +1,48 @@
+"""python manage.py cargar_corpus: carga (o actualiza) todo el corpus incluido en el repositorio."""
+
+from argparse import ArgumentParser
+from typing import Any
+
+from django.core.management.base import BaseCommand, CommandError
+from tqdm import tqdm
+
+from normativa.parsers import ErrorDeParseo
+from normativa.services import corpus_cargar, embeddings_precalculados_exportar
+
+
+class Command(BaseCommand):
+    help = "Carga leyes, reglamento y guías del SEA incluidos en el repositorio (idempotente)."
+
+    def add_arguments(self, parser: ArgumentParser) -> None:
+        parser.add_argument(
+            "--exportar-embeddings",
+            action="store_true",
+            help="Después de cargar, reescribe normativa/corpus/embeddings.npz (precalculados).",
+        )
+
+    def handle(self, *args: Any, **opciones: Any) -> None:
+        barras: dict[str, tqdm[Any]] = {}
+
+        def progreso(sigla: str, hechos: int, total: int) -> None:
+            barra = barras.get(sigla)
+            if barra is None:
+                barra = barras[sigla] = tqdm(total=total, desc=sigla, unit="frag", leave=True)
+            barra.update(hechos - barra.n)
+
+        try:
+            resultados = corpus_cargar(progreso=progreso)
+        except ErrorDeParseo as error:
+            raise CommandError(str(error)) from None
+        finally:
+            for barra in barras.values():
+                barra.close()
+        nuevos = [r for r in resultados if r.creada]
+        embebidos = sum(r.embebidos for r in resultados)
+        fragmentos = sum(r.fragmentos for r in resultados)
+        self.stdout.write(
+            f"Corpus: {len(resultados)} documentos, {fragmentos} fragmentos; "
+            f"{len(nuevos)} versiones nuevas, {embebidos} fragmentos embebidos (el resto desde caché)."
+        )
+        if opciones["exportar_embeddings"]:
+            cantidad = embeddings_precalculados_exportar()
+            self.stdout.write(f"Embeddings precalculados exportados: {cantidad}.")

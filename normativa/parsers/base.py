@@ -1,0 +1,270 @@
+"""Estructura intermedia común a todos los parsers y su división en fragmentos citables.
+
+Cada parser lee un formato (XML de BCN, PDF de LeyChile, Markdown, PDF de guía) y devuelve un
+`DocumentoParseado`: artículos con su jerarquía (leyes) o secciones con su encabezado (guías).
+`fragmentar()` convierte eso en fragmentos: un artículo entero, más uno por cada letra y por cada
+numeral («i.1», «i.5.2») si los tiene; las secciones largas de guías se parten en párrafos
+conservando el encabezado en cada trozo.
+"""
+
+from __future__ import annotations
+
+import re
+import unicodedata
+from collections import Counter
+from dataclasses import dataclass, field
+from datetime import date
+
+
+class ErrorDeParseo(ValueError):
+    """El archivo no tiene el formato esperado; el mensaje está en español para el usuario."""
+
+
+@dataclass
+class Articulo:
+    numero: str
+    texto: str
+    jerarquia: list[str] = field(default_factory=list)
+    id_parte: str = ""
+    derogado: bool = False
+    transitorio: bool = False
+
+
+@dataclass
+class Seccion:
+    jerarquia: list[str]
+    texto: str
+    pagina: int | None = None
+
+
+@dataclass
+class DocumentoParseado:
+    titulo: str
+    fecha_version: date | None = None
+    articulos: list[Articulo] = field(default_factory=list)
+    secciones: list[Seccion] = field(default_factory=list)
+    metadatos: dict[str, str] = field(default_factory=dict)
+
+
+@dataclass
+class Fragmento:
+    tipo: str  # articulo | letra | numeral | seccion
+    jerarquia: list[str]
+    articulo: str
+    letra: str
+    texto: str
+    id_parte: str = ""
+    derogado: bool = False
+    transitorio: bool = False
+    pagina: int | None = None
+
+
+# --- normalización ----------------------------------------------------------------------------
+
+_SUFIJOS = ("bis", "ter", "quáter", "quinquies", "sexies", "septies", "octies", "nonies", "decies")
+_SUFIJO = r"(?:bis|ter|qu[aá]ter|quinquies|sexies|septies|octies|nonies|decies)"
+
+
+def normalizar_articulo(numero: str) -> str:
+    """«7 BIS» → «7 bis», «7° quinquies» → «7 quinquies», «25 QUATER» → «25 quáter»."""
+    texto = numero.strip().lower().replace("°", " ").replace("º", " ").replace(".", " ")
+    texto = re.sub(r"\bquater\b", "quáter", texto)
+    texto = re.sub(r"^art[ií]culo\s+", "", texto)
+    return re.sub(r"\s+", " ", texto).strip()
+
+
+_ORDINALES = {"primero": "1", "segundo": "2", "tercero": "3", "cuarto": "4", "quinto": "5",
+              "sexto": "6", "séptimo": "7", "octavo": "8", "noveno": "9", "décimo": "10"}  # fmt: skip
+
+
+def ordinal_a_numero(numero: str) -> str:
+    """«primero» → «1»: los artículos transitorios se citan igual con ordinal o con número."""
+    return _ORDINALES.get(numero, numero)
+
+
+def normalizar_espacios(texto: str) -> str:
+    """Une las líneas cortadas del Diario Oficial y deja un párrafo por línea.
+
+    Una línea que empieza con sangría abre párrafo; una que empieza sin sangría continúa el anterior.
+    """
+    texto = texto.replace("\r\n", "\n").replace("\xa0", " ")
+    lineas = texto.split("\n")
+    parrafos: list[str] = []
+    for linea in lineas:
+        if not linea.strip():
+            parrafos.append("")
+            continue
+        if parrafos and parrafos[-1] and not linea[:1].isspace():
+            parrafos[-1] += " " + linea.strip()
+        else:
+            parrafos.append(linea.strip())
+    limpio = "\n".join(re.sub(r"[ \t]+", " ", p) for p in parrafos)
+    return re.sub(r"\n{2,}", "\n", limpio).strip()
+
+
+def quitar_columna_de_notas(texto: str, *, columna: int | None = None) -> str:
+    """Quita la columna derecha de notas de modificación («Ley 20417 / Art. PRIMERO Nº 8 / D.O. …»).
+
+    LeyChile compone el texto en ancho fijo y pone esas notas a partir de una columna fija (64 en
+    los PDF, 68 en obtxml). La columna se detecta como el inicio más frecuente de texto separado
+    por tres o más espacios más allá de la columna 50; las líneas que solo tenían nota se eliminan.
+    """
+    lineas = texto.split("\n")
+    if columna is None:
+        inicios = Counter(
+            m.start(1) for linea in lineas if (m := re.search(r"\s{3,}(\S)", linea)) and m.start(1) >= 50
+        )
+        if not inicios:
+            return texto
+        columna = inicios.most_common(1)[0][0]
+    resultado = []
+    for linea in lineas:
+        if len(linea) > columna and linea[columna:].strip() and linea[columna - 2 : columna].isspace():
+            cuerpo = linea[:columna].rstrip()
+            if cuerpo.strip():
+                resultado.append(cuerpo)
+        else:
+            resultado.append(linea)
+    return "\n".join(resultado)
+
+
+def texto_comparable(texto: str) -> str:
+    """Forma canónica para comparar dos fuentes del mismo texto (espacios y comillas)."""
+    texto = unicodedata.normalize("NFC", texto)
+    texto = texto.replace("“", '"').replace("”", '"').replace("’", "'")
+    # Marcas de LeyChile que la versión XML omite.
+    texto = re.sub(r"\bINCISO (DEROGADO|ELIMINADO)\.", "", texto)
+    return re.sub(r"\s+", " ", texto).strip()
+
+
+# --- fragmentación ----------------------------------------------------------------------------
+
+# Letra al inicio de un párrafo: «a)», «a bis)», «ñ)».
+_LETRA = re.compile(rf"^([a-zñ](?:\s+{_SUFIJO})?)\)\s", re.IGNORECASE)
+# Numeral al inicio de un párrafo: «i.1.», «i.5.2», «a.2.1».
+_NUMERAL = re.compile(r"^([a-zñ](?:\.\d+){1,3})\.?\s")
+# Letras dentro de un párrafo largo (Markdown que juntó las letras en una línea).
+_LETRA_EN_LINEA = re.compile(rf"(?:(?<=^)|(?<=[.;:]\s))([a-zñ](?:\s+{_SUFIJO})?)\)\s")
+
+MAXIMO_SECCION = 1400
+
+
+def fragmentar(documento: DocumentoParseado) -> list[Fragmento]:
+    """Divide el documento en fragmentos citables (artículo + letras + numerales, o secciones)."""
+    fragmentos: list[Fragmento] = []
+    for articulo in documento.articulos:
+        fragmentos.extend(_fragmentos_de_articulo(articulo))
+    for seccion in documento.secciones:
+        for trozo in _partir_seccion(seccion.texto):
+            fragmentos.append(
+                Fragmento(
+                    tipo="seccion", jerarquia=seccion.jerarquia, articulo="", letra="", texto=trozo,
+                    pagina=seccion.pagina,
+                )
+            )  # fmt: skip
+    return fragmentos
+
+
+def _fragmentos_de_articulo(articulo: Articulo) -> list[Fragmento]:
+    base = {
+        "jerarquia": articulo.jerarquia,
+        "articulo": articulo.numero,
+        "id_parte": articulo.id_parte,
+        "derogado": articulo.derogado,
+        "transitorio": articulo.transitorio,
+    }
+    fragmentos = [Fragmento(tipo="articulo", letra="", texto=articulo.texto, **base)]  # type: ignore[arg-type]
+    for letra, texto in _letras(articulo.texto):
+        fragmentos.append(Fragmento(tipo="letra", letra=letra, texto=texto, **base))  # type: ignore[arg-type]
+        for numeral, texto_numeral in _numerales(letra, texto):
+            fragmentos.append(
+                Fragmento(tipo="numeral", letra=numeral, texto=texto_numeral, **base)  # type: ignore[arg-type]
+            )
+    return fragmentos
+
+
+def _letras(texto: str) -> list[tuple[str, str]]:
+    """Devuelve (letra, texto) de cada letra enumerada del artículo, en orden."""
+    parrafos = texto.split("\n")
+    if sum(1 for p in parrafos if _LETRA.match(p)) < 2:
+        parrafos = _separar_letras_en_linea(parrafos)
+    bloques: list[tuple[str, list[str]]] = []
+    esperado: str | None = None
+    for parrafo in parrafos:
+        coincidencia = _LETRA.match(parrafo)
+        if coincidencia and _es_siguiente(coincidencia.group(1), esperado, bloques):
+            letra = re.sub(r"\s+", " ", coincidencia.group(1).lower())
+            bloques.append((letra, [parrafo]))
+            esperado = letra
+        elif bloques:
+            bloques[-1][1].append(parrafo)
+    if len(bloques) < 2:
+        return []
+    return [(letra, "\n".join(lineas)) for letra, lineas in bloques]
+
+
+def _separar_letras_en_linea(parrafos: list[str]) -> list[str]:
+    resultado: list[str] = []
+    for parrafo in parrafos:
+        cortes = [m.start() for m in _LETRA_EN_LINEA.finditer(parrafo) if m.start() > 0]
+        if len(cortes) < 1 or not _LETRA_EN_LINEA.search(parrafo[: cortes[0] + 3]):
+            resultado.append(parrafo)
+            continue
+        inicio = 0
+        for corte in cortes:
+            resultado.append(parrafo[inicio:corte].strip())
+            inicio = corte
+        resultado.append(parrafo[inicio:].strip())
+    return resultado
+
+
+def _es_siguiente(letra: str, anterior: str | None, bloques: list[tuple[str, list[str]]]) -> bool:
+    """Acepta «a)» para empezar y luego solo letras que avanzan (evita citas como «letra c)»)."""
+    letra = re.sub(r"\s+", " ", letra.lower())
+    if anterior is None:
+        return letra in ("a", "a bis")
+    base, base_anterior = letra.split(" ")[0], anterior.split(" ")[0]
+    if base == base_anterior:
+        return letra != anterior and " " in letra
+    return _orden_letra(base) == _orden_letra(base_anterior) + 1
+
+
+def _orden_letra(letra: str) -> int:
+    return "abcdefghijklmnñopqrstuvwxyz".find(letra)
+
+
+def _numerales(letra: str, texto: str) -> list[tuple[str, str]]:
+    """Devuelve los numerales «i.1», «i.5», «i.5.1»… de una letra, cada uno con su texto.
+
+    Un numeral abarca a sus descendientes: «i.5» incluye el texto de «i.5.1» a «i.5.3».
+    """
+    base = letra.split(" ")[0]
+    parrafos = texto.split("\n")
+    inicios: list[tuple[str, int]] = []
+    for indice, parrafo in enumerate(parrafos[1:], start=1):
+        coincidencia = _NUMERAL.match(parrafo)
+        if coincidencia and coincidencia.group(1).split(".")[0] == base:
+            inicios.append((coincidencia.group(1), indice))
+    resultado = []
+    for posicion, (numeral, inicio) in enumerate(inicios):
+        fin = next(
+            (otro for nombre, otro in inicios[posicion + 1 :] if not nombre.startswith(numeral + ".")),
+            len(parrafos),
+        )
+        resultado.append((numeral, "\n".join(parrafos[inicio:fin])))
+    return resultado
+
+
+def _partir_seccion(texto: str) -> list[str]:
+    """Parte una sección larga en trozos de hasta ~MAXIMO_SECCION caracteres, por párrafos."""
+    parrafos = [p for p in texto.split("\n") if p.strip()]
+    trozos: list[str] = []
+    actual = ""
+    for parrafo in parrafos:
+        if actual and len(actual) + len(parrafo) > MAXIMO_SECCION:
+            trozos.append(actual)
+            actual = ""
+        actual = f"{actual}\n{parrafo}" if actual else parrafo
+    if actual:
+        trozos.append(actual)
+    return trozos

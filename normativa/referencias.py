@@ -1,0 +1,64 @@
+"""Referencias explícitas en una pregunta: «art. 11 letra d», «artículo 10 i)», «DS 40», «i.1», «19.300»."""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+_SUFIJO = r"(bis|ter|qu[aá]ter|quinquies|sexies)"
+
+_LEY = re.compile(r"\bley\s*(?:n[°º.]?\s*)?(\d{1,2}\.?\d{3})\b", re.IGNORECASE)
+_NUMERO_SUELTO = re.compile(r"\b(\d{2}\.\d{3})\b")
+_DECRETO = re.compile(r"\b(?:d\.?\s?s\.?|decreto(?:\s+supremo)?)\s*(?:n[°º.]?\s*)?(\d{1,4})\b", re.IGNORECASE)
+_REGLAMENTO_SEIA = re.compile(r"\breglamento\s+del?\s+(seia|sistema\s+de\s+evaluaci[oó]n)", re.IGNORECASE)
+_LEY_BASES = re.compile(r"\bley\s+(de\s+)?bases(\s+generales)?\s+del\s+medio\s+ambiente", re.IGNORECASE)
+_ARTICULO = re.compile(rf"\bart(?:[íi]culo|\.)?\s*(\d{{1,3}})(?:\s*[°º])?(?:\s+{_SUFIJO})?\b", re.IGNORECASE)
+_LETRA = re.compile(r"\b(?:letra|literal)\s+([a-zñ])\b\)?", re.IGNORECASE)
+_LETRA_TRAS_ARTICULO = re.compile(
+    rf"\bart(?:[íi]culo|\.)?\s*\d{{1,3}}(?:\s*[°º])?(?:\s+{_SUFIJO})?,?\s+([a-zñ])\)", re.IGNORECASE
+)
+_NUMERAL = re.compile(r"(?<![\w.])([a-zñ]\.\d{1,2}(?:\.\d{1,2})?)(?![\w])", re.IGNORECASE)
+
+
+@dataclass(frozen=True)
+class Referencias:
+    normas: tuple[str, ...] = ()
+    articulo: str = ""
+    letra: str = ""
+
+    @property
+    def vacia(self) -> bool:
+        return not (self.normas or self.articulo or self.letra)
+
+
+def extraer_referencias(consulta: str) -> Referencias:
+    """Devuelve las normas («Ley 19.300», «DS 40»), el artículo y la letra o numeral citados."""
+    normas: list[str] = []
+    normas.extend(f"Ley {_con_punto(m.group(1))}" for m in _LEY.finditer(consulta))
+    normas.extend(f"Ley {m.group(1)}" for m in _NUMERO_SUELTO.finditer(consulta))
+    normas.extend(f"DS {int(m.group(1))}" for m in _DECRETO.finditer(consulta))
+    if _REGLAMENTO_SEIA.search(consulta):
+        normas.append("DS 40")
+    if _LEY_BASES.search(consulta):
+        normas.append("Ley 19.300")
+    articulo = ""
+    if en_articulo := _ARTICULO.search(consulta):
+        sufijo = (en_articulo.group(2) or "").lower().replace("quater", "quáter")
+        articulo = f"{int(en_articulo.group(1))} {sufijo}".strip()
+    letra = ""
+    if numeral := _NUMERAL.search(consulta):
+        letra = numeral.group(1).lower()
+        if not normas and not articulo:
+            # «i.1», «a.2.1» son literales del Art. 3 del Reglamento del SEIA.
+            normas.append("DS 40")
+            articulo = "3"
+    elif en_letra := _LETRA.search(consulta):
+        letra = en_letra.group(1).lower()
+    elif tras_articulo := _LETRA_TRAS_ARTICULO.search(consulta):
+        letra = tras_articulo.group(2).lower()
+    return Referencias(normas=tuple(dict.fromkeys(normas)), articulo=articulo, letra=letra)
+
+
+def _con_punto(numero: str) -> str:
+    digitos = numero.replace(".", "")
+    return f"{digitos[:-3]}.{digitos[-3:]}"

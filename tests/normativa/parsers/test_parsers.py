@@ -1,0 +1,189 @@
+"""Cada parser lee su formato real y produce artículos, letras y secciones limpias."""
+
+import re
+from pathlib import Path
+
+import pytest
+
+from normativa.parsers import (
+    ErrorDeParseo,
+    bcn_xml,
+    fragmentar,
+    guia_pdf,
+    leychile_pdf,
+    markdown,
+    parsear_archivo,
+)
+from normativa.parsers.base import texto_comparable
+from normativa.services import CORPUS, fuentes_del_corpus
+
+FUENTES = CORPUS / "fuentes"
+BCN = Path(__file__).resolve().parents[2] / "fixtures" / "bcn"
+# Restos de la maqueta de LeyChile que nunca deben quedar en un fragmento.
+RESTOS = re.compile(
+    r"D\.O\.\s*\d{2}\.\d{2}\.\d{4}|Biblioteca del Congreso Nacional de Chile - www|documento generado el"
+    r"|página \d+ de \d+"
+    r"|Art\. PRIMERO N[º°]"
+)
+
+
+@pytest.fixture(scope="module")
+def ley_xml():
+    return bcn_xml.parsear((FUENTES / "ley_19300_v2024-04-10_leychile-epub.xml").read_bytes())
+
+
+@pytest.fixture(scope="module")
+def ley_pdf():
+    return leychile_pdf.parsear(FUENTES / "ley_19300_leychile_2024-04-10.pdf")
+
+
+def comparable(texto: str) -> str:
+    # La copia XML trae tres caracteres dañados (U+FFFD) donde el PDF tiene la letra.
+    return texto_comparable(texto)
+
+
+def iguales_salvo_reemplazos(xml: str, pdf: str) -> bool:
+    patron = re.escape(comparable(xml)).replace("\ufffd", ".")
+    return re.fullmatch(patron, comparable(pdf)) is not None
+
+
+def test_el_pdf_y_el_xml_de_la_ley_19300_dan_los_mismos_articulos(ley_xml, ley_pdf):
+    assert [(a.numero, a.transitorio) for a in ley_pdf.articulos] == [
+        (a.numero, a.transitorio) for a in ley_xml.articulos
+    ]
+    distintos = [
+        a.numero
+        for a, b in zip(ley_xml.articulos, ley_pdf.articulos, strict=True)
+        if not iguales_salvo_reemplazos(a.texto, b.texto)
+    ]
+    assert distintos == []
+    assert [a.derogado for a in ley_pdf.articulos] == [a.derogado for a in ley_xml.articulos]
+
+
+def test_la_ley_19300_trae_125_articulos_con_su_version_y_sus_derogados(ley_xml):
+    assert len(ley_xml.articulos) == 125
+    assert str(ley_xml.fecha_version) == "2024-04-10"
+    derogados = {a.numero for a in ley_xml.articulos if a.derogado}
+    assert {"17", "23", "56", "57", "58"} <= derogados
+    assert sum(a.transitorio for a in ley_xml.articulos) == 7
+
+
+def test_el_articulo_11_da_un_fragmento_por_letra_y_el_articulo_entero(ley_xml):
+    fragmentos = [f for f in fragmentar(ley_xml) if f.articulo == "11" and not f.transitorio]
+
+    assert [f.letra for f in fragmentos] == ["", "a", "b", "c", "d", "e", "f"]
+    letra_d = fragmentos[4].texto
+    assert letra_d.startswith("d) Localización en o próxima a poblaciones")
+    assert "glaciares" in letra_d
+    assert fragmentos[0].jerarquia[-1].startswith("Párrafo 2º Del Sistema de Evaluación")
+
+
+def test_los_articulos_bis_y_quater_se_normalizan(ley_xml):
+    numeros = {a.numero for a in ley_xml.articulos}
+    assert {"7 bis", "7 quinquies", "25 quáter", "31 bis", "31 ter"} <= numeros
+
+
+def test_el_reglamento_del_seia_separa_la_letra_i_y_sus_literales():
+    documento = markdown.parsear((FUENTES / "ds40_2012_reglamento_seia_completo.md").read_text())
+    articulo_3 = [f for f in fragmentar(documento) if f.articulo == "3" and not f.transitorio]
+    letras = [f.letra for f in articulo_3]
+
+    assert {"i", "i.1", "i.2", "i.3", "i.4", "i.5", "i.5.1", "i.5.2", "i.5.3", "i.6"} <= set(letras)
+    por_letra = {f.letra: f.texto for f in articulo_3}
+    assert "cinco mil toneladas mensuales (5.000 t/mes)" in por_letra["i.1"]
+    assert "i.5.2 Tratándose de extracciones en un cuerpo o curso de agua" in por_letra["i.5"]
+    assert por_letra["i"].count("i.5.") >= 3
+    assert articulo_3[0].id_parte == "9369810"
+
+
+def test_el_reglamento_no_abre_titulos_con_los_encabezados_espurios_del_conversor():
+    documento = markdown.parsear((FUENTES / "ds40_2012_reglamento_seia_completo.md").read_text())
+    titulos = {tuple(a.jerarquia) for a in documento.articulos}
+
+    assert not any("— de este Reglamento" in parte for jerarquia in titulos for parte in jerarquia)
+    assert len([a for a in documento.articulos if not a.transitorio]) == 172  # primero, 1–170, segundo
+
+
+def test_el_markdown_de_legalize_lee_titulos_parrafos_y_transitorios():
+    documento = markdown.parsear((FUENTES / "ley_20600_legalize-cl_CL-1041361.md").read_text())
+    articulo_17 = next(a for a in documento.articulos if a.numero == "17")
+
+    assert articulo_17.jerarquia == ["TÍTULO II De la competencia"]
+    assert [a.numero for a in documento.articulos if a.transitorio][:2] == ["1", "2"]
+    letras = [f.letra for f in fragmentar(documento) if f.articulo == "5" and not f.transitorio]
+    assert letras == ["", "a", "b", "c"]
+
+
+def test_el_xml_real_de_obtxml_decodifica_entidades_y_lee_fecha_e_id_parte():
+    documento = bcn_xml.parsear((BCN / "obtxml_opt7_idNorma243302.xml").read_bytes())
+
+    assert str(documento.fecha_version) == "2005-10-28"
+    (articulo,) = documento.articulos
+    assert articulo.id_parte == "6545485"
+    assert "Subsecretaría" in articulo.texto and "&#" not in articulo.texto
+
+
+def test_el_xml_de_la_constitucion_recorre_estructuras_anidadas_sin_notas_de_margen():
+    documento = bcn_xml.parsear((BCN / "obtxml_opt7_idNorma242302_constitucion_v2025-10-07.xml").read_bytes())
+
+    nota = re.compile(r"D\.O\.\s*\d{2}\.\d{2}\.\d{4}")
+    con_notas = [a.numero for a in documento.articulos if nota.search(a.texto)]
+
+    assert len(documento.articulos) > 100
+    # En los Arts. 53 y 57 la propia BCN entrega la nota mezclada dentro de la línea («Estad o»):
+    # no hay columna que cortar. Todo el resto sale limpio.
+    assert con_notas == ["53", "57"]
+    assert any(a.jerarquia for a in documento.articulos)
+
+
+def test_una_pagina_html_en_vez_de_xml_es_un_error_claro():
+    with pytest.raises(ErrorDeParseo, match="no es XML de la BCN"):
+        bcn_xml.parsear(b"<!DOCTYPE html><html><body>Servicio no disponible</body></html>")
+
+
+def test_un_xml_mal_formado_es_un_error_claro():
+    with pytest.raises(ErrorDeParseo, match="XML mal formado"):
+        bcn_xml.parsear(b"<?xml version='1.0'?><Norma><sin-cerrar></Norma>")
+
+
+def test_un_pdf_sin_texto_se_rechaza_como_escaneado(tmp_path):
+    import pypdf
+
+    escritor = pypdf.PdfWriter()
+    escritor.add_blank_page(width=612, height=792)
+    ruta = tmp_path / "escaneado.pdf"
+    with ruta.open("wb") as archivo:
+        escritor.write(archivo)
+
+    with pytest.raises(ErrorDeParseo, match="escaneado"):
+        guia_pdf.parsear(ruta)
+
+
+def test_un_archivo_que_no_es_lo_que_dice_su_extension_se_rechaza(tmp_path):
+    ruta = tmp_path / "ley.pdf"
+    ruta.write_text("esto no es un PDF")
+
+    with pytest.raises(ErrorDeParseo, match="No se pudo leer el PDF"):
+        parsear_archivo(ruta)
+
+
+def test_la_guia_minera_se_divide_en_secciones_con_encabezado_y_sin_cabeceras_de_pagina():
+    documento = guia_pdf.parsear(CORPUS / "guias" / "12479226eece.pdf")
+    fragmentos = fragmentar(documento)
+
+    assert len(documento.secciones) > 50
+    encabezados = {s.jerarquia[-1] for s in documento.secciones}
+    assert "2.5 Descripción de la fase de construcción" in encabezados
+    assert not any(e.startswith("8 Referencia") for e in encabezados), "las notas al pie no son secciones"
+    assert not any(re.search(r"\s\d{1,3}$", s.jerarquia[-1]) for s in documento.secciones), "líneas de índice"
+    assert all(f.pagina for f in fragmentos)
+
+
+@pytest.mark.lento
+def test_ningun_fragmento_del_corpus_trae_notas_de_margen_ni_cabeceras():
+    con_restos = []
+    for ruta, datos, formato in fuentes_del_corpus():
+        for fragmento in fragmentar(parsear_archivo(ruta, formato=formato)):
+            if RESTOS.search(fragmento.texto):
+                con_restos.append((datos.sigla, fragmento.articulo, RESTOS.search(fragmento.texto)))
+    assert con_restos == []

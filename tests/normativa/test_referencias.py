@@ -1,0 +1,25 @@
+"""Las referencias explícitas de una pregunta se reconocen en sus formas habituales."""
+
+import pytest
+
+from normativa.referencias import extraer_referencias
+
+
+@pytest.mark.parametrize(
+    ("consulta", "normas", "articulo", "letra"),
+    [
+        ("art. 11 letra d", (), "11", "d"),
+        ("artículo 10 i) de la Ley 19.300", ("Ley 19.300",), "10", "i"),
+        ("Artículo 25 quater ley 19300", ("Ley 19.300",), "25 quáter", ""),
+        ("¿qué dice el DS 40 sobre plazos?", ("DS 40",), "", ""),
+        ("decreto supremo N° 40, artículo 3", ("DS 40",), "3", ""),
+        ("umbral del literal i.5.2", ("DS 40",), "3", "i.5.2"),
+        ("reglamento del SEIA, art 26", ("DS 40",), "26", ""),
+        ("ley de bases generales del medio ambiente", ("Ley 19.300",), "", ""),
+        ("¿qué es una DIA?", (), "", ""),
+    ],
+)
+def test_reconoce_norma_articulo_y_letra(consulta, normas, articulo, letra):
+    referencias = extraer_referencias(consulta)
+
+    assert (referencias.normas, referencias.articulo, referencias.letra) == (normas, articulo, letra)
