@@ -36,6 +36,7 @@ CANDIDATOS = 60
 EF_SEARCH = 120
 RRF_K = 10
 PESO_DENSO, PESO_TEXTO = 1.0, 0.5
+PESO_GUIAS = 0.7
 POR_ARTICULO = 2
 UMBRAL_ALTA, UMBRAL_MEDIA, UMBRAL_BAJA = 0.86, 0.835, 0.81
 
@@ -104,6 +105,12 @@ def buscar_normativa(
         puntajes = dict(textuales)
     else:
         puntajes = _fusionar(densos, textuales)
+    if modo == "hibrido" and PESO_GUIAS != 1.0:
+        # La base legal es la norma; las guías del SEA la desarrollan y no deben desplazarla.
+        de_guias = set(
+            base.filter(pk__in=list(puntajes), norma__tipo=Norma.Tipo.GUIA).values_list("pk", flat=True)
+        )
+        puntajes = {fid: p * PESO_GUIAS if fid in de_guias else p for fid, p in puntajes.items()}
     citados = _fragmentos_citados(base, referencias) if modo == "hibrido" else {}
     for fragmento_id, realce in citados.items():
         puntajes[fragmento_id] = puntajes.get(fragmento_id, 0.0) + realce

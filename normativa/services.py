@@ -15,7 +15,7 @@ from django.db import connection, transaction
 
 from normativa.embeddings import embeber_pasajes, hash_pasaje, proveedor
 from normativa.models import EmbeddingCache, FragmentoLegal, Norma, Tema, VersionNorma
-from normativa.parsers import DocumentoParseado, ErrorDeParseo, fragmentar, parsear_archivo
+from normativa.parsers import VERSION_PARSERS, DocumentoParseado, ErrorDeParseo, fragmentar, parsear_archivo
 from normativa.parsers.base import Fragmento
 
 CORPUS = Path(__file__).resolve().parent / "corpus"
@@ -61,7 +61,7 @@ def documento_ingerir(
     transacción: si algo falla, no queda nada a medias.
     """
     contenido = _leer(ruta)
-    huella = hashlib.sha256(contenido).hexdigest()
+    huella = hashlib.sha256(VERSION_PARSERS.encode() + b"\n" + contenido).hexdigest()
     existente = (
         VersionNorma.objects.filter(norma__sigla=datos.sigla, hash=huella).select_related("norma").first()
     )

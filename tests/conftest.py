@@ -1,4 +1,4 @@
-"""Fixtures compartidas: usuarios con rol y clientes de API autenticados con token."""
+"""Fixtures compartidas: usuarios con rol, clientes de API con token y el corpus real cargado."""
 
 from collections.abc import Callable
 
@@ -6,6 +6,7 @@ import pytest
 from django.contrib.auth.models import AbstractUser
 from rest_framework.test import APIClient
 
+from normativa.services import corpus_cargar, embeddings_faltantes
 from proyectos.roles import Rol
 from proyectos.services import usuario_crear_o_actualizar
 
@@ -27,3 +28,18 @@ def api_con_token(db: None) -> Callable[..., APIClient]:
         return cliente
 
     return crear
+
+
+@pytest.fixture(scope="session")
+def corpus(django_db_setup, django_db_blocker):
+    """Corpus real cargado una vez por sesión en la base de pruebas, con los embeddings incluidos."""
+    with django_db_blocker.unblock():
+        faltantes = embeddings_faltantes()
+        if faltantes:
+            pytest.fail(
+                f"Sin embeddings precalculados para: {', '.join(faltantes)}. "
+                "Ejecute `manage.py cargar_corpus --exportar-embeddings` y confirme embeddings.npz."
+            )
+        resultados = corpus_cargar()
+        assert sum(r.embebidos for r in resultados) == 0
+    return resultados

@@ -4,7 +4,18 @@ from pathlib import Path
 
 from normativa.parsers.base import DocumentoParseado, ErrorDeParseo, Fragmento, fragmentar
 
-__all__ = ["DocumentoParseado", "ErrorDeParseo", "Fragmento", "fragmentar", "parsear_archivo"]
+__all__ = [
+    "VERSION_PARSERS",
+    "DocumentoParseado",
+    "ErrorDeParseo",
+    "Fragmento",
+    "fragmentar",
+    "parsear_archivo",
+]
+
+# Forma parte de la huella de cada versión: si un parser cambia cómo divide o limpia el texto, el
+# mismo archivo produce una versión nueva (y solo se re-embeben los fragmentos que cambiaron).
+VERSION_PARSERS = "2026-11-22.1"
 
 
 def parsear_archivo(ruta: Path, *, formato: str | None = None) -> DocumentoParseado:

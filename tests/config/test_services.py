@@ -31,7 +31,7 @@ def test_el_usuario_demo_esta_prohibido_fuera_de_desarrollo(settings, tmp_path):
         usuario_demo_asegurar(archivo=tmp_path / "demo.json")
 
 
-def test_preparar_es_idempotente():
+def test_preparar_es_idempotente(corpus):
     sistema_preparar(verbosidad=0)
     sistema_preparar(verbosidad=0)
 
