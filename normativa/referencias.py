@@ -48,9 +48,9 @@ def extraer_referencias(consulta: str) -> Referencias:
     letra = ""
     if numeral := _NUMERAL.search(consulta):
         letra = numeral.group(1).lower()
-        if not normas and not articulo:
+        if not articulo and (not normas or "DS 40" in normas):
             # «i.1», «a.2.1» son literales del Art. 3 del Reglamento del SEIA.
-            normas.append("DS 40")
+            normas = normas or ["DS 40"]
             articulo = "3"
     elif en_letra := _LETRA.search(consulta):
         letra = en_letra.group(1).lower()

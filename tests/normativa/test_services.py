@@ -3,6 +3,7 @@
 from pathlib import Path
 
 import pytest
+from django.db.models import Manager, QuerySet
 
 from normativa import services
 from normativa.models import EmbeddingCache, FragmentoLegal, VersionNorma
@@ -39,6 +40,14 @@ Sanciones. La infracción se sancionará con multa.
 DATOS = DatosNorma(sigla="Ley 99.999", tipo="ley", nombre="Ley de prueba sobre glaciares", numero="99.999")
 
 
+def fragmentos(manager: Manager[FragmentoLegal] = FragmentoLegal.objects) -> QuerySet[FragmentoLegal]:
+    return manager.filter(norma__sigla=DATOS.sigla)
+
+
+def versiones() -> QuerySet[VersionNorma]:
+    return VersionNorma.objects.filter(norma__sigla=DATOS.sigla)
+
+
 def escribir(tmp_path: Path, texto: str) -> Path:
     ruta = tmp_path / "ley.md"
     ruta.write_text(texto, encoding="utf-8")
@@ -49,12 +58,12 @@ def test_ingerir_crea_la_version_los_fragmentos_con_embedding_y_el_indice_de_tex
     resultado = documento_ingerir(ruta=escribir(tmp_path, LEY), datos=DATOS)
 
     assert resultado.creada and resultado.fragmentos == 5 and resultado.embebidos == 5
-    letras = list(FragmentoLegal.objects.filter(articulo="2").values_list("letra", flat=True))
+    letras = list(fragmentos().filter(articulo="2").values_list("letra", flat=True))
     assert letras == ["", "a", "b"]
-    fragmento = FragmentoLegal.objects.get(articulo="2", letra="a")
+    fragmento = fragmentos().get(articulo="2", letra="a")
     assert fragmento.breadcrumb == "Ley 99.999 › TÍTULO I Disposiciones generales › Artículo 2 › letra a)"
     assert fragmento.embedding is not None and len(fragmento.embedding) == 384
-    assert FragmentoLegal.objects.filter(busqueda="glaciar").exists()
+    assert fragmentos().filter(busqueda="glaciar").exists()
 
 
 def test_reingerir_el_mismo_archivo_no_cambia_nada(tmp_path):
@@ -64,7 +73,7 @@ def test_reingerir_el_mismo_archivo_no_cambia_nada(tmp_path):
     segundo = documento_ingerir(ruta=ruta, datos=DATOS)
 
     assert not segundo.creada and segundo.embebidos == 0
-    assert VersionNorma.objects.count() == 1 and FragmentoLegal.objects.count() == 5
+    assert versiones().count() == 1 and fragmentos().count() == 5
 
 
 def test_un_articulo_cambiado_crea_una_version_nueva_y_solo_se_reembebe_lo_cambiado(tmp_path):
@@ -79,7 +88,7 @@ def test_un_articulo_cambiado_crea_una_version_nueva_y_solo_se_reembebe_lo_cambi
     assert EmbeddingCache.objects.count() == cache_antes + 1
     primera.version.refresh_from_db()
     assert not primera.version.vigente and segunda.version.vigente
-    vigente = FragmentoLegal.objects.get(version__vigente=True, articulo="3")
+    vigente = fragmentos().get(version__vigente=True, articulo="3")
     assert "100 UTM" in vigente.texto
 
 
@@ -92,7 +101,7 @@ def test_una_ingesta_que_falla_no_deja_nada_a_medias(tmp_path, monkeypatch):
     with pytest.raises(RuntimeError):
         documento_ingerir(ruta=escribir(tmp_path, LEY), datos=DATOS)
 
-    assert VersionNorma.objects.count() == 0 and FragmentoLegal.todos.count() == 0
+    assert versiones().count() == 0 and fragmentos(FragmentoLegal.todos).count() == 0
 
 
 def test_un_archivo_que_no_es_una_norma_se_rechaza_en_espanol(tmp_path):
@@ -104,7 +113,7 @@ def test_un_archivo_que_no_es_una_norma_se_rechaza_en_espanol(tmp_path):
 
 def test_corregir_el_texto_de_un_fragmento_lo_reembebe(tmp_path):
     documento_ingerir(ruta=escribir(tmp_path, LEY), datos=DATOS)
-    fragmento = FragmentoLegal.objects.get(articulo="1")
+    fragmento = fragmentos().get(articulo="1")
     antes = list(fragmento.embedding)
 
     services.fragmento_actualizar_texto(fragmento=fragmento, texto="Objeto. Esta ley protege el permafrost.")
@@ -116,7 +125,7 @@ def test_corregir_el_texto_de_un_fragmento_lo_reembebe(tmp_path):
 
 def test_el_borrado_logico_oculta_y_restaurar_devuelve(tmp_path):
     documento_ingerir(ruta=escribir(tmp_path, LEY), datos=DATOS)
-    fragmento = FragmentoLegal.objects.get(articulo="1")
+    fragmento = fragmentos().get(articulo="1")
 
     fragmento.eliminar()
     assert not FragmentoLegal.objects.filter(pk=fragmento.pk).exists()
