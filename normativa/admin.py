@@ -1,14 +1,28 @@
 """Curaduría del corpus en el admin: normas, versiones, fragmentos (edición que re-embebe, borrado
-lógico y restauración, acción «re-embeber»)."""
+lógico y restauración, acción «re-embeber»), carga de documentos en segundo plano con progreso y la
+página «Probar búsqueda»."""
 
 from typing import Any
 
+from django import forms
 from django.contrib import admin, messages
+from django.core.exceptions import PermissionDenied
 from django.db.models import QuerySet
-from django.http import HttpRequest
+from django.http import HttpRequest, HttpResponse
+from django.template.response import TemplateResponse
+from django.urls import URLPattern, path
+from django.utils.html import format_html
 
-from normativa.models import FragmentoLegal, Norma, Tema, VersionNorma
-from normativa.services import fragmento_actualizar_texto, fragmentos_reembeber
+from normativa.models import CargaDocumento, FragmentoLegal, Norma, Tema, VersionNorma
+from normativa.parsers import FORMATOS, ErrorDeParseo
+from normativa.selectors import MAXIMO_TOP_K, MODOS, ErrorDeBusqueda, buscar_normativa, normas_disponibles
+from normativa.services import (
+    carga_crear,
+    carga_validar,
+    estadisticas_refrescar,
+    fragmento_actualizar_texto,
+    fragmentos_reembeber,
+)
 
 
 @admin.register(Tema)
@@ -26,7 +40,8 @@ class VersionInline(admin.TabularInline[VersionNorma, Norma]):
 
 @admin.register(Norma)
 class NormaAdmin(admin.ModelAdmin[Norma]):
-    list_display = ["sigla", "tipo", "nombre", "id_norma_bcn", "anio"]
+    list_display = ["sigla", "tipo", "nombre", "peso_busqueda", "id_norma_bcn", "anio"]
+    list_editable = ["peso_busqueda"]
     list_filter = ["tipo", "temas"]
     search_fields = ["sigla", "nombre", "numero"]
     filter_horizontal = ["temas"]
@@ -43,10 +58,39 @@ class VersionNormaAdmin(admin.ModelAdmin[VersionNorma]):
 @admin.register(FragmentoLegal)
 class FragmentoLegalAdmin(admin.ModelAdmin[FragmentoLegal]):
     list_display = ["breadcrumb", "tipo", "articulo", "letra", "derogado", "transitorio", "eliminado"]
-    list_filter = ["norma", "tipo", "derogado", "transitorio", "version__vigente", "eliminado_at"]
-    search_fields = ["texto", "breadcrumb", "articulo"]
-    readonly_fields = ["norma", "version", "breadcrumb", "jerarquia", "id_parte", "hash_contenido", "pagina"]
-    fields = (*readonly_fields, "articulo", "letra", "texto", "temas", "derogado", "transitorio")
+    list_filter = [
+        "norma",
+        "tipo",
+        "derogado",
+        "transitorio",
+        "modificatorio",
+        "version__vigente",
+        ("articulo", admin.EmptyFieldListFilter),
+        "eliminado_at",
+    ]
+    search_fields = ["texto", "breadcrumb", "=articulo"]
+    readonly_fields = [
+        "norma",
+        "version",
+        "breadcrumb",
+        "jerarquia",
+        "contexto",
+        "id_parte",
+        "hash_contenido",
+        "pagina",
+    ]
+    fields = (
+        *readonly_fields,
+        "articulo",
+        "letra",
+        "texto",
+        "texto_busqueda",
+        "temas",
+        "derogado",
+        "transitorio",
+        "modificatorio",
+    )
+    change_list_template = "admin/normativa/fragmentolegal/change_list.html"
     filter_horizontal = ["temas"]
     actions = ["reembeber", "eliminar", "restaurar"]
 
@@ -60,7 +104,7 @@ class FragmentoLegalAdmin(admin.ModelAdmin[FragmentoLegal]):
 
     def save_model(self, request: HttpRequest, obj: FragmentoLegal, form: Any, change: bool) -> None:
         super().save_model(request, obj, form, change)
-        if change and "texto" in form.changed_data:
+        if change and {"texto", "texto_busqueda"} & set(form.changed_data):
             fragmento_actualizar_texto(fragmento=obj, texto=obj.texto)
             self.message_user(request, "Texto guardado y embedding recalculado.")
 
@@ -73,10 +117,162 @@ class FragmentoLegalAdmin(admin.ModelAdmin[FragmentoLegal]):
     def eliminar(self, request: HttpRequest, queryset: QuerySet[FragmentoLegal]) -> None:
         for fragmento in queryset:
             fragmento.eliminar()
+        estadisticas_refrescar()
         self.message_user(request, f"{queryset.count()} fragmentos ocultos de la búsqueda.")
 
     @admin.action(description="Restaurar")
     def restaurar(self, request: HttpRequest, queryset: QuerySet[FragmentoLegal]) -> None:
         for fragmento in queryset:
             fragmento.restaurar()
+        estadisticas_refrescar()
         self.message_user(request, f"{queryset.count()} fragmentos restaurados.")
+
+    def get_urls(self) -> list[URLPattern]:
+        probar = path(
+            "probar-busqueda/",
+            self.admin_site.admin_view(self.probar_busqueda),
+            name="normativa_probar_busqueda",
+        )
+        return [probar, *super().get_urls()]
+
+    def probar_busqueda(self, request: HttpRequest) -> HttpResponse:
+        """Página de curaduría: una pregunta, un modo, y los fragmentos con puntaje y confianza."""
+        if not self.has_view_permission(request):
+            raise PermissionDenied
+        formulario = ProbarBusquedaForm(request.GET or None)
+        busqueda, error = None, ""
+        if formulario.is_valid():
+            try:
+                busqueda = buscar_normativa(
+                    consulta=formulario.cleaned_data["consulta"],
+                    top_k=formulario.cleaned_data["top_k"],
+                    modo=formulario.cleaned_data["modo"],
+                    normas=formulario.cleaned_data["normas"] or None,
+                    incluir_derogados=formulario.cleaned_data["incluir_derogados"],
+                )
+            except ErrorDeBusqueda as excepcion:
+                error = str(excepcion)
+        contexto = {
+            **self.admin_site.each_context(request),
+            "title": "Probar búsqueda",
+            "opts": self.model._meta,
+            "formulario": formulario,
+            "busqueda": busqueda,
+            "error": error,
+        }
+        return TemplateResponse(request, "admin/normativa/probar_busqueda.html", contexto)
+
+
+class ProbarBusquedaForm(forms.Form):
+    consulta = forms.CharField(label="Pregunta", max_length=1000, widget=forms.TextInput(attrs={"size": 90}))
+    modo = forms.ChoiceField(label="Modo", choices=[(m, m) for m in MODOS], initial="hibrido")
+    top_k = forms.IntegerField(label="Resultados", min_value=1, max_value=MAXIMO_TOP_K, initial=10)
+    normas = forms.MultipleChoiceField(label="Normas", required=False)
+    incluir_derogados = forms.BooleanField(label="Incluir derogados", required=False)
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        normas = self.fields["normas"]
+        assert isinstance(normas, forms.MultipleChoiceField)
+        normas.choices = [(sigla, sigla) for sigla in sorted(normas_disponibles())]
+
+
+class CargaDocumentoForm(forms.ModelForm[CargaDocumento]):
+    archivo = forms.FileField(
+        help_text="PDF (guía o LeyChile), XML de la BCN, Markdown (.md) o JSON estructurado."
+    )
+    formato = forms.ChoiceField(
+        choices=[("", "según la extensión"), *((f, f) for f in FORMATOS)],
+        required=False,
+        help_text="«pdf-ley» para el PDF de una ley generado por LeyChile.",
+    )
+    url = forms.URLField(required=False, assume_scheme="https", help_text="Página de origen (guía del SEA).")
+
+    class Meta:
+        model = CargaDocumento
+        fields = ["archivo", "formato", "sigla", "tipo", "nombre", "url", "anio"]
+
+    def clean(self) -> dict[str, Any]:
+        datos = super().clean() or {}
+        archivo = datos.get("archivo")
+        if archivo is None or self.errors:
+            return datos
+        datos["contenido"] = archivo.read()
+        try:
+            carga_validar(
+                nombre_archivo=archivo.name,
+                contenido=datos["contenido"],
+                sigla=datos.get("sigla", ""),
+                formato=datos.get("formato") or None,
+                tipo=datos.get("tipo", ""),
+                nombre=datos.get("nombre", ""),
+            )
+        except ErrorDeParseo as error:
+            raise forms.ValidationError(str(error)) from None
+        return datos
+
+
+@admin.register(CargaDocumento)
+class CargaDocumentoAdmin(admin.ModelAdmin[CargaDocumento]):
+    """Subir una guía o norma: se valida al instante y se ingiere en un worker, con progreso visible."""
+
+    list_display = ["nombre_archivo", "sigla", "estado", "avance", "mensaje", "creada_at", "usuario"]
+    list_filter = ["estado"]
+    readonly_fields = [
+        "nombre_archivo",
+        "formato",
+        "sigla",
+        "tipo",
+        "nombre",
+        "estado",
+        "avance",
+        "mensaje",
+        "version",
+        "usuario",
+        "creada_at",
+        "terminada_at",
+    ]
+    change_form_template = "admin/normativa/cargadocumento/change_form.html"
+
+    def get_form(
+        self, request: HttpRequest, obj: CargaDocumento | None = None, change: bool = False, **kwargs: Any
+    ) -> Any:
+        if obj is not None:
+            return super().get_form(request, obj, change=change, fields=[], **kwargs)
+        return super().get_form(request, obj, change=change, form=CargaDocumentoForm, **kwargs)
+
+    def get_readonly_fields(self, request: HttpRequest, obj: CargaDocumento | None = None) -> list[str]:
+        return self.readonly_fields if obj is not None else []
+
+    def save_model(self, request: HttpRequest, obj: CargaDocumento, form: Any, change: bool) -> None:
+        if change:
+            return  # una carga no se edita: se sube otra
+        datos = form.cleaned_data
+        carga = carga_crear(
+            nombre_archivo=datos["archivo"].name,
+            contenido=datos["contenido"],
+            sigla=datos["sigla"],
+            formato=datos.get("formato") or None,
+            tipo=datos.get("tipo", ""),
+            nombre=datos.get("nombre", ""),
+            url=datos.get("url", ""),
+            anio=datos.get("anio"),
+            usuario=request.user,
+        )
+        obj.pk = carga.pk
+        obj.refresh_from_db()
+        self.message_user(request, "Archivo recibido: se está ingiriendo en segundo plano.", messages.INFO)
+
+    @admin.display(description="avance")
+    def avance(self, carga: CargaDocumento) -> str:
+        if not carga.total:
+            return "—" if carga.en_curso else ""
+        porcentaje = round(100 * carga.hechos / carga.total)
+        return format_html(
+            '<progress value="{}" max="{}"></progress> {}/{} ({}%)',
+            carga.hechos,
+            carga.total,
+            carga.hechos,
+            carga.total,
+            porcentaje,
+        )

@@ -79,6 +79,8 @@ def embeber_pasajes(
         for fila in EmbeddingCache.objects.filter(hash__in=set(claves))
     }
     faltantes = list(dict.fromkeys(clave for clave in claves if clave not in en_cache))
+    if progreso and len(claves) > len(faltantes):
+        progreso(len(claves) - len(faltantes))  # los que ya estaban en caché cuentan como hechos
     texto_de = dict(zip(claves, textos, strict=True))
     for inicio in range(0, len(faltantes), LOTE):
         lote = faltantes[inicio : inicio + LOTE]

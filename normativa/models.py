@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
+from django.conf import settings
 from django.contrib.postgres.indexes import GinIndex
 from django.contrib.postgres.search import SearchVectorField
+from django.core.validators import MaxValueValidator, MinValueValidator
 from django.db import models
 from django.utils import timezone
 from pgvector.django import HnswIndex, VectorField
@@ -40,6 +42,14 @@ class Norma(models.Model):
         blank=True, help_text="Aviso que acompaña toda cita (p. ej. texto anterior al DS 17/2025)."
     )
     metadatos = models.JSONField(default=dict, blank=True)
+    peso_busqueda = models.FloatField(
+        default=1.0,
+        validators=[MinValueValidator(0.0), MaxValueValidator(1.0)],
+        help_text=(
+            "Multiplica el puntaje de sus fragmentos en la búsqueda híbrida (0–1). La base legal pesa "
+            "más que lo que la desarrolla: Ley 19.300 1,0; DS 40 0,9; otras leyes 0,8; guías 0,5."
+        ),
+    )
     temas = models.ManyToManyField(Tema, blank=True, related_name="normas")
     creada_at = models.DateTimeField(auto_now_add=True)
 
@@ -54,7 +64,9 @@ class VersionNorma(models.Model):
     norma = models.ForeignKey(Norma, on_delete=models.CASCADE, related_name="versiones")
     fecha_version = models.DateField(null=True, blank=True)
     fuente = models.CharField(max_length=500, help_text="Archivo o URL de origen.")
-    hash = models.CharField(max_length=64, help_text="SHA-256 del contenido de origen.")
+    hash = models.CharField(
+        max_length=64, help_text="SHA-256 de la versión de los parsers y del archivo de origen."
+    )
     vigente = models.BooleanField(default=True)
     creada_at = models.DateTimeField(auto_now_add=True)
 
@@ -98,8 +110,22 @@ class FragmentoLegal(models.Model):
     id_parte = models.CharField(max_length=20, blank=True, help_text="idParte de BCN, si se conoce.")
     pagina = models.PositiveIntegerField(null=True, blank=True)
     texto = models.TextField()
+    contexto = models.TextField(
+        blank=True, help_text="Encabezado del artículo (y de la letra) que da sentido a una letra o numeral."
+    )
+    texto_busqueda = models.TextField(
+        blank=True,
+        help_text=(
+            "Lo que representa al fragmento en la búsqueda si difiere del texto citado: en un artículo "
+            "con letras, su encabezado y el comienzo de cada letra."
+        ),
+    )
     derogado = models.BooleanField(default=False)
     transitorio = models.BooleanField(default=False)
+    modificatorio = models.BooleanField(
+        default=False,
+        help_text="Modifica otra norma: su contenido ya está en el texto refundido de esa norma.",
+    )
     temas = models.ManyToManyField(Tema, blank=True, related_name="fragmentos")
     hash_contenido = models.CharField(max_length=64)
     embedding = VectorField(dimensions=DIMENSIONES, null=True, blank=True)
@@ -146,6 +172,50 @@ class Documentacion(FragmentoLegal):
         proxy = True
         verbose_name = "fragmento de documentación"
         verbose_name_plural = "documentación del sistema"
+
+
+class CargaDocumento(models.Model):
+    """Archivo subido en el admin para ingerir en segundo plano (tarea de Celery con progreso).
+
+    El contenido se guarda en la base y no en disco: web y worker pueden estar en máquinas
+    distintas y solo comparten PostgreSQL y Redis.
+    """
+
+    class Estado(models.TextChoices):
+        PENDIENTE = "pendiente", "Pendiente"
+        PROCESANDO = "procesando", "Procesando"
+        COMPLETADA = "completada", "Completada"
+        SIN_CAMBIOS = "sin_cambios", "Sin cambios"
+        FALLIDA = "fallida", "Fallida"
+
+    nombre_archivo = models.CharField(max_length=255)
+    contenido = models.BinaryField()
+    formato = models.CharField(max_length=10)
+    sigla = models.CharField(max_length=60, help_text="Norma a la que pertenece: «Guía SEA …», «Ley 21.600».")
+    tipo = models.CharField(max_length=20, choices=Norma.Tipo.choices, blank=True)
+    nombre = models.CharField(max_length=400, blank=True)
+    url = models.URLField(max_length=500, blank=True)
+    anio = models.PositiveSmallIntegerField(null=True, blank=True)
+    estado = models.CharField(max_length=12, choices=Estado.choices, default=Estado.PENDIENTE)
+    hechos = models.PositiveIntegerField(default=0)
+    total = models.PositiveIntegerField(default=0)
+    mensaje = models.TextField(blank=True)
+    version = models.ForeignKey(VersionNorma, null=True, blank=True, on_delete=models.SET_NULL)
+    usuario = models.ForeignKey(settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL)
+    creada_at = models.DateTimeField(auto_now_add=True)
+    terminada_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        ordering = ["-creada_at"]
+        verbose_name = "carga de documento"
+        verbose_name_plural = "cargas de documentos"
+
+    def __str__(self) -> str:
+        return f"{self.nombre_archivo} → {self.sigla}"
+
+    @property
+    def en_curso(self) -> bool:
+        return self.estado in (self.Estado.PENDIENTE, self.Estado.PROCESANDO)
 
 
 class EmbeddingCache(models.Model):

@@ -20,15 +20,25 @@ _LETRA_TRAS_ARTICULO = re.compile(
 _NUMERAL = re.compile(r"(?<![\w.])([a-zñ]\.\d{1,2}(?:\.\d{1,2})?)(?![\w])", re.IGNORECASE)
 
 
+# «¿Qué es una DIA?», «¿Qué se entiende por daño ambiental?», «definición de línea de base».
+_DEFINICION = re.compile(
+    r"^\W*(?:qu[ée]\s+(?:es|son|significa|se\s+entiende\s+por)|c[óo]mo\s+(?:se\s+)?define(?:\s+la\s+ley)?|"
+    r"definici[óo]n\s+(?:legal\s+)?de|defin[ae])\s+(?:(?:un|una|el|la|los|las|lo)\s+)?(?P<termino>[^?¿]+?)"
+    r"(?:\s+(?:seg[úu]n|para|en)\s+(?:la|el|los)\s+.*)?\W*$",
+    re.IGNORECASE,
+)
+
+
 @dataclass(frozen=True)
 class Referencias:
     normas: tuple[str, ...] = ()
     articulo: str = ""
     letra: str = ""
+    termino_definido: str = ""
 
     @property
     def vacia(self) -> bool:
-        return not (self.normas or self.articulo or self.letra)
+        return not (self.normas or self.articulo or self.letra or self.termino_definido)
 
 
 def extraer_referencias(consulta: str) -> Referencias:
@@ -56,7 +66,13 @@ def extraer_referencias(consulta: str) -> Referencias:
         letra = en_letra.group(1).lower()
     elif tras_articulo := _LETRA_TRAS_ARTICULO.search(consulta):
         letra = tras_articulo.group(2).lower()
-    return Referencias(normas=tuple(dict.fromkeys(normas)), articulo=articulo, letra=letra)
+    definicion = _DEFINICION.match(consulta.strip())
+    return Referencias(
+        normas=tuple(dict.fromkeys(normas)),
+        articulo=articulo,
+        letra=letra,
+        termino_definido=definicion.group("termino").strip() if definicion and not articulo else "",
+    )
 
 
 def _con_punto(numero: str) -> str:

@@ -17,6 +17,8 @@ concentra entre 0,75 y 0,92):
 
 from __future__ import annotations
 
+import re
+import unicodedata
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 
@@ -24,8 +26,10 @@ import numpy as np
 from django.db import connection, transaction
 from django.db.models import Q, QuerySet
 from pgvector.django import CosineDistance
+from rapidfuzz import fuzz
 
 from normativa.embeddings import embeber_consulta
+from normativa.glosario import expandir_siglas
 from normativa.models import FragmentoLegal, Norma
 from normativa.referencias import Referencias, extraer_referencias
 
@@ -36,7 +40,9 @@ CANDIDATOS = 60
 EF_SEARCH = 120
 RRF_K = 10
 PESO_DENSO, PESO_TEXTO = 1.0, 0.5
-PESO_GUIAS = 0.7
+PESO_MODIFICATORIO = 0.3
+REALCE_DEFINICION, UMBRAL_DEFINICION = 0.15, 92
+BM25_K1, BM25_B = 1.2, 0.75
 POR_ARTICULO = 2
 UMBRAL_ALTA, UMBRAL_MEDIA, UMBRAL_BAJA = 0.86, 0.835, 0.81
 
@@ -85,8 +91,13 @@ def buscar_normativa(
     tipos_documento: Sequence[str] | None = None,
     incluir_derogados: bool = False,
     incluir_documentacion: bool = False,
+    vector_consulta: np.ndarray | None = None,
 ) -> ResultadoBusqueda:
-    """Devuelve los fragmentos vigentes más pertinentes para la consulta, con cita y confianza."""
+    """Devuelve los fragmentos vigentes más pertinentes para la consulta, con cita y confianza.
+
+    `vector_consulta` evita volver a embeber una consulta ya embebida (benchmarks, varias búsquedas
+    de la misma pregunta).
+    """
     consulta = _validar(consulta=consulta, top_k=top_k, modo=modo)
     base = _fragmentos_buscables(
         normas=normas,
@@ -96,24 +107,26 @@ def buscar_normativa(
         incluir_documentacion=incluir_documentacion,
     )
     referencias = extraer_referencias(consulta)
-    vector = embeber_consulta(consulta) if modo in ("hibrido", "denso") else None
+    vector = None
+    if modo in ("hibrido", "denso"):
+        vector = vector_consulta if vector_consulta is not None else embeber_consulta(consulta)
     densos = _candidatos_densos(base, vector) if vector is not None else []
-    textuales = _candidatos_texto(base, consulta) if modo in ("hibrido", "texto") else []
+    textuales = _candidatos_texto(base, expandir_siglas(consulta)) if modo in ("hibrido", "texto") else []
     if modo == "denso":
         puntajes = {fid: 1.0 - distancia for fid, distancia in densos}
     elif modo == "texto":
         puntajes = dict(textuales)
     else:
         puntajes = _fusionar(densos, textuales)
-    if modo == "hibrido" and PESO_GUIAS != 1.0:
-        # La base legal es la norma; las guías del SEA la desarrollan y no deben desplazarla.
-        de_guias = set(
-            base.filter(pk__in=list(puntajes), norma__tipo=Norma.Tipo.GUIA).values_list("pk", flat=True)
-        )
-        puntajes = {fid: p * PESO_GUIAS if fid in de_guias else p for fid, p in puntajes.items()}
+    if modo == "hibrido":
+        pesos = _pesos_normativos(base, list(puntajes))
+        puntajes = {fid: p * pesos.get(fid, 1.0) for fid, p in puntajes.items()}
     citados = _fragmentos_citados(base, referencias) if modo == "hibrido" else {}
     for fragmento_id, realce in citados.items():
         puntajes[fragmento_id] = puntajes.get(fragmento_id, 0.0) + realce
+    if modo == "hibrido" and referencias.termino_definido:
+        for fragmento_id, realce in _definiciones(base, referencias.termino_definido).items():
+            puntajes[fragmento_id] = puntajes.get(fragmento_id, 0.0) + realce
     ordenados = sorted(puntajes, key=lambda fid: puntajes[fid], reverse=True)
     fragmentos = FragmentoLegal.objects.select_related("norma").in_bulk(ordenados[: top_k * 6 + 20])
     elegidos = _diversificar([fragmentos[fid] for fid in ordenados if fid in fragmentos], top_k)
@@ -124,6 +137,16 @@ def buscar_normativa(
     confianza = _confianza(resultados, citados=bool(citados and elegidos and elegidos[0].pk in citados))
     return ResultadoBusqueda(
         consulta=consulta, modo=modo, confianza=confianza, resultados=resultados, referencias=referencias
+    )
+
+
+def buscar_documentacion(*, consulta: str, top_k: int = 5) -> ResultadoBusqueda:
+    """Busca en la documentación del sistema (README, CONTRIBUTING, docs/), aparte de la normativa."""
+    return buscar_normativa(
+        consulta=consulta,
+        top_k=top_k,
+        tipos_documento=[Norma.Tipo.DOCUMENTACION],
+        incluir_documentacion=True,
     )
 
 
@@ -198,32 +221,58 @@ def _candidatos_densos(base: QuerySet[FragmentoLegal], vector: np.ndarray) -> li
 
 
 def _candidatos_texto(base: QuerySet[FragmentoLegal], consulta: str) -> list[tuple[int, float]]:
-    consulta_ts = _consulta_disyuntiva(consulta)
-    if not consulta_ts:
+    """BM25 sobre el índice de texto completo (español, sin tildes).
+
+    Frecuencias de documento desde `normativa_estadistica_lexema` (vista materializada que refresca
+    la ingesta); la longitud del fragmento es su número de lexemas distintos. Los lexemas presentes
+    en más de la mitad de los fragmentos casi no discriminan y se descartan antes de consultar.
+    """
+    lexemas = _lexemas(consulta)
+    if not lexemas:
         return []
     sql, parametros = base.values("pk").query.sql_with_params()
     with connection.cursor() as cursor:
         cursor.execute(
             f"""
-            SELECT f.id, ts_rank(f.busqueda, q.consulta, 1) AS rango
-              FROM normativa_fragmentolegal f, to_tsquery('simple', %s) AS q(consulta)
-             WHERE f.busqueda @@ q.consulta AND f.id IN ({sql})
-             ORDER BY rango DESC
+            WITH c AS (SELECT documentos, longitud_media FROM normativa_estadistica_corpus),
+                 q AS (SELECT e.lexema,
+                              ln(1 + (c.documentos - e.documentos + 0.5) / (e.documentos + 0.5)) AS idf
+                         FROM normativa_estadistica_lexema e, c
+                        WHERE e.lexema = ANY(%s) AND e.documentos <= c.documentos / 2),
+                 consulta AS (SELECT to_tsquery('simple', string_agg(quote_literal(lexema), ' | ')) AS ts
+                                FROM q)
+            SELECT f.id,
+                   sum(q.idf * cardinality(u.positions) * ({BM25_K1} + 1)
+                       / (cardinality(u.positions)
+                          + {BM25_K1} * (1 - {BM25_B} + {BM25_B} * length(f.busqueda) / c.longitud_media)))
+              FROM normativa_fragmentolegal f
+              JOIN consulta ON f.busqueda @@ consulta.ts
+              CROSS JOIN LATERAL unnest(f.busqueda) AS u
+              JOIN q ON q.lexema = u.lexeme
+              CROSS JOIN c
+             WHERE f.id IN ({sql})
+             GROUP BY f.id
+             ORDER BY 2 DESC
              LIMIT %s
             """,
-            [consulta_ts, *parametros, CANDIDATOS],
+            [lexemas, *parametros, CANDIDATOS],
         )
         return [(fila[0], float(fila[1])) for fila in cursor.fetchall()]
 
 
-def _consulta_disyuntiva(consulta: str) -> str:
-    """«¿Qué es una DIA?» → «'dia'»: lexemas en español sin tildes unidos por OR."""
+def _lexemas(consulta: str) -> list[str]:
+    """«¿Qué es una DIA?» → ['dia']: lexemas en español sin tildes (sin palabras vacías)."""
     with connection.cursor() as cursor:
         cursor.execute(
-            "SELECT lexeme FROM unnest(to_tsvector('spanish', normativa_sin_tildes(%s)))", [consulta]
+            "SELECT DISTINCT lexeme FROM unnest(to_tsvector('spanish', normativa_sin_tildes(%s)))", [consulta]
         )
-        lexemas = [fila[0] for fila in cursor.fetchall()]
-    return " | ".join("'" + lexema.replace("'", "''") + "'" for lexema in lexemas)
+        return [fila[0] for fila in cursor.fetchall()]
+
+
+def _pesos_normativos(base: QuerySet[FragmentoLegal], ids: list[int]) -> dict[int, float]:
+    """Peso de la norma (jerarquía curada en el admin) y castigo a los artículos modificatorios."""
+    filas = base.filter(pk__in=ids).values_list("pk", "norma__peso_busqueda", "modificatorio")
+    return {pk: peso * (PESO_MODIFICATORIO if modificatorio else 1.0) for pk, peso, modificatorio in filas}
 
 
 def _fusionar(densos: list[tuple[int, float]], textuales: list[tuple[int, float]]) -> dict[int, float]:
@@ -249,6 +298,41 @@ def _fragmentos_citados(base: QuerySet[FragmentoLegal], referencias: Referencias
         else:
             realces[pk] = 0.2 if not letra else 0.03
     return {pk: realce for pk, realce in realces.items() if realce > 0}
+
+
+# Letra de un artículo de definiciones: «e) Daño Ambiental: toda pérdida…».
+_TERMINO = re.compile(r"^[a-zñ](?:\s+bis)?\)\s*([^:]{3,90}):")
+
+
+def _definiciones(base: QuerySet[FragmentoLegal], termino: str) -> dict[int, float]:
+    """Realce para la definición legal del término por el que se pregunta («¿Qué es una DIA?»).
+
+    Las definiciones son letras de artículos cuyo encabezado dice «se entenderá por»; el término se
+    compara sin tildes ni mayúsculas, con las siglas expandidas, y con tolerancia a plurales.
+    """
+    buscado = _normalizar_termino(expandir_siglas(termino))
+    candidatos = base.filter(
+        tipo=FragmentoLegal.Tipo.LETRA, contexto__iregex=r"entender[áa]\s+por"
+    ).values_list("pk", "texto", "norma__peso_busqueda")
+    realces: dict[int, float] = {}
+    for pk, texto, peso in candidatos:
+        definido = _TERMINO.match(texto)
+        if not definido:
+            continue
+        nombre = _normalizar_termino(definido.group(1))
+        similitud = max(fuzz.ratio(buscado, nombre), fuzz.ratio(buscado, nombre.split(" o ")[0]))
+        if similitud >= UMBRAL_DEFINICION:
+            realces[pk] = REALCE_DEFINICION * peso * similitud / 100
+    return realces
+
+
+def _normalizar_termino(texto: str) -> str:
+    sin_tildes = "".join(
+        c for c in unicodedata.normalize("NFD", texto.lower()) if unicodedata.category(c) != "Mn"
+    )
+    sin_parentesis = re.sub(r"\(([^)]*)\)", r" \1 ", sin_tildes)
+    palabras = re.findall(r"[a-zñ0-9]+", sin_parentesis)
+    return " ".join(p.rstrip("s") if len(p) > 3 else p for p in palabras)
 
 
 def _diversificar(fragmentos: list[FragmentoLegal], top_k: int) -> list[FragmentoLegal]:

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+import tempfile
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from datetime import date
@@ -12,10 +13,19 @@ from typing import Any
 
 import numpy as np
 from django.db import connection, transaction
+from django.utils import timezone
 
 from normativa.embeddings import embeber_pasajes, hash_pasaje, proveedor
-from normativa.models import EmbeddingCache, FragmentoLegal, Norma, Tema, VersionNorma
-from normativa.parsers import VERSION_PARSERS, DocumentoParseado, ErrorDeParseo, fragmentar, parsear_archivo
+from normativa.models import CargaDocumento, EmbeddingCache, FragmentoLegal, Norma, Tema, VersionNorma
+from normativa.parsers import (
+    FORMATOS,
+    VERSION_PARSERS,
+    DocumentoParseado,
+    ErrorDeParseo,
+    fragmentar,
+    parsear_archivo,
+    verificar_contenido,
+)
 from normativa.parsers.base import Fragmento
 
 CORPUS = Path(__file__).resolve().parent / "corpus"
@@ -40,6 +50,16 @@ class DatosNorma:
     advertencia_vigencia: str = ""
     temas: tuple[str, ...] = ()
     metadatos: dict[str, Any] = field(default_factory=dict)
+    peso_busqueda: float | None = None
+
+
+# Jerarquía normativa en la búsqueda: la ley que rige el SEIA, su reglamento, otras leyes, guías.
+PESO_POR_TIPO: dict[str, float] = {
+    Norma.Tipo.LEY: 0.8,
+    Norma.Tipo.DECRETO: 0.9,
+    Norma.Tipo.GUIA: 0.5,
+    Norma.Tipo.DOCUMENTACION: 1.0,
+}
 
 
 @dataclass(frozen=True)
@@ -57,8 +77,9 @@ def documento_ingerir(
     """Ingiere un archivo como versión vigente de su norma; no hace nada si el contenido no cambió.
 
     Un contenido nuevo crea una `VersionNorma`, marca la anterior como no vigente y reutiliza los
-    embeddings de los fragmentos cuyo texto no cambió (solo se embeben los cambiados). Todo en una
-    transacción: si algo falla, no queda nada a medias.
+    embeddings de los fragmentos cuyo texto no cambió (solo se embeben los cambiados). Los vectores
+    se calculan antes de escribir (pueden tardar minutos y el avance debe verse desde afuera); la
+    escritura es una transacción: si algo falla, no queda nada a medias.
     """
     contenido = _leer(ruta)
     huella = hashlib.sha256(VERSION_PARSERS.encode() + b"\n" + contenido).hexdigest()
@@ -72,9 +93,191 @@ def documento_ingerir(
     fragmentos = fragmentar(documento)
     if not fragmentos:
         raise ErrorDeParseo(f"«{ruta.name}» no produjo fragmentos.")
+    provisional = Norma(sigla=datos.sigla, tipo=datos.tipo, nombre=datos.nombre)
+    filas = [
+        _fila(provisional, VersionNorma(), orden, fragmento) for orden, fragmento in enumerate(fragmentos)
+    ]
+    total = len(filas)
+    hechos = 0
+
+    def avanzar(cantidad: int) -> None:
+        nonlocal hechos
+        hechos += cantidad
+        if progreso:
+            progreso(datos.sigla, hechos, total)
+
+    vectores, embebidos = embeber_pasajes([texto_para_embeber(f) for f in filas], progreso=avanzar)
+    for fila, vector in zip(filas, vectores, strict=True):
+        fila.embedding = vector
     return _guardar_version(
-        ruta=ruta, datos=datos, huella=huella, documento=documento, fragmentos=fragmentos, progreso=progreso
+        ruta=ruta, datos=datos, huella=huella, documento=documento, filas=filas, embebidos=embebidos
     )
+
+
+def datos_norma_para(
+    *,
+    sigla: str,
+    tipo: str | None = None,
+    nombre: str | None = None,
+    id_norma_bcn: int | None = None,
+    url: str | None = None,
+    anio: int | None = None,
+    fecha_version: date | None = None,
+) -> DatosNorma:
+    """Identidad para ingerir un archivo: la de la norma existente, o una nueva con tipo y nombre.
+
+    Lo indicado explícitamente reemplaza lo guardado; una norma nueva necesita tipo y nombre.
+    """
+    sigla = " ".join(sigla.split())
+    if not sigla:
+        raise ErrorDeParseo("Indique la norma (sigla como se cita: «Ley 21.600», «DS 40», «Guía SEA …»).")
+    if tipo is not None and tipo not in Norma.Tipo.values:
+        raise ErrorDeParseo(f"Tipo desconocido: «{tipo}». Use {', '.join(Norma.Tipo.values)}.")
+    existente = Norma.objects.filter(sigla=sigla).first()
+    if existente is None and not (tipo and nombre):
+        raise ErrorDeParseo(
+            f"La norma «{sigla}» no existe: indique también su tipo y su nombre para crearla."
+        )
+    return DatosNorma(
+        sigla=sigla,
+        tipo=tipo or (existente.tipo if existente else ""),
+        nombre=nombre or (existente.nombre if existente else ""),
+        numero=existente.numero if existente else "",
+        organismo=existente.organismo if existente else "",
+        id_norma_bcn=id_norma_bcn
+        if id_norma_bcn is not None
+        else (existente.id_norma_bcn if existente else None),
+        url=url if url is not None else (existente.url if existente else ""),
+        anio=anio if anio is not None else (existente.anio if existente else None),
+        fecha_version=fecha_version,
+        advertencia_vigencia=existente.advertencia_vigencia if existente else "",
+        metadatos=dict(existente.metadatos) if existente else {},
+    )
+
+
+MAXIMO_CARGA_BYTES = 40 * 1024 * 1024
+
+
+@transaction.atomic
+def carga_crear(
+    *,
+    nombre_archivo: str,
+    contenido: bytes,
+    sigla: str,
+    formato: str | None = None,
+    tipo: str = "",
+    nombre: str = "",
+    url: str = "",
+    anio: int | None = None,
+    usuario: Any = None,
+) -> CargaDocumento:
+    """Registra un archivo para ingerir en segundo plano y encola la tarea al confirmar la transacción.
+
+    Valida antes de encolar lo que se puede saber sin procesar (ver `carga_validar`).
+    """
+    formato = carga_validar(
+        nombre_archivo=nombre_archivo,
+        contenido=contenido,
+        sigla=sigla,
+        formato=formato,
+        tipo=tipo,
+        nombre=nombre,
+    )
+    carga = CargaDocumento.objects.create(
+        nombre_archivo=nombre_archivo,
+        contenido=contenido,
+        formato=formato,
+        sigla=" ".join(sigla.split()),
+        tipo=tipo,
+        nombre=nombre,
+        url=url,
+        anio=anio,
+        usuario=usuario,
+    )
+    from normativa.tasks import carga_procesar
+
+    transaction.on_commit(lambda: carga_procesar.delay(carga.pk))
+    return carga
+
+
+def carga_validar(
+    *, nombre_archivo: str, contenido: bytes, sigla: str, formato: str | None, tipo: str, nombre: str
+) -> str:
+    """Valida tamaño, formato, contenido según la extensión y la norma; devuelve el formato."""
+    if not contenido:
+        raise ErrorDeParseo("El archivo está vacío.")
+    if len(contenido) > MAXIMO_CARGA_BYTES:
+        raise ErrorDeParseo(
+            f"El archivo pesa {len(contenido) / 1e6:.1f} MB; el máximo es {MAXIMO_CARGA_BYTES / 1e6:.0f} MB."
+        )
+    formato = (formato or Path(nombre_archivo).suffix.lstrip(".")).lower()
+    if formato not in FORMATOS:
+        raise ErrorDeParseo(f"Formato no soportado: «{formato}». Use PDF, XML, Markdown (.md) o JSON.")
+    verificar_contenido(contenido, formato=formato, nombre=nombre_archivo)
+    datos_norma_para(sigla=sigla, tipo=tipo or None, nombre=nombre or None)
+    return formato
+
+
+def carga_procesar(*, carga: CargaDocumento) -> CargaDocumento:
+    """Ingiere el archivo de una carga y registra su progreso y su resultado (o el error, en español)."""
+    actualizadas = CargaDocumento.objects.filter(
+        pk=carga.pk, estado__in=[CargaDocumento.Estado.PENDIENTE, CargaDocumento.Estado.FALLIDA]
+    ).update(estado=CargaDocumento.Estado.PROCESANDO, hechos=0, total=0, mensaje="")
+    if not actualizadas:  # otra ejecución la tomó o ya terminó: la tarea es idempotente
+        return CargaDocumento.objects.get(pk=carga.pk)
+
+    def progreso(_sigla: str, hechos: int, total: int) -> None:
+        # Fuera de la transacción de la ingesta: el admin ve el avance mientras ocurre.
+        CargaDocumento.objects.filter(pk=carga.pk).update(hechos=hechos, total=total)
+
+    with tempfile.TemporaryDirectory() as directorio:
+        ruta = Path(directorio) / Path(carga.nombre_archivo).name
+        ruta.write_bytes(bytes(carga.contenido))
+        try:
+            datos = datos_norma_para(
+                sigla=carga.sigla,
+                tipo=carga.tipo or None,
+                nombre=carga.nombre or None,
+                url=carga.url or None,
+                anio=carga.anio,
+            )
+            resultado = documento_ingerir(ruta=ruta, datos=datos, formato=carga.formato, progreso=progreso)
+        except ErrorDeParseo as error:
+            return _carga_terminar(carga, estado=CargaDocumento.Estado.FALLIDA, mensaje=str(error))
+    if not resultado.creada:
+        return _carga_terminar(
+            carga,
+            estado=CargaDocumento.Estado.SIN_CAMBIOS,
+            mensaje=f"El contenido ya era la versión vigente ({resultado.fragmentos} fragmentos).",
+            version=resultado.version,
+        )
+    return _carga_terminar(
+        carga,
+        estado=CargaDocumento.Estado.COMPLETADA,
+        mensaje=(
+            f"Versión nueva de {resultado.norma.sigla}: {resultado.fragmentos} fragmentos, "
+            f"{resultado.embebidos} embebidos (el resto desde caché)."
+        ),
+        version=resultado.version,
+        hechos=resultado.fragmentos,
+    )
+
+
+def _carga_terminar(
+    carga: CargaDocumento,
+    *,
+    estado: str,
+    mensaje: str,
+    version: VersionNorma | None = None,
+    hechos: int | None = None,
+) -> CargaDocumento:
+    campos: dict[str, Any] = {"estado": estado, "mensaje": mensaje, "terminada_at": timezone.now()}
+    if version is not None:
+        campos["version"] = version
+    if hechos is not None:
+        campos["hechos"] = campos["total"] = hechos
+    CargaDocumento.objects.filter(pk=carga.pk).update(**campos)
+    return CargaDocumento.objects.get(pk=carga.pk)
 
 
 def corpus_cargar(*, progreso: Progreso | None = None) -> list[ResultadoIngesta]:
@@ -83,6 +286,35 @@ def corpus_cargar(*, progreso: Progreso | None = None) -> list[ResultadoIngesta]
     resultados = []
     for ruta, datos, formato in fuentes_del_corpus():
         resultados.append(documento_ingerir(ruta=ruta, datos=datos, formato=formato, progreso=progreso))
+    return resultados
+
+
+RAIZ_DEL_PROYECTO = Path(__file__).resolve().parent.parent
+
+
+def documentacion_cargar(
+    *, raiz: Path = RAIZ_DEL_PROYECTO, progreso: Progreso | None = None
+) -> list[ResultadoIngesta]:
+    """Indexa README.md, CONTRIBUTING.md y docs/*.md como documentación del sistema (idempotente).
+
+    Se busca aparte de la normativa (`selectors.buscar_documentacion`): la usan las herramientas
+    del asistente que explican el sistema. Un documento que ya no existe deja de ser vigente.
+    """
+    archivos = [raiz / "README.md", raiz / "CONTRIBUTING.md", *sorted((raiz / "docs").glob("*.md"))]
+    resultados = []
+    siglas = []
+    for ruta in archivos:
+        if not ruta.is_file():
+            continue
+        nombre = str(ruta.relative_to(raiz))
+        siglas.append(f"Documentación: {nombre}")
+        datos = DatosNorma(sigla=siglas[-1], tipo=Norma.Tipo.DOCUMENTACION, nombre=nombre)
+        resultados.append(documento_ingerir(ruta=ruta, datos=datos, formato="md-doc", progreso=progreso))
+    retiradas = VersionNorma.objects.filter(norma__tipo=Norma.Tipo.DOCUMENTACION, vigente=True).exclude(
+        norma__sigla__in=siglas
+    )
+    if retiradas.update(vigente=False):
+        estadisticas_refrescar()
     return resultados
 
 
@@ -108,6 +340,7 @@ def fuentes_del_corpus() -> list[tuple[Path, DatosNorma, str]]:
                     else None,
                     advertencia_vigencia=entrada.get("advertencia_vigencia", ""),
                     temas=tuple(entrada.get("temas", [])),
+                    peso_busqueda=entrada.get("peso_busqueda"),
                 ),
                 entrada["formato"],
             )
@@ -185,7 +418,7 @@ def embeddings_faltantes() -> list[str]:
     for ruta, datos, formato in fuentes_del_corpus():
         norma = Norma(sigla=datos.sigla, tipo=datos.tipo, nombre=datos.nombre)
         for fragmento in fragmentar(parsear_archivo(ruta, formato=formato)):
-            texto = f"{_breadcrumb(norma, fragmento)}\n{fragmento.texto}"
+            texto = texto_para_embeber(_fila(norma, VersionNorma(), 0, fragmento))
             if hash_pasaje(texto, modelo=modelo) not in incluidos:
                 faltantes.append(datos.sigla)
                 break
@@ -193,8 +426,9 @@ def embeddings_faltantes() -> list[str]:
 
 
 def texto_para_embeber(fragmento: FragmentoLegal) -> str:
-    """La miga de pan va en el texto embebido: ubica el fragmento en su norma."""
-    return f"{fragmento.breadcrumb}\n{fragmento.texto}"
+    """La miga de pan y el encabezado del artículo van en el texto embebido: ubican el fragmento."""
+    partes = [fragmento.breadcrumb, fragmento.contexto, fragmento.texto_busqueda or fragmento.texto]
+    return "\n".join(parte for parte in partes if parte)
 
 
 @transaction.atomic
@@ -236,8 +470,8 @@ def _guardar_version(
     datos: DatosNorma,
     huella: str,
     documento: DocumentoParseado,
-    fragmentos: list[Fragmento],
-    progreso: Progreso | None,
+    filas: list[FragmentoLegal],
+    embebidos: int,
 ) -> ResultadoIngesta:
     norma, _ = Norma.objects.update_or_create(
         sigla=datos.sigla,
@@ -251,6 +485,21 @@ def _guardar_version(
             "anio": datos.anio,
             "advertencia_vigencia": datos.advertencia_vigencia,
             "metadatos": {**datos.metadatos, **documento.metadatos},
+        },
+        # El peso se fija al crear la norma; después lo cura el personal en el admin.
+        create_defaults={
+            "tipo": datos.tipo,
+            "nombre": datos.nombre,
+            "numero": datos.numero,
+            "organismo": datos.organismo,
+            "id_norma_bcn": datos.id_norma_bcn,
+            "url": datos.url,
+            "anio": datos.anio,
+            "advertencia_vigencia": datos.advertencia_vigencia,
+            "metadatos": {**datos.metadatos, **documento.metadatos},
+            "peso_busqueda": datos.peso_busqueda
+            if datos.peso_busqueda is not None
+            else PESO_POR_TIPO.get(datos.tipo, 1.0),
         },
     )
     temas = [Tema.objects.get_or_create(nombre=nombre)[0] for nombre in datos.temas]
@@ -269,25 +518,13 @@ def _guardar_version(
         return ResultadoIngesta(
             norma, version, creada=False, fragmentos=version.fragmentos.count(), embebidos=0
         )
-    filas = [_fila(norma, version, orden, fragmento) for orden, fragmento in enumerate(fragmentos)]
-    total = len(filas)
-    hechos = 0
-
-    def avanzar(cantidad: int) -> None:
-        nonlocal hechos
-        hechos += cantidad
-        if progreso:
-            progreso(norma.sigla, hechos, total)
-
-    vectores, embebidos = embeber_pasajes([texto_para_embeber(f) for f in filas], progreso=avanzar)
-    for fila, vector in zip(filas, vectores, strict=True):
-        fila.embedding = vector
+    for fila in filas:
+        fila.norma, fila.version = norma, version
     creadas = FragmentoLegal.objects.bulk_create(filas, batch_size=500)
     for fragmento in creadas:
         fragmento.temas.add(*temas)
     _actualizar_texto_completo(ids=[f.pk for f in creadas])
-    if progreso:
-        progreso(norma.sigla, total, total)
+    total = len(creadas)
     return ResultadoIngesta(norma, version, creada=True, fragmentos=total, embebidos=embebidos)
 
 
@@ -304,8 +541,11 @@ def _fila(norma: Norma, version: VersionNorma, orden: int, fragmento: Fragmento)
         id_parte=fragmento.id_parte,
         pagina=fragmento.pagina,
         texto=fragmento.texto,
+        contexto=fragmento.contexto,
+        texto_busqueda=fragmento.texto_busqueda,
         derogado=fragmento.derogado,
         transitorio=fragmento.transitorio,
+        modificatorio=fragmento.modificatorio,
     )
     fila.hash_contenido = _hash(texto_para_embeber(fila))
     return fila
@@ -328,7 +568,7 @@ def _hash(texto: str) -> str:
     return hashlib.sha256(texto.encode()).hexdigest()
 
 
-def _actualizar_texto_completo(*, ids: list[int]) -> None:
+def _actualizar_texto_completo(*, ids: list[int], refrescar: bool = True) -> None:
     """Índice de texto en español sin tildes; la miga de pan pesa más que el cuerpo."""
     if not ids:
         return
@@ -337,8 +577,19 @@ def _actualizar_texto_completo(*, ids: list[int]) -> None:
             """
             UPDATE normativa_fragmentolegal
                SET busqueda = setweight(to_tsvector('spanish', normativa_sin_tildes(breadcrumb)), 'A')
-                           || setweight(to_tsvector('spanish', normativa_sin_tildes(texto)), 'B')
+                           || setweight(to_tsvector('spanish', normativa_sin_tildes(contexto)), 'C')
+                           || setweight(to_tsvector('spanish', normativa_sin_tildes(
+                                  coalesce(nullif(texto_busqueda, ''), texto))), 'B')
              WHERE id = ANY(%s)
             """,
             [ids],
         )
+    if refrescar:
+        estadisticas_refrescar()
+
+
+def estadisticas_refrescar() -> None:
+    """Recalcula las frecuencias de lexemas que usa BM25 (tras ingerir, editar o eliminar)."""
+    with connection.cursor() as cursor:
+        cursor.execute("REFRESH MATERIALIZED VIEW normativa_estadistica_lexema")
+        cursor.execute("REFRESH MATERIALIZED VIEW normativa_estadistica_corpus")

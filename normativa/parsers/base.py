@@ -12,7 +12,7 @@ from __future__ import annotations
 import re
 import unicodedata
 from collections import Counter
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from datetime import date
 
 
@@ -57,6 +57,9 @@ class Fragmento:
     derogado: bool = False
     transitorio: bool = False
     pagina: int | None = None
+    contexto: str = ""
+    modificatorio: bool = False
+    texto_busqueda: str = ""
 
 
 # --- normalización ----------------------------------------------------------------------------
@@ -165,22 +168,59 @@ def fragmentar(documento: DocumentoParseado) -> list[Fragmento]:
     return fragmentos
 
 
+# Verbos con que una ley modifica otra («Introdúcense las siguientes modificaciones en la ley…»).
+_MODIFICATORIO = re.compile(
+    r"\b(?:Introd[úu]cen(?:se)?|Modif[íi]ca(?:n)?se|Reempl[áa]za(?:n)?se|Agr[ée]ga(?:n)?se|"
+    r"Sustit[úu]ye(?:n)?se|Der[óo]ga(?:n)?se|Interc[áa]la(?:n)?se|Incorp[óo]ra(?:n)?se|Elim[íi]na(?:n)?se)\b"
+)
+MAXIMO_CONTEXTO = 500
+
+
+def es_modificatorio(texto: str) -> bool:
+    """¿El artículo modifica otra norma? Su contenido ya está en el texto refundido de esa norma."""
+    return bool(_MODIFICATORIO.search(texto[:300]))
+
+
 def _fragmentos_de_articulo(articulo: Articulo) -> list[Fragmento]:
-    base = {
-        "jerarquia": articulo.jerarquia,
-        "articulo": articulo.numero,
-        "id_parte": articulo.id_parte,
-        "derogado": articulo.derogado,
-        "transitorio": articulo.transitorio,
-    }
-    fragmentos = [Fragmento(tipo="articulo", letra="", texto=articulo.texto, **base)]  # type: ignore[arg-type]
-    for letra, texto in _letras(articulo.texto):
-        fragmentos.append(Fragmento(tipo="letra", letra=letra, texto=texto, **base))  # type: ignore[arg-type]
+    plantilla = Fragmento(
+        tipo="articulo",
+        jerarquia=articulo.jerarquia,
+        articulo=articulo.numero,
+        letra="",
+        texto=articulo.texto,
+        id_parte=articulo.id_parte,
+        derogado=articulo.derogado,
+        transitorio=articulo.transitorio,
+        modificatorio=es_modificatorio(articulo.texto),
+    )
+    letras = _letras(articulo.texto)
+    if not letras:
+        return [plantilla]
+    # Una letra sola no dice de qué se trata: «i) Proyectos de desarrollo minero…» significa
+    # «deben someterse al SEIA» por el encabezado del artículo, que la acompaña al embeberla.
+    encabezado = _acotar(articulo.texto.split("\n" + letras[0][1].split("\n")[0])[0])
+    # Y un artículo con letras se busca por su encabezado y el comienzo de cada letra (su índice):
+    # su texto completo (38 000 caracteres el Art. 3 del DS 40) coincidiría con cualquier pregunta,
+    # y el detalle ya lo representan sus letras.
+    indice = "\n".join([encabezado, *(_acotar(t.split("\n")[0], 160) for _, t in letras)])
+    fragmentos = [replace(plantilla, texto_busqueda=indice)]
+    for letra, texto in letras:
+        fragmentos.append(replace(plantilla, tipo="letra", letra=letra, texto=texto, contexto=encabezado))
+        contexto_numeral = f"{encabezado}\n{_acotar(texto.split(chr(10))[0])}".strip()
         for numeral, texto_numeral in _numerales(letra, texto):
             fragmentos.append(
-                Fragmento(tipo="numeral", letra=numeral, texto=texto_numeral, **base)  # type: ignore[arg-type]
+                replace(
+                    plantilla, tipo="numeral", letra=numeral, texto=texto_numeral, contexto=contexto_numeral
+                )
             )
     return fragmentos
+
+
+def _acotar(texto: str, maximo: int = MAXIMO_CONTEXTO) -> str:
+    texto = texto.strip()
+    if len(texto) <= maximo:
+        return texto
+    return texto[:maximo].rsplit(" ", 1)[0] + " …"
 
 
 def _letras(texto: str) -> list[tuple[str, str]]:

@@ -2,7 +2,17 @@
 
 import pytest
 
-from normativa.selectors import ErrorDeBusqueda, buscar_normativa
+from normativa.embeddings import embeber_consulta
+from normativa.glosario import expandir_siglas
+from normativa.models import FragmentoLegal, Norma
+from normativa.selectors import (
+    PESO_MODIFICATORIO,
+    ErrorDeBusqueda,
+    _pesos_normativos,
+    buscar_documentacion,
+    buscar_normativa,
+)
+from normativa.services import documentacion_cargar
 
 pytestmark = pytest.mark.django_db
 
@@ -33,10 +43,6 @@ def test_un_literal_del_reglamento_se_encuentra_por_su_numeracion():
     assert "DS 17/2025" in busqueda.resultados[0].advertencia
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="Calidad de recuperación pendiente (issue 3): la pregunta coloquial no trae aún el Art. 11 d).",
-)
 def test_una_pregunta_sobre_glaciares_trae_el_articulo_11_letra_d_de_la_ley_19300():
     busqueda = buscar_normativa(
         consulta="Mi proyecto está cerca de glaciares, ¿debo presentar un estudio de impacto ambiental?",
@@ -96,3 +102,77 @@ def test_los_tres_modos_devuelven_resultados(modo):
 def test_una_consulta_invalida_da_un_error_en_espanol(argumentos, mensaje):
     with pytest.raises(ErrorDeBusqueda, match=mensaje):
         buscar_normativa(**argumentos)
+
+
+@pytest.mark.parametrize(
+    ("pregunta", "cita"),
+    [
+        ("¿Qué se entiende por daño ambiental?", "Ley 19.300, Art. 2, letra e)"),
+        ("¿Qué es una DIA?", "Ley 19.300, Art. 2, letra f)"),
+        ("¿Qué es la línea de base?", "Ley 19.300, Art. 2, letra l)"),
+    ],
+)
+def test_una_pregunta_por_una_definicion_trae_primero_la_letra_que_la_define(pregunta, cita):
+    busqueda = buscar_normativa(consulta=pregunta)
+
+    assert busqueda.referencias.termino_definido
+    assert busqueda.resultados[0].cita == cita, citas(busqueda)
+
+
+def test_una_letra_se_encuentra_por_el_sentido_que_le_da_su_articulo():
+    busqueda = buscar_normativa(consulta="¿Cuándo una mina tiene que entrar al sistema de evaluación ambiental?")
+
+    assert "Ley 19.300, Art. 10, letra i)" in citas(busqueda)
+
+
+def test_el_peso_de_una_norma_curado_en_el_admin_cambia_su_posicion():
+    pregunta = "¿Qué se entiende por daño ambiental?"
+    assert buscar_normativa(consulta=pregunta).resultados[0].norma == "Ley 19.300"
+
+    Norma.objects.filter(sigla="Ley 19.300").update(peso_busqueda=0.05)
+
+    assert buscar_normativa(consulta=pregunta).resultados[0].norma != "Ley 19.300"
+
+
+def test_un_articulo_que_modifica_otra_ley_pesa_menos_que_el_texto_refundido():
+    base = FragmentoLegal.objects.filter(version__vigente=True)
+    modificatorio = base.get(breadcrumb="Ley 20.417 › Artículo primero")
+    refundido = base.get(norma__sigla="Ley 19.300", articulo="11", letra="", transitorio=False)
+
+    pesos = _pesos_normativos(base, [modificatorio.pk, refundido.pk])
+
+    assert modificatorio.modificatorio and not refundido.modificatorio
+    assert pesos[modificatorio.pk] == pytest.approx(0.8 * PESO_MODIFICATORIO)
+    assert pesos[refundido.pk] == 1.0
+
+
+def test_el_modo_texto_pondera_mas_la_palabra_rara_que_la_comun():
+    busqueda = buscar_normativa(consulta="proyecto glaciares", modo="texto", top_k=3)
+
+    assert all("glaciar" in r.texto.lower() for r in busqueda.resultados), citas(busqueda)
+
+
+def test_la_sigla_de_la_pregunta_se_expande_para_la_busqueda_de_texto():
+    assert expandir_siglas("Me rechazaron la DIA") == "Me rechazaron la DIA (Declaración de Impacto Ambiental)"
+    assert expandir_siglas("el día que sea") == "el día que sea", "las palabras comunes no son siglas"
+
+
+def test_la_documentacion_se_busca_aparte_y_no_aparece_en_la_normativa(tmp_path):
+    (tmp_path / "README.md").write_text("# Producto\n## Pruebas\nEjecute make test para correr las pruebas.\n")
+    documentacion_cargar(raiz=tmp_path)
+
+    documentacion = buscar_documentacion(consulta="¿cómo corro las pruebas?", top_k=3)
+    normativa = buscar_normativa(consulta="¿cómo corro las pruebas?", top_k=20)
+
+    assert documentacion.resultados[0].cita.startswith("README.md")
+    assert all(r.tipo_documento == "documentacion" for r in documentacion.resultados)
+    assert all(r.tipo_documento != "documentacion" for r in normativa.resultados)
+
+
+def test_un_vector_de_consulta_precalculado_da_el_mismo_resultado():
+    pregunta = "¿Qué plazo tiene la evaluación de una declaración?"
+    vector = embeber_consulta(pregunta)
+
+    assert citas(buscar_normativa(consulta=pregunta, vector_consulta=vector)) == citas(
+        buscar_normativa(consulta=pregunta)
+    )

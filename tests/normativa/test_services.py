@@ -3,10 +3,12 @@
 from pathlib import Path
 
 import pytest
+from django.contrib.postgres.search import SearchQuery
+from django.db import connection
 from django.db.models import Manager, QuerySet
 
 from normativa import services
-from normativa.models import EmbeddingCache, FragmentoLegal, VersionNorma
+from normativa.models import EmbeddingCache, FragmentoLegal, Norma, VersionNorma
 from normativa.parsers import ErrorDeParseo
 from normativa.services import DatosNorma, documento_ingerir
 
@@ -133,3 +135,100 @@ def test_el_borrado_logico_oculta_y_restaurar_devuelve(tmp_path):
 
     fragmento.restaurar()
     assert FragmentoLegal.objects.filter(pk=fragmento.pk).exists()
+
+
+def test_una_falla_al_escribir_revierte_la_norma_la_version_y_los_fragmentos(tmp_path, monkeypatch):
+    def fallar(**kwargs):
+        raise RuntimeError("el índice de texto falló")
+
+    monkeypatch.setattr(services, "_actualizar_texto_completo", fallar)
+
+    with pytest.raises(RuntimeError):
+        documento_ingerir(ruta=escribir(tmp_path, LEY), datos=DATOS)
+
+    assert not Norma.objects.filter(sigla=DATOS.sigla).exists()
+    assert versiones().count() == 0 and fragmentos(FragmentoLegal.todos).count() == 0
+
+
+def test_el_avance_cuenta_lo_que_estaba_en_cache_y_termina_en_el_total(tmp_path):
+    documento_ingerir(ruta=escribir(tmp_path, LEY), datos=DATOS)
+    avances: list[tuple[int, int]] = []
+
+    cambiada = LEY.replace("con multa.", "con multa de 10 a 100 UTM.")
+    documento_ingerir(
+        ruta=escribir(tmp_path, cambiada), datos=DATOS, progreso=lambda _s, h, t: avances.append((h, t))
+    )
+
+    assert avances[0] == (4, 5), "los 4 fragmentos sin cambios cuentan como hechos de inmediato"
+    assert avances[-1] == (5, 5)
+
+
+def test_las_letras_se_embeben_con_el_encabezado_de_su_articulo(tmp_path):
+    documento_ingerir(ruta=escribir(tmp_path, LEY), datos=DATOS)
+    letra = fragmentos().get(articulo="2", letra="a")
+
+    assert "se entenderá por" in letra.contexto
+    assert services.texto_para_embeber(letra) == f"{letra.breadcrumb}\n{letra.contexto}\n{letra.texto}"
+    contexto = SearchQuery("efectos", config="spanish")
+    assert fragmentos().filter(pk=letra.pk, busqueda=contexto).exists(), "el contexto también se indexa"
+
+
+def test_ingerir_actualiza_las_estadisticas_de_bm25(tmp_path):
+    documento_ingerir(ruta=escribir(tmp_path, LEY.replace("suelo congelado", "suelo criogénico")), datos=DATOS)
+
+    with connection.cursor() as cursor:
+        cursor.execute("SELECT documentos FROM normativa_estadistica_lexema WHERE lexema = 'criogen'")
+        assert cursor.fetchone() == (2,), "la letra b) y el índice del artículo 2"
+
+
+def test_una_norma_nueva_necesita_tipo_y_nombre_y_una_existente_conserva_los_suyos(tmp_path):
+    with pytest.raises(ErrorDeParseo, match="no existe: indique también su tipo y su nombre"):
+        services.datos_norma_para(sigla="Ley 99.999")
+    with pytest.raises(ErrorDeParseo, match="Tipo desconocido"):
+        services.datos_norma_para(sigla="Ley 99.999", tipo="novela", nombre="x")
+
+    documento_ingerir(ruta=escribir(tmp_path, LEY), datos=DATOS)
+    datos = services.datos_norma_para(sigla=" Ley  99.999 ")
+
+    assert (datos.sigla, datos.tipo, datos.nombre) == (DATOS.sigla, "ley", DATOS.nombre)
+
+
+def test_el_peso_de_busqueda_se_fija_por_tipo_al_crear_y_se_respeta_la_curaduria(tmp_path):
+    guia = DatosNorma(sigla="Guía de prueba", tipo="guia", nombre="Guía de prueba")
+    documento_ingerir(ruta=escribir(tmp_path, LEY), datos=guia)
+    norma = Norma.objects.get(sigla="Guía de prueba")
+    assert norma.peso_busqueda == services.PESO_POR_TIPO["guia"]
+
+    Norma.objects.filter(pk=norma.pk).update(peso_busqueda=0.65)
+    documento_ingerir(ruta=escribir(tmp_path, LEY.replace("multa.", "multa grave.")), datos=guia)
+
+    norma.refresh_from_db()
+    assert norma.peso_busqueda == 0.65
+
+
+def escribir_documentacion(raiz: Path) -> None:
+    (raiz / "docs").mkdir()
+    (raiz / "README.md").write_text("# Producto\nIntro.\n## Pruebas\nEjecute make test para las pruebas.\n")
+    (raiz / "CONTRIBUTING.md").write_text("# Contribuir\nUse make lint antes de subir un cambio.\n")
+    (raiz / "docs" / "busqueda.md").write_text("# Búsqueda\nLa fusión combina BM25 y vectores.\n")
+
+
+def test_la_documentacion_del_sistema_se_indexa_aparte_y_un_documento_retirado_deja_de_estar_vigente(tmp_path):
+    escribir_documentacion(tmp_path)
+
+    resultados = services.documentacion_cargar(raiz=tmp_path)
+
+    assert {r.norma.sigla for r in resultados} == {
+        "Documentación: README.md",
+        "Documentación: CONTRIBUTING.md",
+        "Documentación: docs/busqueda.md",
+    }
+    readme = FragmentoLegal.objects.filter(norma__sigla="Documentación: README.md", version__vigente=True)
+    assert readme.get(breadcrumb__endswith="Pruebas").tipo == FragmentoLegal.Tipo.SECCION
+    assert all(r.norma.tipo == Norma.Tipo.DOCUMENTACION for r in resultados)
+
+    (tmp_path / "docs" / "busqueda.md").unlink()
+    services.documentacion_cargar(raiz=tmp_path)
+
+    assert not VersionNorma.objects.filter(norma__sigla="Documentación: docs/busqueda.md", vigente=True).exists()
+    assert all(not r.creada for r in services.documentacion_cargar(raiz=tmp_path))

@@ -7,11 +7,14 @@ from django.core.management.base import BaseCommand, CommandError
 from tqdm import tqdm
 
 from normativa.parsers import ErrorDeParseo
-from normativa.services import corpus_cargar, embeddings_precalculados_exportar
+from normativa.services import corpus_cargar, documentacion_cargar, embeddings_precalculados_exportar
 
 
 class Command(BaseCommand):
-    help = "Carga leyes, reglamento y guías del SEA incluidos en el repositorio (idempotente)."
+    help = (
+        "Carga leyes, reglamento y guías del SEA incluidos en el repositorio, y la documentación del "
+        "sistema (idempotente)."
+    )
 
     def add_arguments(self, parser: ArgumentParser) -> None:
         parser.add_argument(
@@ -31,6 +34,7 @@ class Command(BaseCommand):
 
         try:
             resultados = corpus_cargar(progreso=progreso)
+            documentacion = documentacion_cargar(progreso=progreso)
         except ErrorDeParseo as error:
             raise CommandError(str(error)) from None
         finally:
@@ -42,6 +46,10 @@ class Command(BaseCommand):
         self.stdout.write(
             f"Corpus: {len(resultados)} documentos, {fragmentos} fragmentos; "
             f"{len(nuevos)} versiones nuevas, {embebidos} fragmentos embebidos (el resto desde caché)."
+        )
+        self.stdout.write(
+            f"Documentación del sistema: {len(documentacion)} documentos, "
+            f"{sum(r.fragmentos for r in documentacion)} secciones."
         )
         if opciones["exportar_embeddings"]:
             cantidad = embeddings_precalculados_exportar()

@@ -7,6 +7,8 @@ from pathlib import Path
 import pytest
 from django.core.management import CommandError, call_command
 
+from normativa.models import Norma
+
 pytestmark = pytest.mark.django_db
 DEV = Path(__file__).resolve().parents[2] / "fixtures" / "eval" / "dev_normativa.jsonl"
 
@@ -58,3 +60,51 @@ def test_cargar_corpus_por_segunda_vez_no_cambia_nada():
     salida = ejecutar("cargar_corpus")
 
     assert "0 versiones nuevas, 0 fragmentos embebidos" in salida
+
+
+NORMA_JSON = {
+    "titulo": "Ley de prueba sobre permafrost",
+    "articulos": [
+        {"numero": "1", "texto": "Artículo 1.- Esta ley protege el permafrost de la cordillera."},
+        {"numero": "2", "texto": "Artículo 2.- La infracción se sanciona con multa."},
+    ],
+}
+
+
+def test_ingerir_un_json_crea_la_norma_la_deja_buscable_y_la_segunda_vez_no_cambia_nada(tmp_path):
+    archivo = tmp_path / "norma.json"
+    archivo.write_text(json.dumps(NORMA_JSON), encoding="utf-8")
+    argumentos = ("ingerir", str(archivo), "--norma", "Ley 99.998", "--tipo", "ley", "--nombre", "Permafrost")
+
+    assert "nueva versión vigente con 2 fragmentos" in ejecutar(*argumentos)
+    filas = json.loads(
+        ejecutar("buscar_normativa", "protección del permafrost", "--norma", "Ley 99.998", "--json")
+    )
+    assert filas[0]["cita"] == "Ley 99.998, Art. 1"
+    assert "sin cambios" in ejecutar("ingerir", str(archivo), "--norma", "Ley 99.998")
+
+
+def test_ingerir_una_norma_nueva_sin_tipo_ni_nombre_falla_en_espanol(tmp_path):
+    archivo = tmp_path / "norma.json"
+    archivo.write_text(json.dumps(NORMA_JSON), encoding="utf-8")
+
+    with pytest.raises(CommandError, match="no existe: indique también su tipo y su nombre"):
+        ejecutar("ingerir", str(archivo), "--norma", "Ley 99.997")
+
+
+def test_ingerir_un_archivo_inexistente_o_disfrazado_falla_sin_dejar_nada(tmp_path):
+    disfrazado = tmp_path / "guia.pdf"
+    disfrazado.write_text("no soy un PDF")
+
+    with pytest.raises(CommandError, match="No existe el archivo"):
+        ejecutar("ingerir", str(tmp_path / "no-esta.pdf"), "--norma", "DS 40")
+    with pytest.raises(CommandError, match="no es un PDF"):
+        ejecutar("ingerir", str(disfrazado), "--norma", "Guía nueva", "--tipo", "guia", "--nombre", "Guía nueva")
+    assert not Norma.objects.filter(sigla="Guía nueva").exists()
+
+
+def test_cargar_corpus_indexa_tambien_la_documentacion_del_sistema():
+    salida = ejecutar("cargar_corpus")
+
+    assert "Documentación del sistema: " in salida
+    assert Norma.objects.filter(sigla="Documentación: README.md", tipo="documentacion").exists()

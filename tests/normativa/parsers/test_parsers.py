@@ -1,5 +1,6 @@
 """Cada parser lee su formato real y produce artículos, letras y secciones limpias."""
 
+import json
 import re
 from pathlib import Path
 
@@ -8,13 +9,15 @@ import pytest
 from normativa.parsers import (
     ErrorDeParseo,
     bcn_xml,
+    documentacion,
     fragmentar,
     guia_pdf,
+    json_estructurado,
     leychile_pdf,
     markdown,
     parsear_archivo,
 )
-from normativa.parsers.base import texto_comparable
+from normativa.parsers.base import es_modificatorio, texto_comparable
 from normativa.services import CORPUS, fuentes_del_corpus
 
 FUENTES = CORPUS / "fuentes"
@@ -159,12 +162,112 @@ def test_un_pdf_sin_texto_se_rechaza_como_escaneado(tmp_path):
         guia_pdf.parsear(ruta)
 
 
-def test_un_archivo_que_no_es_lo_que_dice_su_extension_se_rechaza(tmp_path):
-    ruta = tmp_path / "ley.pdf"
-    ruta.write_text("esto no es un PDF")
+@pytest.mark.parametrize(
+    ("nombre", "contenido", "mensaje"),
+    [
+        ("ley.pdf", b"esto no es un PDF", "no es un PDF"),
+        ("norma.md", b"%PDF-1.7 binario", "binario"),
+        ("norma.xml", b"%PDF-1.4 binario", "binario"),
+        ("norma.json", b'{"a": "\x00"}', "binario"),
+        ("norma.md", "Artículo 1 en latin-1: acción".encode("latin-1"), "UTF-8"),
+        ("norma.docx", b"PK\x03\x04", "Formato no soportado"),
+    ],
+)
+def test_un_archivo_que_no_es_lo_que_dice_su_extension_se_rechaza(tmp_path, nombre, contenido, mensaje):
+    ruta = tmp_path / nombre
+    ruta.write_bytes(contenido)
 
-    with pytest.raises(ErrorDeParseo, match="No se pudo leer el PDF"):
+    with pytest.raises(ErrorDeParseo, match=mensaje):
         parsear_archivo(ruta)
+
+
+def test_las_letras_llevan_el_encabezado_de_su_articulo_como_contexto(ley_xml):
+    letra_i = next(f for f in fragmentar(ley_xml) if f.articulo == "10" and f.letra == "i")
+
+    assert "deberán someterse al sistema de evaluación de impacto ambiental" in letra_i.contexto
+    assert letra_i.texto.startswith("i) Proyectos de desarrollo minero")
+
+
+def test_los_literales_llevan_el_encabezado_del_articulo_y_el_de_su_letra():
+    fragmentos = fragmentar(markdown.parsear((FUENTES / "ds40_2012_reglamento_seia_completo.md").read_text()))
+    literal = next(f for f in fragmentos if f.articulo == "3" and f.letra == "i.1")
+
+    assert "Tipos de proyectos o actividades" in literal.contexto
+    assert "i) Proyectos de desarrollo minero" in literal.contexto
+    assert literal.texto.startswith("i.1")
+
+
+def test_un_articulo_con_letras_se_busca_por_su_indice_y_no_por_su_texto_completo():
+    fragmentos = fragmentar(markdown.parsear((FUENTES / "ds40_2012_reglamento_seia_completo.md").read_text()))
+    articulo_3 = next(f for f in fragmentos if f.articulo == "3" and not f.letra)
+
+    assert len(articulo_3.texto) > 30_000
+    assert len(articulo_3.texto_busqueda) < 5_000
+    assert "i) Proyectos de desarrollo minero" in articulo_3.texto_busqueda
+    assert all(not f.texto_busqueda for f in fragmentos if f.letra)
+
+
+@pytest.mark.parametrize(
+    ("texto", "modifica"),
+    [
+        ('Artículo PRIMERO.- "Introdúcense las siguientes modificaciones en la ley Nº 19.300…', True),
+        ("Artículo 46.- Modificaciones a la ley sobre Bases. Introdúcense las siguientes enmiendas…", True),
+        ("Artículo TERCERO.- Modifícase el decreto supremo Nº430, de 1992…", True),
+        ("Artículo 12.- Modificación de un proyecto o actividad. El titular deberá indicar…", False),
+        ("Artículo 17.- Derogado.", False),
+    ],
+)
+def test_los_articulos_que_modifican_otra_norma_se_reconocen(texto, modifica):
+    assert es_modificatorio(texto) is modifica
+
+
+def test_el_json_estructurado_produce_articulos_con_letras_y_secciones():
+    documento = json_estructurado.parsear(
+        json.dumps(
+            {
+                "titulo": "Norma de prueba",
+                "fecha_version": "2025-01-31",
+                "articulos": [
+                    {"numero": "4 BIS", "texto": "Artículo 4 bis.- Se entenderá por:\na) Uno: x.\nb) Dos: y."}
+                ],
+                "secciones": [{"jerarquia": ["1. Introducción"], "texto": "Texto de la guía.", "pagina": 2}],
+            }
+        ).encode()
+    )
+    fragmentos = fragmentar(documento)
+
+    assert documento.fecha_version.isoformat() == "2025-01-31"
+    assert [(f.articulo, f.letra) for f in fragmentos if f.articulo] == [("4 bis", ""), ("4 bis", "a"), ("4 bis", "b")]
+    assert fragmentos[-1].jerarquia == ["1. Introducción"] and fragmentos[-1].pagina == 2
+
+
+@pytest.mark.parametrize(
+    ("contenido", "mensaje"),
+    [
+        (b"{no es json", "JSON inválido"),
+        (b"[]", "debe ser un objeto"),
+        (b'{"articulos": []}', "no contiene artículos ni secciones"),
+        (b'{"articulos": [{"numero": "1"}]}', "no tiene «numero» y «texto»"),
+        (b'{"articulos": [{"numero": "1", "texto": "x"}], "fecha_version": "ayer"}', "fecha_version inválida"),
+    ],
+)
+def test_un_json_incompleto_da_un_error_en_espanol(contenido, mensaje):
+    with pytest.raises(ErrorDeParseo, match=mensaje):
+        json_estructurado.parsear(contenido)
+
+
+def test_la_documentacion_se_divide_por_encabezados_sin_confundir_los_comentarios_del_codigo():
+    documento = documentacion.parsear(
+        "# Título\nIntro.\n## Uso\n```bash\n# esto es un comentario\nmake run\n```\n### Detalle\nMás.\n",
+        titulo="README.md",
+    )
+
+    assert [s.jerarquia for s in documento.secciones] == [
+        ["Título"],
+        ["Título", "Uso"],
+        ["Título", "Uso", "Detalle"],
+    ]
+    assert "# esto es un comentario" in documento.secciones[1].texto
 
 
 def test_la_guia_minera_se_divide_en_secciones_con_encabezado_y_sin_cabeceras_de_pagina():

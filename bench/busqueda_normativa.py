@@ -1,0 +1,247 @@
+"""Latencia de la búsqueda normativa (p50/p95 por modo) sobre el corpus real y sobre 100 000
+fragmentos sintéticos, comparada con un escaneo exacto; recall@10 del HNSW; tiempos de ingesta.
+
+Los fragmentos sintéticos se insertan en una transacción que se revierte al terminar: la base queda
+como estaba. Sus vectores son vectores reales del corpus con ruido (la distribución de un corpus
+real, no puntos uniformes en la esfera) y su texto son frases armadas con el vocabulario del corpus.
+Mientras corre, la tabla de fragmentos queda bloqueada para otros procesos.
+"""
+
+from __future__ import annotations
+
+import os
+import random
+import statistics
+import subprocess
+import sys
+import time
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+from django.db import connection, transaction
+
+from normativa import selectors
+from normativa.embeddings import embeber_consulta, proveedor
+from normativa.evaluacion import leer_preguntas
+from normativa.models import FragmentoLegal, Norma, VersionNorma
+from normativa.services import _actualizar_texto_completo, corpus_cargar, texto_para_embeber
+
+SINTETICOS = int(os.environ.get("BENCH_FRAGMENTOS", "100000"))
+REPETICIONES = 3
+PREGUNTAS = Path(__file__).resolve().parent.parent / "tests" / "fixtures" / "eval" / "dev_normativa.jsonl"
+
+
+def ejecutar() -> None:
+    corpus_cargar()
+    preguntas = [p["pregunta"] for p in leer_preguntas(PREGUNTAS)]
+    vectores = {p: embeber_consulta(p) for p in preguntas}
+    _medir_embedding_de_consulta(preguntas)
+    print(
+        f"\nCorpus real ({FragmentoLegal.objects.filter(version__vigente=True).count()} fragmentos vigentes):"
+    )
+    _tabla_de_latencias(preguntas, vectores)
+    with _corpus_sintetico(SINTETICOS, preguntas, vectores) as total:
+        print(f"\nCorpus real + {SINTETICOS} fragmentos sintéticos ({total} vigentes):")
+        _tabla_de_latencias(preguntas, vectores)
+        _recall_hnsw(preguntas, vectores)
+    _medir_ingesta()
+
+
+# --- latencias --------------------------------------------------------------------------------
+
+
+def _tabla_de_latencias(preguntas: list[str], vectores: dict[str, np.ndarray]) -> None:
+    """Latencia de `buscar_normativa` por modo, sin el embedding de la consulta (medido aparte)."""
+
+    def caso(modo: str, *, exacto: bool = False) -> Callable[[str], Any]:
+        def buscar(pregunta: str) -> Any:
+            def una() -> Any:
+                return selectors.buscar_normativa(
+                    consulta=pregunta, top_k=10, modo=modo, vector_consulta=vectores[pregunta]
+                )
+
+            return _con_escaneo_exacto(una) if exacto else una()
+
+        return buscar
+
+    casos = {modo: caso(modo) for modo in selectors.MODOS}
+    casos["denso exacto"] = caso("denso", exacto=True)
+    casos["hibrido exacto"] = caso("hibrido", exacto=True)
+    filas = {nombre: _cronometrar(funcion, preguntas) for nombre, funcion in casos.items()}
+    print(f"  {'modo':<16}{'p50 ms':>9}{'p95 ms':>9}")
+    for nombre, (p50, p95) in filas.items():
+        print(f"  {nombre:<16}{p50:>9.1f}{p95:>9.1f}")
+    for modo in ("denso", "hibrido"):
+        print(
+            f"  {modo}: HNSW {filas[modo + ' exacto'][1] / filas[modo][1]:.1f}× más rápido "
+            "que el escaneo exacto (p95)"
+        )
+
+
+def _cronometrar(caso: Callable[[str], Any], preguntas: list[str]) -> tuple[float, float]:
+    caso(preguntas[0])  # calentamiento (planes, caché de la base)
+    tiempos = []
+    for _ in range(REPETICIONES):
+        for pregunta in preguntas:
+            inicio = time.perf_counter()
+            caso(pregunta)
+            tiempos.append((time.perf_counter() - inicio) * 1000)
+    return statistics.median(tiempos), float(np.percentile(tiempos, 95))
+
+
+@contextmanager
+def _sin_indice_vectorial() -> Iterator[None]:
+    with transaction.atomic(), connection.cursor() as cursor:
+        cursor.execute("SET LOCAL enable_indexscan = off")
+        yield
+
+
+def _con_escaneo_exacto(funcion: Callable[[], Any]) -> Any:
+    with _sin_indice_vectorial():
+        return funcion()
+
+
+def _medir_embedding_de_consulta(preguntas: list[str]) -> None:
+    tiempos = []
+    for pregunta in preguntas * REPETICIONES:
+        inicio = time.perf_counter()
+        proveedor().consulta(pregunta)
+        tiempos.append((time.perf_counter() - inicio) * 1000)
+    print(
+        f"Embedding de la consulta (e5-small, CPU): p50 {statistics.median(tiempos):.1f} ms, "
+        f"p95 {np.percentile(tiempos, 95):.1f} ms (se suma a denso e híbrido)"
+    )
+
+
+# --- recall del HNSW --------------------------------------------------------------------------
+
+
+def _recall_hnsw(preguntas: list[str], vectores: dict[str, np.ndarray]) -> None:
+    base = FragmentoLegal.objects.filter(version__vigente=True, embedding__isnull=False, derogado=False)
+    aciertos = total = 0
+    for pregunta in preguntas:
+        aproximados = {pk for pk, _ in selectors._candidatos_densos(base, vectores[pregunta])[:10]}
+        with _sin_indice_vectorial():
+            exactos = {pk for pk, _ in selectors._candidatos_densos(base, vectores[pregunta])[:10]}
+        aciertos += len(aproximados & exactos)
+        total += len(exactos)
+    print(f"  recall@10 del HNSW frente al escaneo exacto: {aciertos / total:.3f}")
+
+
+# --- corpus sintético -------------------------------------------------------------------------
+
+
+@contextmanager
+def _corpus_sintetico(cantidad: int, preguntas: list[str], vectores: dict[str, np.ndarray]) -> Iterator[int]:
+    inicio = time.perf_counter()
+    reales = list(
+        FragmentoLegal.objects.filter(version__vigente=True).values_list("embedding", "texto")[:5000]
+    )
+    base_vectores = np.asarray([np.asarray(v, dtype=np.float32) for v, _ in reales])
+    vocabulario = sorted({palabra for _, texto in reales for palabra in texto.split() if palabra.isalpha()})
+    generador = np.random.default_rng(7)
+    azar = random.Random(7)
+    try:
+        with transaction.atomic():
+            norma = Norma.objects.create(sigla="Bench sintético", tipo=Norma.Tipo.LEY, nombre="Sintético")
+            version = VersionNorma.objects.create(norma=norma, fuente="bench", hash="bench", vigente=True)
+            for desde in range(0, cantidad, 5000):
+                lote = min(5000, cantidad - desde)
+                origen = base_vectores[generador.integers(0, len(base_vectores), lote)]
+                ruido = generador.normal(0, 0.02, origen.shape).astype(np.float32)
+                mezcla = origen + ruido
+                mezcla /= np.linalg.norm(mezcla, axis=1, keepdims=True)
+                filas = [
+                    FragmentoLegal(
+                        norma=norma,
+                        version=version,
+                        tipo=FragmentoLegal.Tipo.ARTICULO,
+                        orden=desde + i,
+                        breadcrumb=f"Bench sintético › Artículo {desde + i}",
+                        articulo=str(desde + i),
+                        texto=" ".join(azar.choices(vocabulario, k=azar.randint(40, 160))),
+                        hash_contenido="",
+                        embedding=vector,
+                    )
+                    for i, vector in enumerate(mezcla)
+                ]
+                creados = FragmentoLegal.objects.bulk_create(filas, batch_size=1000)
+                _actualizar_texto_completo(ids=[f.pk for f in creados], refrescar=False)
+                print(
+                    f"  … {desde + lote} sintéticos insertados ({time.perf_counter() - inicio:.0f} s)",
+                    flush=True,
+                )
+            with connection.cursor() as cursor:
+                cursor.execute("REFRESH MATERIALIZED VIEW normativa_estadistica_lexema")
+                cursor.execute("REFRESH MATERIALIZED VIEW normativa_estadistica_corpus")
+                cursor.execute("ANALYZE normativa_fragmentolegal")
+            print(f"  corpus sintético listo en {time.perf_counter() - inicio:.0f} s")
+            yield FragmentoLegal.objects.filter(version__vigente=True).count()
+            raise _Revertir
+    except _Revertir:
+        pass
+    with connection.cursor() as cursor:  # la vista materializada vuelve a describir el corpus real
+        cursor.execute("REFRESH MATERIALIZED VIEW normativa_estadistica_lexema")
+        cursor.execute("REFRESH MATERIALIZED VIEW normativa_estadistica_corpus")
+
+
+class _Revertir(Exception):
+    pass
+
+
+# --- ingesta ----------------------------------------------------------------------------------
+
+
+def _medir_ingesta() -> None:
+    inicio = time.perf_counter()
+    corpus_cargar()
+    tibia = time.perf_counter() - inicio
+    print(f"\nIngesta tibia (corpus ya cargado, nada cambió): {tibia:.1f} s (meta ≤ 10 s)")
+    primera = _primera_carga_en_base_nueva()
+    if primera is not None:
+        print(f"Primera carga en una base nueva con los embeddings incluidos: {primera:.1f} s")
+    muestras = list(FragmentoLegal.objects.filter(version__vigente=True).order_by("?")[:24])
+    textos = [f"bench {time.time()} {texto_para_embeber(f)}" for f in muestras]
+    inicio = time.perf_counter()
+    proveedor().pasajes(textos)
+    por_segundo = len(textos) / (time.perf_counter() - inicio)
+    total = FragmentoLegal.objects.filter(version__vigente=True).count()
+    print(
+        f"Ingesta fría (sin caché ni embeddings incluidos): {por_segundo:.1f} fragmentos/s embebiendo "
+        f"⇒ ≈ {total / por_segundo / 60:.0f} min para {total} fragmentos (extrapolado de 24 al azar)"
+    )
+
+
+def _primera_carga_en_base_nueva() -> float | None:
+    """Crea una base vacía en el mismo servidor, migra y carga el corpus como un `make run` nuevo."""
+    nombre = "bench_primera_carga"
+    ajustes = connection.settings_dict
+    with connection.cursor() as cursor:
+        cursor.execute(f"DROP DATABASE IF EXISTS {nombre}")
+        cursor.execute(f"CREATE DATABASE {nombre}")
+    url = (
+        f"postgresql://{ajustes['USER']}:{ajustes['PASSWORD'] or ''}@{ajustes['HOST'] or 'localhost'}:"
+        f"{ajustes['PORT'] or 5432}/{nombre}"
+    )
+    entorno = {**os.environ, "DATABASE_URL": url}
+    manage = Path(__file__).resolve().parent.parent / "manage.py"
+    try:
+        subprocess.run([sys.executable, str(manage), "migrate", "-v", "0"], env=entorno, check=True)
+        inicio = time.perf_counter()
+        subprocess.run(
+            [sys.executable, str(manage), "cargar_corpus"],
+            env=entorno,
+            check=True,
+            stdout=subprocess.DEVNULL,
+            stderr=subprocess.DEVNULL,
+        )
+        return time.perf_counter() - inicio
+    except subprocess.CalledProcessError as error:
+        print(f"(no se pudo medir la primera carga: {error})")
+        return None
+    finally:
+        with connection.cursor() as cursor:
+            cursor.execute(f"DROP DATABASE IF EXISTS {nombre}")

@@ -1,0 +1,15 @@
+"""Tareas de Celery del corpus: adaptadores delgados que cargan por id y llaman a un servicio."""
+
+from celery import shared_task
+
+from normativa.models import CargaDocumento
+from normativa.services import carga_procesar as procesar
+
+
+@shared_task(name="normativa.carga_procesar", soft_time_limit=1800, time_limit=1900)
+def carga_procesar(carga_id: int) -> str:
+    """Ingiere un documento subido en el admin (embeber una guía nueva puede tardar minutos)."""
+    carga = CargaDocumento.objects.filter(pk=carga_id).first()
+    if carga is None:
+        return "inexistente"
+    return procesar(carga=carga).estado
