@@ -19,6 +19,7 @@ from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
+from urllib.parse import urlsplit, urlunsplit
 
 import numpy as np
 from django.db import connection, transaction
@@ -218,14 +219,11 @@ def _medir_ingesta() -> None:
 def _primera_carga_en_base_nueva() -> float | None:
     """Crea una base vacía en el mismo servidor, migra y carga el corpus como un `make run` nuevo."""
     nombre = "bench_primera_carga"
-    ajustes = connection.settings_dict
     with connection.cursor() as cursor:
         cursor.execute(f"DROP DATABASE IF EXISTS {nombre}")
         cursor.execute(f"CREATE DATABASE {nombre}")
-    url = (
-        f"postgresql://{ajustes['USER']}:{ajustes['PASSWORD'] or ''}@{ajustes['HOST'] or 'localhost'}:"
-        f"{ajustes['PORT'] or 5432}/{nombre}"
-    )
+    # La misma instancia (embebida o la de DATABASE_URL), otra base.
+    url = urlunsplit(urlsplit(os.environ["DATABASE_URL"])._replace(path=f"/{nombre}"))
     entorno = {**os.environ, "DATABASE_URL": url}
     manage = Path(__file__).resolve().parent.parent / "manage.py"
     try:

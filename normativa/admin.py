@@ -7,6 +7,7 @@ from typing import Any
 from django import forms
 from django.contrib import admin, messages
 from django.core.exceptions import PermissionDenied
+from django.db import models
 from django.db.models import QuerySet
 from django.http import HttpRequest, HttpResponse
 from django.template.response import TemplateResponse
@@ -40,6 +41,7 @@ class VersionInline(admin.TabularInline[VersionNorma, Norma]):
 
 @admin.register(Norma)
 class NormaAdmin(admin.ModelAdmin[Norma]):
+    formfield_overrides = {models.URLField: {"assume_scheme": "https"}}
     list_display = ["sigla", "tipo", "nombre", "peso_busqueda", "id_norma_bcn", "anio"]
     list_editable = ["peso_busqueda"]
     list_filter = ["tipo", "temas"]
@@ -237,8 +239,8 @@ class CargaDocumentoAdmin(admin.ModelAdmin[CargaDocumento]):
     def get_form(
         self, request: HttpRequest, obj: CargaDocumento | None = None, change: bool = False, **kwargs: Any
     ) -> Any:
-        if obj is not None:
-            return super().get_form(request, obj, change=change, fields=[], **kwargs)
+        if obj is not None:  # una carga no se edita: todo es de solo lectura
+            return super().get_form(request, obj, change=change, **{**kwargs, "fields": []})
         return super().get_form(request, obj, change=change, form=CargaDocumentoForm, **kwargs)
 
     def get_readonly_fields(self, request: HttpRequest, obj: CargaDocumento | None = None) -> list[str]:

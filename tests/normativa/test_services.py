@@ -174,7 +174,9 @@ def test_las_letras_se_embeben_con_el_encabezado_de_su_articulo(tmp_path):
 
 
 def test_ingerir_actualiza_las_estadisticas_de_bm25(tmp_path):
-    documento_ingerir(ruta=escribir(tmp_path, LEY.replace("suelo congelado", "suelo criogénico")), datos=DATOS)
+    documento_ingerir(
+        ruta=escribir(tmp_path, LEY.replace("suelo congelado", "suelo criogénico")), datos=DATOS
+    )
 
     with connection.cursor() as cursor:
         cursor.execute("SELECT documentos FROM normativa_estadistica_lexema WHERE lexema = 'criogen'")
@@ -213,7 +215,9 @@ def escribir_documentacion(raiz: Path) -> None:
     (raiz / "docs" / "busqueda.md").write_text("# Búsqueda\nLa fusión combina BM25 y vectores.\n")
 
 
-def test_la_documentacion_del_sistema_se_indexa_aparte_y_un_documento_retirado_deja_de_estar_vigente(tmp_path):
+def test_la_documentacion_del_sistema_se_indexa_aparte_y_un_documento_retirado_deja_de_estar_vigente(
+    tmp_path,
+):
     escribir_documentacion(tmp_path)
 
     resultados = services.documentacion_cargar(raiz=tmp_path)
@@ -230,5 +234,7 @@ def test_la_documentacion_del_sistema_se_indexa_aparte_y_un_documento_retirado_d
     (tmp_path / "docs" / "busqueda.md").unlink()
     services.documentacion_cargar(raiz=tmp_path)
 
-    assert not VersionNorma.objects.filter(norma__sigla="Documentación: docs/busqueda.md", vigente=True).exists()
+    assert not VersionNorma.objects.filter(
+        norma__sigla="Documentación: docs/busqueda.md", vigente=True
+    ).exists()
     assert all(not r.creada for r in services.documentacion_cargar(raiz=tmp_path))

@@ -99,7 +99,9 @@ def test_ingerir_un_archivo_inexistente_o_disfrazado_falla_sin_dejar_nada(tmp_pa
     with pytest.raises(CommandError, match="No existe el archivo"):
         ejecutar("ingerir", str(tmp_path / "no-esta.pdf"), "--norma", "DS 40")
     with pytest.raises(CommandError, match="no es un PDF"):
-        ejecutar("ingerir", str(disfrazado), "--norma", "Guía nueva", "--tipo", "guia", "--nombre", "Guía nueva")
+        ejecutar(
+            "ingerir", str(disfrazado), "--norma", "Guía nueva", "--tipo", "guia", "--nombre", "Guía nueva"
+        )
     assert not Norma.objects.filter(sigla="Guía nueva").exists()
 
 

@@ -236,8 +236,12 @@ def test_el_json_estructurado_produce_articulos_con_letras_y_secciones():
     )
     fragmentos = fragmentar(documento)
 
-    assert documento.fecha_version.isoformat() == "2025-01-31"
-    assert [(f.articulo, f.letra) for f in fragmentos if f.articulo] == [("4 bis", ""), ("4 bis", "a"), ("4 bis", "b")]
+    assert documento.fecha_version is not None and documento.fecha_version.isoformat() == "2025-01-31"
+    assert [(f.articulo, f.letra) for f in fragmentos if f.articulo] == [
+        ("4 bis", ""),
+        ("4 bis", "a"),
+        ("4 bis", "b"),
+    ]
     assert fragmentos[-1].jerarquia == ["1. Introducción"] and fragmentos[-1].pagina == 2
 
 
@@ -248,7 +252,10 @@ def test_el_json_estructurado_produce_articulos_con_letras_y_secciones():
         (b"[]", "debe ser un objeto"),
         (b'{"articulos": []}', "no contiene artículos ni secciones"),
         (b'{"articulos": [{"numero": "1"}]}', "no tiene «numero» y «texto»"),
-        (b'{"articulos": [{"numero": "1", "texto": "x"}], "fecha_version": "ayer"}', "fecha_version inválida"),
+        (
+            b'{"articulos": [{"numero": "1", "texto": "x"}], "fecha_version": "ayer"}',
+            "fecha_version inválida",
+        ),
     ],
 )
 def test_un_json_incompleto_da_un_error_en_espanol(contenido, mensaje):
