@@ -235,36 +235,24 @@ def _candidatos_texto(base: QuerySet[FragmentoLegal], consulta: str) -> list[tup
     lexemas = _lexemas(consulta)
     if not lexemas:
         return []
-    with connection.cursor() as cursor:
-        cursor.execute(
-            """
-            WITH c AS (SELECT documentos FROM normativa_estadistica_corpus),
-                 q AS (SELECT e.lexema,
-                              ln(1 + (c.documentos - e.documentos + 0.5) / (e.documentos + 0.5)) AS idf
-                         FROM normativa_estadistica_lexema e, c
-                        WHERE e.lexema = ANY(%s) AND e.documentos <= c.documentos / 2)
-            SELECT i.fragmento_id, sum(i.peso * q.idf) AS puntaje
-              FROM normativa_indice_invertido i JOIN q ON q.lexema = i.lexema
-             GROUP BY i.fragmento_id
-             ORDER BY puntaje DESC
-             LIMIT %s
-            """,
-            [lexemas, PREFILTRO_TEXTO],
-        )
-        puntuados = [(fila[0], float(fila[1])) for fila in cursor.fetchall()]
+    puntuados = _bm25(lexemas, limite=PREFILTRO_TEXTO)
     # Los filtros se aplican a los mejor puntuados (búsqueda por clave primaria, barata); si dejan
     # menos de los necesarios y había más, se puntúan todos contra los filtros (más lento, exacto).
     admitidos = set(base.filter(pk__in=[pk for pk, _ in puntuados]).order_by().values_list("pk", flat=True))
     filtrados = [(pk, puntaje) for pk, puntaje in puntuados if pk in admitidos]
     if len(filtrados) < CANDIDATOS and len(puntuados) == PREFILTRO_TEXTO:
-        return _candidatos_texto_filtrados(base, lexemas)
+        return _bm25(lexemas, limite=CANDIDATOS, base=base)
     return filtrados[:CANDIDATOS]
 
 
-def _candidatos_texto_filtrados(
-    base: QuerySet[FragmentoLegal], lexemas: list[str]
+def _bm25(
+    lexemas: list[str], *, limite: int, base: QuerySet[FragmentoLegal] | None = None
 ) -> list[tuple[int, float]]:
-    sql, parametros = base.order_by().values("pk").query.sql_with_params()
+    """(fragmento, puntaje BM25) de los mejores `limite`, restringidos a `base` si se indica."""
+    filtro, parametros = "", []
+    if base is not None:
+        sql, parametros_base = base.order_by().values("pk").query.sql_with_params()
+        filtro, parametros = f"WHERE i.fragmento_id IN ({sql})", list(parametros_base)
     with connection.cursor() as cursor:
         cursor.execute(
             f"""
@@ -275,12 +263,12 @@ def _candidatos_texto_filtrados(
                         WHERE e.lexema = ANY(%s) AND e.documentos <= c.documentos / 2)
             SELECT i.fragmento_id, sum(i.peso * q.idf) AS puntaje
               FROM normativa_indice_invertido i JOIN q ON q.lexema = i.lexema
-             WHERE i.fragmento_id IN ({sql})
+             {filtro}
              GROUP BY i.fragmento_id
              ORDER BY puntaje DESC
              LIMIT %s
             """,
-            [lexemas, *parametros, CANDIDATOS],
+            [lexemas, *parametros, limite],
         )
         return [(fila[0], float(fila[1])) for fila in cursor.fetchall()]
 

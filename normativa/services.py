@@ -473,34 +473,21 @@ def _guardar_version(
     filas: list[FragmentoLegal],
     embebidos: int,
 ) -> ResultadoIngesta:
+    atributos = {
+        "tipo": datos.tipo,
+        "nombre": datos.nombre,
+        "numero": datos.numero,
+        "organismo": datos.organismo,
+        "id_norma_bcn": datos.id_norma_bcn,
+        "url": datos.url,
+        "anio": datos.anio,
+        "advertencia_vigencia": datos.advertencia_vigencia,
+        "metadatos": {**datos.metadatos, **documento.metadatos},
+    }
+    peso = datos.peso_busqueda if datos.peso_busqueda is not None else PESO_POR_TIPO.get(datos.tipo, 1.0)
+    # El peso se fija al crear la norma; después lo cura el personal en el admin.
     norma, _ = Norma.objects.update_or_create(
-        sigla=datos.sigla,
-        defaults={
-            "tipo": datos.tipo,
-            "nombre": datos.nombre,
-            "numero": datos.numero,
-            "organismo": datos.organismo,
-            "id_norma_bcn": datos.id_norma_bcn,
-            "url": datos.url,
-            "anio": datos.anio,
-            "advertencia_vigencia": datos.advertencia_vigencia,
-            "metadatos": {**datos.metadatos, **documento.metadatos},
-        },
-        # El peso se fija al crear la norma; después lo cura el personal en el admin.
-        create_defaults={
-            "tipo": datos.tipo,
-            "nombre": datos.nombre,
-            "numero": datos.numero,
-            "organismo": datos.organismo,
-            "id_norma_bcn": datos.id_norma_bcn,
-            "url": datos.url,
-            "anio": datos.anio,
-            "advertencia_vigencia": datos.advertencia_vigencia,
-            "metadatos": {**datos.metadatos, **documento.metadatos},
-            "peso_busqueda": datos.peso_busqueda
-            if datos.peso_busqueda is not None
-            else PESO_POR_TIPO.get(datos.tipo, 1.0),
-        },
+        sigla=datos.sigla, defaults=atributos, create_defaults={**atributos, "peso_busqueda": peso}
     )
     temas = [Tema.objects.get_or_create(nombre=nombre)[0] for nombre in datos.temas]
     norma.temas.add(*temas)

@@ -101,3 +101,23 @@ def test_produccion_rechaza_un_secreto_de_desarrollo():
     )
     assert resultado.returncode != 0
     assert "DJANGO_SECRET_KEY inválida" in resultado.stderr
+
+
+def test_los_hosts_permitidos_salen_de_las_urls_configuradas_y_una_url_invalida_se_rechaza():
+    assert entorno.hosts_de(
+        ["https://www.sea.gob.cl/noticias", "http://127.0.0.1:8999"], fijos=["bcn.cl"]
+    ) == [
+        "bcn.cl",
+        "www.sea.gob.cl",
+        "127.0.0.1:8999",
+    ]
+    with pytest.raises(ImproperlyConfigured, match="URL inválida"):
+        entorno.hosts_de(["sea.gob.cl/sin-esquema"], fijos=[])
+
+
+def test_solo_los_sitios_oficiales_estan_permitidos_por_defecto():
+    assert "seia.sea.gob.cl" in settings.HTTP_HOSTS_PERMITIDOS
+    assert "www.leychile.cl" in settings.HTTP_HOSTS_PERMITIDOS
+    assert not any(
+        host.startswith(("169.254.", "10.", "localhost")) for host in settings.HTTP_HOSTS_PERMITIDOS
+    )

@@ -182,3 +182,16 @@ def test_un_vector_de_consulta_precalculado_da_el_mismo_resultado():
     assert citas(buscar_normativa(consulta=pregunta, vector_consulta=vector)) == citas(
         buscar_normativa(consulta=pregunta)
     )
+
+
+def test_con_un_filtro_restrictivo_el_texto_puntua_toda_la_norma_filtrada(monkeypatch):
+    from normativa import selectors
+
+    monkeypatch.setattr(selectors, "PREFILTRO_TEXTO", 5)  # los 5 mejores no son de la Ley 20.600
+
+    busqueda = buscar_normativa(
+        consulta="evaluación ambiental de proyectos", modo="texto", normas=["Ley 20.600"], top_k=5
+    )
+
+    assert len(busqueda.resultados) == 5
+    assert {r.norma for r in busqueda.resultados} == {"Ley 20.600"}

@@ -45,7 +45,9 @@ def test_evaluar_busqueda_imprime_los_tres_modos_en_la_misma_corrida():
     assert set(metricas) == {"hibrido", "denso", "texto"}
     for valores in metricas.values():
         assert set(valores) == {"hit1", "hit5", "mrr10"}
-    assert metricas["hibrido"]["mrr10"] >= metricas["texto"]["mrr10"]
+    assert metricas["hibrido"]["mrr10"] > max(metricas["denso"]["mrr10"], metricas["texto"]["mrr10"])
+    # Piso de regresión sobre el conjunto de desarrollo (medido: 0,78; ver la nota del issue 3).
+    assert metricas["hibrido"]["mrr10"] >= 0.70 and metricas["hibrido"]["hit5"] >= 0.80
 
 
 def test_evaluar_busqueda_rechaza_un_archivo_mal_formado(tmp_path):
