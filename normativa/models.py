@@ -120,6 +120,12 @@ class FragmentoLegal(models.Model):
             "con letras, su encabezado y el comienzo de cada letra."
         ),
     )
+    termino_definido = models.CharField(
+        max_length=100,
+        blank=True,
+        db_index=True,
+        help_text="Término que define (letras de artículos de definiciones).",
+    )
     derogado = models.BooleanField(default=False)
     transitorio = models.BooleanField(default=False)
     modificatorio = models.BooleanField(

@@ -2,9 +2,12 @@
 
 Modos (seleccionables para medir):
 - `denso`: similitud coseno con pgvector (índice HNSW).
-- `texto`: texto completo en español sin tildes (índice GIN), consulta disyuntiva sobre los lexemas.
+- `texto`: BM25 sobre el texto completo en español sin tildes (índice invertido precalculado), con
+  las siglas de la pregunta expandidas.
 - `hibrido` (por defecto): fusión por rango recíproco ponderada (RRF, k=10; texto con peso 0,5),
-  más el realce de lo que la pregunta cita explícitamente («art. 11 letra d», «DS 40», «i.1»), y
+  multiplicada por el peso de búsqueda de cada norma (jerarquía normativa) y castigando a los
+  artículos modificatorios; más el realce de lo que la pregunta cita explícitamente («art. 11
+  letra d», «DS 40», «i.1») y de la definición por la que pregunta («¿qué es una DIA?»); y
   diversidad (a lo más dos fragmentos del mismo artículo entre los primeros).
 
 Confianza (umbral documentado, sobre la similitud coseno densa del mejor resultado, que en e5 se
@@ -13,6 +16,9 @@ concentra entre 0,75 y 0,92):
 - MEDIUM: similitud ≥ 0,835;
 - LOW: similitud ≥ 0,81;
 - NONE: por debajo, o sin resultados: el asistente debe decir que no tiene base suficiente.
+La similitud de e5 separa mal una pregunta jurídica ajena («¿qué dice la ley sobre el divorcio?»,
+0,84) de una del corpus (0,83–0,93). Por eso, si al menos un cuarto de las palabras de la pregunta no
+aparece en ningún fragmento vigente, la confianza es NONE salvo que cite una referencia explícita.
 """
 
 from __future__ import annotations
@@ -38,6 +44,7 @@ MAXIMO_CONSULTA = 1000
 MAXIMO_TOP_K = 100
 CANDIDATOS = 60
 PREFILTRO_TEXTO = 400
+POSTINGS_POR_LEXEMA = 2000  # poda por impacto: las apariciones de mayor peso de cada lexema
 EF_SEARCH = 120
 RRF_K = 10
 PESO_DENSO, PESO_TEXTO = 1.0, 0.5
@@ -45,6 +52,7 @@ PESO_MODIFICATORIO = 0.3
 REALCE_DEFINICION, UMBRAL_DEFINICION = 0.15, 92
 POR_ARTICULO = 2
 UMBRAL_ALTA, UMBRAL_MEDIA, UMBRAL_BAJA = 0.86, 0.835, 0.81
+FRACCION_DESCONOCIDA_MAXIMA = 0.25
 
 
 class ErrorDeBusqueda(ValueError):
@@ -111,7 +119,8 @@ def buscar_normativa(
     if modo in ("hibrido", "denso"):
         vector = vector_consulta if vector_consulta is not None else embeber_consulta(consulta)
     densos = _candidatos_densos(base, vector) if vector is not None else []
-    textuales = _candidatos_texto(base, expandir_siglas(consulta)) if modo in ("hibrido", "texto") else []
+    lexemas = _lexemas(expandir_siglas(consulta))
+    textuales = _candidatos_texto(base, lexemas) if modo in ("hibrido", "texto") else []
     if modo == "denso":
         puntajes = {fid: 1.0 - distancia for fid, distancia in densos}
     elif modo == "texto":
@@ -138,7 +147,11 @@ def buscar_normativa(
         for fid in elegidos
         if fid in fragmentos
     ]
-    confianza = _confianza(resultados, citados=bool(citados and elegidos and elegidos[0] in citados))
+    confianza = _confianza(
+        resultados,
+        citados=bool(citados and elegidos and elegidos[0] in citados),
+        desconocidas=_fraccion_desconocida(lexemas),
+    )
     return ResultadoBusqueda(
         consulta=consulta, modo=modo, confianza=confianza, resultados=resultados, referencias=referencias
     )
@@ -224,7 +237,7 @@ def _candidatos_densos(base: QuerySet[FragmentoLegal], vector: np.ndarray) -> li
     return [(pk, float(distancia)) for pk, distancia in filas]
 
 
-def _candidatos_texto(base: QuerySet[FragmentoLegal], consulta: str) -> list[tuple[int, float]]:
+def _candidatos_texto(base: QuerySet[FragmentoLegal], lexemas: list[str]) -> list[tuple[int, float]]:
     """BM25 sobre el índice de texto completo (español, sin tildes).
 
     Lee las listas de aparición de `normativa_indice_invertido` (peso de término ya normalizado por
@@ -232,7 +245,6 @@ def _candidatos_texto(base: QuerySet[FragmentoLegal], consulta: str) -> list[tup
     ingesta. Los lexemas presentes en más de la mitad de los fragmentos casi no discriminan y se
     descartan. Los filtros de la búsqueda se aplican a los fragmentos puntuados.
     """
-    lexemas = _lexemas(consulta)
     if not lexemas:
         return []
     puntuados = _bm25(lexemas, limite=PREFILTRO_TEXTO)
@@ -252,7 +264,7 @@ def _bm25(
     filtro, parametros = "", []
     if base is not None:
         sql, parametros_base = base.order_by().values("pk").query.sql_with_params()
-        filtro, parametros = f"WHERE i.fragmento_id IN ({sql})", list(parametros_base)
+        filtro, parametros = f"AND fragmento_id IN ({sql})", list(parametros_base)
     with connection.cursor() as cursor:
         cursor.execute(
             f"""
@@ -262,15 +274,26 @@ def _bm25(
                          FROM normativa_estadistica_lexema e, c
                         WHERE e.lexema = ANY(%s) AND e.documentos <= c.documentos / 2)
             SELECT i.fragmento_id, sum(i.peso * q.idf) AS puntaje
-              FROM normativa_indice_invertido i JOIN q ON q.lexema = i.lexema
-             {filtro}
+              FROM q CROSS JOIN LATERAL (
+                     SELECT fragmento_id, peso FROM normativa_indice_invertido
+                      WHERE lexema = q.lexema {filtro} ORDER BY peso DESC LIMIT %s) AS i
              GROUP BY i.fragmento_id
              ORDER BY puntaje DESC
              LIMIT %s
             """,
-            [lexemas, *parametros, limite],
+            [lexemas, *parametros, POSTINGS_POR_LEXEMA, limite],
         )
         return [(fila[0], float(fila[1])) for fila in cursor.fetchall()]
+
+
+def _fraccion_desconocida(lexemas: list[str]) -> float:
+    """Fracción de los lexemas de la pregunta que no aparece en ningún fragmento vigente."""
+    if not lexemas:
+        return 0.0
+    with connection.cursor() as cursor:
+        cursor.execute("SELECT count(*) FROM normativa_estadistica_lexema WHERE lexema = ANY(%s)", [lexemas])
+        (conocidos,) = cursor.fetchone() or (0,)
+    return 1 - conocidos / len(lexemas)
 
 
 def _lexemas(consulta: str) -> list[str]:
@@ -315,26 +338,20 @@ def _fragmentos_citados(base: QuerySet[FragmentoLegal], referencias: Referencias
     return {pk: realce for pk, realce in realces.items() if realce > 0}
 
 
-# Letra de un artículo de definiciones: «e) Daño Ambiental: toda pérdida…».
-_TERMINO = re.compile(r"^[a-zñ](?:\s+bis)?\)\s*([^:]{3,90}):")
-
-
 def _definiciones(base: QuerySet[FragmentoLegal], termino: str) -> dict[int, float]:
     """Realce para la definición legal del término por el que se pregunta («¿Qué es una DIA?»).
 
-    Las definiciones son letras de artículos cuyo encabezado dice «se entenderá por»; el término se
-    compara sin tildes ni mayúsculas, con las siglas expandidas, y con tolerancia a plurales.
+    Las definiciones son las letras con `termino_definido` (artículos cuyo encabezado dice «se
+    entenderá por»); el término se compara sin tildes ni mayúsculas, con las siglas expandidas, y con
+    tolerancia a plurales.
     """
     buscado = _normalizar_termino(expandir_siglas(termino))
-    candidatos = base.filter(
-        tipo=FragmentoLegal.Tipo.LETRA, contexto__iregex=r"entender[áa]\s+por"
-    ).values_list("pk", "texto", "norma__peso_busqueda")
+    candidatos = base.filter(termino_definido__gt="").values_list(
+        "pk", "termino_definido", "norma__peso_busqueda"
+    )
     realces: dict[int, float] = {}
-    for pk, texto, peso in candidatos:
-        definido = _TERMINO.match(texto)
-        if not definido:
-            continue
-        nombre = _normalizar_termino(definido.group(1))
+    for pk, definido, peso in candidatos:
+        nombre = _normalizar_termino(definido)
         similitud = max(fuzz.ratio(buscado, nombre), fuzz.ratio(buscado, nombre.split(" o ")[0]))
         if similitud >= UMBRAL_DEFINICION:
             realces[pk] = REALCE_DEFINICION * peso * similitud / 100
@@ -389,11 +406,13 @@ def _similitudes(
     return similitudes
 
 
-def _confianza(resultados: list[Resultado], *, citados: bool) -> str:
+def _confianza(resultados: list[Resultado], *, citados: bool, desconocidas: float = 0.0) -> str:
     if not resultados:
         return "NONE"
     if citados:
         return "HIGH"
+    if desconocidas >= FRACCION_DESCONOCIDA_MAXIMA:
+        return "NONE"
     similitud = resultados[0].similitud
     if similitud is None:  # modo texto: sin señal densa, la confianza no puede ser alta
         return "LOW" if resultados[0].score > 0 else "NONE"

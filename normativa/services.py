@@ -2,10 +2,14 @@
 
 from __future__ import annotations
 
+import contextlib
 import hashlib
 import json
+import multiprocessing
+import os
 import tempfile
 from collections.abc import Callable
+from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass, field
 from datetime import date
 from pathlib import Path
@@ -24,6 +28,7 @@ from normativa.parsers import (
     ErrorDeParseo,
     fragmentar,
     parsear_archivo,
+    parsear_y_fragmentar,
     verificar_contenido,
 )
 from normativa.parsers.base import Fragmento
@@ -72,7 +77,13 @@ class ResultadoIngesta:
 
 
 def documento_ingerir(
-    *, ruta: Path, datos: DatosNorma, formato: str | None = None, progreso: Progreso | None = None
+    *,
+    ruta: Path,
+    datos: DatosNorma,
+    formato: str | None = None,
+    progreso: Progreso | None = None,
+    refrescar_estadisticas: bool = True,
+    parseado: tuple[DocumentoParseado, list[Fragmento]] | None = None,
 ) -> ResultadoIngesta:
     """Ingiere un archivo como versión vigente de su norma; no hace nada si el contenido no cambió.
 
@@ -81,16 +92,12 @@ def documento_ingerir(
     se calculan antes de escribir (pueden tardar minutos y el avance debe verse desde afuera); la
     escritura es una transacción: si algo falla, no queda nada a medias.
     """
-    contenido = _leer(ruta)
-    huella = hashlib.sha256(VERSION_PARSERS.encode() + b"\n" + contenido).hexdigest()
-    existente = (
-        VersionNorma.objects.filter(norma__sigla=datos.sigla, hash=huella).select_related("norma").first()
-    )
-    if existente and existente.vigente:
+    huella = _huella(ruta)
+    existente = _version_vigente(sigla=datos.sigla, huella=huella)
+    if existente:
         total = existente.fragmentos.count()
         return ResultadoIngesta(existente.norma, existente, creada=False, fragmentos=total, embebidos=0)
-    documento = parsear_archivo(ruta, formato=formato)
-    fragmentos = fragmentar(documento)
+    documento, fragmentos = parseado or parsear_y_fragmentar(ruta, formato)
     if not fragmentos:
         raise ErrorDeParseo(f"«{ruta.name}» no produjo fragmentos.")
     provisional = Norma(sigla=datos.sigla, tipo=datos.tipo, nombre=datos.nombre)
@@ -109,9 +116,12 @@ def documento_ingerir(
     vectores, embebidos = embeber_pasajes([texto_para_embeber(f) for f in filas], progreso=avanzar)
     for fila, vector in zip(filas, vectores, strict=True):
         fila.embedding = vector
-    return _guardar_version(
+    resultado = _guardar_version(
         ruta=ruta, datos=datos, huella=huella, documento=documento, filas=filas, embebidos=embebidos
     )
+    if refrescar_estadisticas:
+        estadisticas_refrescar()
+    return resultado
 
 
 def datos_norma_para(
@@ -283,9 +293,27 @@ def _carga_terminar(
 def corpus_cargar(*, progreso: Progreso | None = None) -> list[ResultadoIngesta]:
     """Carga todo el corpus incluido en el repositorio (idempotente)."""
     embeddings_precalculados_importar()
+    fuentes = fuentes_del_corpus()
+    pendientes = [
+        (ruta, formato)
+        for ruta, datos, formato in fuentes
+        if not _version_vigente(sigla=datos.sigla, huella=_huella(ruta))
+    ]
+    parseados = _parsear_en_paralelo(pendientes)
     resultados = []
-    for ruta, datos, formato in fuentes_del_corpus():
-        resultados.append(documento_ingerir(ruta=ruta, datos=datos, formato=formato, progreso=progreso))
+    for ruta, datos, formato in fuentes:
+        resultados.append(
+            documento_ingerir(
+                ruta=ruta,
+                datos=datos,
+                formato=formato,
+                progreso=progreso,
+                refrescar_estadisticas=False,
+                parseado=parseados.get(ruta),
+            )
+        )
+    if any(r.creada for r in resultados):
+        estadisticas_refrescar()  # una vez para todo el lote, no por documento
     return resultados
 
 
@@ -309,13 +337,39 @@ def documentacion_cargar(
         nombre = str(ruta.relative_to(raiz))
         siglas.append(f"Documentación: {nombre}")
         datos = DatosNorma(sigla=siglas[-1], tipo=Norma.Tipo.DOCUMENTACION, nombre=nombre)
-        resultados.append(documento_ingerir(ruta=ruta, datos=datos, formato="md-doc", progreso=progreso))
+        resultados.append(
+            documento_ingerir(
+                ruta=ruta, datos=datos, formato="md-doc", progreso=progreso, refrescar_estadisticas=False
+            )
+        )
     retiradas = VersionNorma.objects.filter(norma__tipo=Norma.Tipo.DOCUMENTACION, vigente=True).exclude(
         norma__sigla__in=siglas
     )
-    if retiradas.update(vigente=False):
-        estadisticas_refrescar()
+    if retiradas.update(vigente=False) or any(r.creada for r in resultados):
+        estadisticas_refrescar()  # una vez para todo el lote
     return resultados
+
+
+def _parsear_en_paralelo(
+    pendientes: list[tuple[Path, str]],
+) -> dict[Path, tuple[DocumentoParseado, list[Fragmento]]]:
+    """Extrae el texto de varios archivos a la vez (los PDF de guías toman segundos cada uno).
+
+    Procesos nuevos (`spawn`): no heredan la conexión a la base del proceso que los lanza.
+    """
+    if len(pendientes) < 2:
+        return {}
+    trabajadores = min(len(pendientes), os.cpu_count() or 1)
+    with ProcessPoolExecutor(
+        max_workers=trabajadores, mp_context=multiprocessing.get_context("spawn")
+    ) as grupo:
+        futuros = {ruta: grupo.submit(parsear_y_fragmentar, ruta, formato) for ruta, formato in pendientes}
+        resultados = {}
+        for ruta, futuro in futuros.items():
+            # Un archivo que no se puede leer se vuelve a intentar (y se informa) al ingerirlo.
+            with contextlib.suppress(ErrorDeParseo):
+                resultados[ruta] = futuro.result()
+        return resultados
 
 
 def fuentes_del_corpus() -> list[tuple[Path, DatosNorma, str]]:
@@ -456,6 +510,19 @@ def fragmentos_reembeber(*, ids: list[int]) -> int:
 # --- internos ---------------------------------------------------------------------------------
 
 
+def _huella(ruta: Path) -> str:
+    """Huella de una versión: la versión de los parsers y los bytes del archivo."""
+    return hashlib.sha256(VERSION_PARSERS.encode() + b"\n" + _leer(ruta)).hexdigest()
+
+
+def _version_vigente(*, sigla: str, huella: str) -> VersionNorma | None:
+    return (
+        VersionNorma.objects.filter(norma__sigla=sigla, hash=huella, vigente=True)
+        .select_related("norma")
+        .first()
+    )
+
+
 def _leer(ruta: Path) -> bytes:
     try:
         return ruta.read_bytes()
@@ -508,9 +575,12 @@ def _guardar_version(
     for fila in filas:
         fila.norma, fila.version = norma, version
     creadas = FragmentoLegal.objects.bulk_create(filas, batch_size=500)
-    for fragmento in creadas:
-        fragmento.temas.add(*temas)
-    _actualizar_texto_completo(ids=[f.pk for f in creadas])
+    Relacion = FragmentoLegal.temas.through
+    Relacion.objects.bulk_create(
+        [Relacion(fragmentolegal_id=f.pk, tema_id=tema.pk) for f in creadas for tema in temas],
+        batch_size=2000,
+    )
+    _actualizar_texto_completo(ids=[f.pk for f in creadas], refrescar=False)
     total = len(creadas)
     return ResultadoIngesta(norma, version, creada=True, fragmentos=total, embebidos=embebidos)
 
@@ -530,6 +600,7 @@ def _fila(norma: Norma, version: VersionNorma, orden: int, fragmento: Fragmento)
         texto=fragmento.texto,
         contexto=fragmento.contexto,
         texto_busqueda=fragmento.texto_busqueda,
+        termino_definido=fragmento.termino_definido,
         derogado=fragmento.derogado,
         transitorio=fragmento.transitorio,
         modificatorio=fragmento.modificatorio,
@@ -587,3 +658,6 @@ def estadisticas_refrescar() -> None:
     with connection.cursor() as cursor:
         for vista in ESTADISTICAS_BM25:
             cursor.execute(f"REFRESH MATERIALIZED VIEW {vista}")
+            # Sin estadísticas frescas el planificador recorre todo el índice invertido (~8 M filas
+            # a 100 000 fragmentos) en vez de leer solo los lexemas de la consulta.
+            cursor.execute(f"ANALYZE {vista}")

@@ -12,12 +12,13 @@ __all__ = [
     "Fragmento",
     "fragmentar",
     "parsear_archivo",
+    "parsear_y_fragmentar",
     "verificar_contenido",
 ]
 
 # Forma parte de la huella de cada versión: si un parser cambia cómo divide o limpia el texto, el
 # mismo archivo produce una versión nueva (y solo se re-embeben los fragmentos que cambiaron).
-VERSION_PARSERS = "2026-11-22.3"
+VERSION_PARSERS = "2026-11-22.4"
 
 
 FORMATOS = ("xml", "md", "json", "pdf", "pdf-ley", "md-doc")
@@ -45,6 +46,15 @@ def parsear_archivo(ruta: Path, *, formato: str | None = None) -> DocumentoParse
         "pdf": lambda: guia_pdf.parsear(ruta),
     }
     return lectores[formato]()
+
+
+def parsear_y_fragmentar(ruta: Path, formato: str | None = None) -> tuple[DocumentoParseado, list[Fragmento]]:
+    """Parsea y divide en fragmentos; un documento sin fragmentos es un error."""
+    documento = parsear_archivo(ruta, formato=formato)
+    fragmentos = fragmentar(documento)
+    if not fragmentos:
+        raise ErrorDeParseo(f"«{ruta.name}» no produjo fragmentos.")
+    return documento, fragmentos
 
 
 def verificar_contenido(contenido: bytes, *, formato: str, nombre: str) -> None:

@@ -60,6 +60,7 @@ class Fragmento:
     contexto: str = ""
     modificatorio: bool = False
     texto_busqueda: str = ""
+    termino_definido: str = ""
 
 
 # --- normalización ----------------------------------------------------------------------------
@@ -174,6 +175,10 @@ _MODIFICATORIO = re.compile(
     r"Sustit[úu]ye(?:n)?se|Der[óo]ga(?:n)?se|Interc[áa]la(?:n)?se|Incorp[óo]ra(?:n)?se|Elim[íi]na(?:n)?se)\b"
 )
 MAXIMO_CONTEXTO = 500
+# Artículo de definiciones («Para todos los efectos legales, se entenderá por:») y su término
+# definido en cada letra («e) Daño Ambiental: toda pérdida…»).
+_DEFINICIONES = re.compile(r"entender[áa]\s+por", re.IGNORECASE)
+_TERMINO = re.compile(r"^[a-zñ](?:\s+bis)?\)\s*([^:]{3,90}):")
 
 
 def es_modificatorio(texto: str) -> bool:
@@ -204,8 +209,19 @@ def _fragmentos_de_articulo(articulo: Articulo) -> list[Fragmento]:
     # y el detalle ya lo representan sus letras.
     indice = "\n".join([encabezado, *(_acotar(t.split("\n")[0], 160) for _, t in letras)])
     fragmentos = [replace(plantilla, texto_busqueda=indice)]
+    define = bool(_DEFINICIONES.search(encabezado))
     for letra, texto in letras:
-        fragmentos.append(replace(plantilla, tipo="letra", letra=letra, texto=texto, contexto=encabezado))
+        termino = _TERMINO.match(texto) if define else None
+        fragmentos.append(
+            replace(
+                plantilla,
+                tipo="letra",
+                letra=letra,
+                texto=texto,
+                contexto=encabezado,
+                termino_definido=termino.group(1).strip() if termino else "",
+            )
+        )
         contexto_numeral = f"{encabezado}\n{_acotar(texto.split(chr(10))[0])}".strip()
         for numeral, texto_numeral in _numerales(letra, texto):
             fragmentos.append(

@@ -77,10 +77,23 @@ def test_los_articulos_derogados_no_se_citan_como_ley_vigente():
     assert any(r.derogado and r.articulo == "17" for r in con_derogados.resultados)
 
 
-def test_una_pregunta_ajena_al_corpus_tiene_confianza_nula_o_baja():
-    busqueda = buscar_normativa(consulta="receta de empanadas de pino con aceitunas y huevo duro")
+@pytest.mark.parametrize(
+    "pregunta",
+    [
+        "receta de empanadas de pino con aceitunas y huevo duro",
+        "¿Qué dice la ley sobre el divorcio?",
+        "¿Cuántos días de vacaciones tiene un trabajador?",
+    ],
+)
+def test_una_pregunta_ajena_al_corpus_no_tiene_base_aunque_suene_juridica(pregunta):
+    assert buscar_normativa(consulta=pregunta).confianza == "NONE"
 
-    assert busqueda.confianza in ("NONE", "LOW")
+
+def test_una_palabra_coloquial_que_el_corpus_no_usa_no_anula_una_pregunta_del_corpus():
+    busqueda = buscar_normativa(consulta="¿En cuánto tiempo prescribe la acción por daño ambiental?")
+
+    assert busqueda.confianza in ("HIGH", "MEDIUM")
+    assert "Ley 19.300, Art. 63" in citas(busqueda)
 
 
 @pytest.mark.parametrize("modo", ["hibrido", "denso", "texto"])
