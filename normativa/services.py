@@ -16,6 +16,7 @@ from pathlib import Path
 from typing import Any
 
 import numpy as np
+from django import db
 from django.db import connection, transaction
 from django.utils import timezone
 
@@ -355,13 +356,16 @@ def _parsear_en_paralelo(
 ) -> dict[Path, tuple[DocumentoParseado, list[Fragmento]]]:
     """Extrae el texto de varios archivos a la vez (los PDF de guías toman segundos cada uno).
 
-    Procesos nuevos (`spawn`): no heredan la conexión a la base del proceso que los lanza.
+    Procesos bifurcados (`fork`: `spawn` deja vivo un proceso auxiliar mientras viva el padre); antes
+    se cierran las conexiones a la base para que ningún hijo herede el socket (el padre se reconecta
+    al volver a usarla).
     """
-    if len(pendientes) < 2:
-        return {}
+    if len(pendientes) < 2 or (os.cpu_count() or 1) < 2 or connection.in_atomic_block:
+        return {}  # dentro de una transacción no se puede cerrar la conexión: se parsea al ingerir
     trabajadores = min(len(pendientes), os.cpu_count() or 1)
+    db.connections.close_all()
     with ProcessPoolExecutor(
-        max_workers=trabajadores, mp_context=multiprocessing.get_context("spawn")
+        max_workers=trabajadores, mp_context=multiprocessing.get_context("fork")
     ) as grupo:
         futuros = {ruta: grupo.submit(parsear_y_fragmentar, ruta, formato) for ruta, formato in pendientes}
         resultados = {}
