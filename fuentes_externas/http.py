@@ -97,20 +97,15 @@ def solicitar(
                 maximo_bytes=maximo,
             )
         except _Transitoria as transitoria:
-            if intento > reintentos:
-                raise ErrorHttp(
-                    f"{transitoria.mensaje} (tras {intento} intentos)",
-                    permanente=False,
-                    estado=transitoria.estado,
-                    url=url,
-                ) from None
             espera = transitoria.retry_after or ESPERA_BASE_S * 2 ** (intento - 1)
-            if espera > ESPERA_MAXIMA_S:
+            if intento > reintentos or espera > ESPERA_MAXIMA_S:
+                motivo = (
+                    f"tras {intento} intentos"
+                    if intento > reintentos
+                    else f"el servidor pide esperar {espera:.0f} s"
+                )
                 raise ErrorHttp(
-                    f"{transitoria.mensaje}; el servidor pide esperar {espera:.0f} s",
-                    permanente=False,
-                    estado=transitoria.estado,
-                    url=url,
+                    f"{transitoria.mensaje} ({motivo})", permanente=False, estado=transitoria.estado, url=url
                 ) from None
             log.warning(
                 "http.reintento", url=url, intento=intento, espera_s=espera, motivo=transitoria.mensaje

@@ -86,6 +86,14 @@ def ordinal_a_numero(numero: str) -> str:
     return _ORDINALES.get(numero, numero)
 
 
+def fecha_iso(valor: str | None) -> date | None:
+    """«2024-04-10» → date; vacío o inválido → None (la fecha de versión es opcional)."""
+    try:
+        return date.fromisoformat(valor) if valor else None
+    except ValueError:
+        return None
+
+
 def normalizar_espacios(texto: str) -> str:
     """Une las líneas cortadas del Diario Oficial y deja un párrafo por línea.
 

@@ -9,13 +9,13 @@
 from __future__ import annotations
 
 import re
-from datetime import date
 from xml.etree import ElementTree
 
 from normativa.parsers.base import (
     Articulo,
     DocumentoParseado,
     ErrorDeParseo,
+    fecha_iso,
     normalizar_articulo,
     normalizar_espacios,
     quitar_columna_de_notas,
@@ -58,7 +58,7 @@ def _parsear_obtxml(raiz: ElementTree.Element) -> DocumentoParseado:
         metadatos["tipo"] = (tipo_numero.findtext("b:Tipo", default="", namespaces=ns) or "").strip()
         metadatos["numero"] = (tipo_numero.findtext("b:Numero", default="", namespaces=ns) or "").strip()
     documento = DocumentoParseado(
-        titulo=titulo, fecha_version=_fecha(raiz.get("fechaVersion")), metadatos=metadatos
+        titulo=titulo, fecha_version=fecha_iso(raiz.get("fechaVersion")), metadatos=metadatos
     )
     estructuras = raiz.find("b:EstructurasFuncionales", ns)
     if estructuras is not None:
@@ -105,7 +105,7 @@ def _parsear_epub(raiz: ElementTree.Element) -> DocumentoParseado:
     ns = {"e": NS_EPUB}
     documento = DocumentoParseado(
         titulo=(raiz.findtext("e:metadatos/e:titulo", default="", namespaces=ns) or "").strip(),
-        fecha_version=_fecha(raiz.get("fecha_version")),
+        fecha_version=fecha_iso(raiz.get("fecha_version")),
         metadatos={k: raiz.get(k, "") for k in ("id_norma", "tipo", "numero", "url_original")},
     )
     contenido = raiz.find("e:contenido", ns)
@@ -162,10 +162,3 @@ def _titulo_legible(encabezado: str) -> str:
     if encabezado.isupper():
         encabezado = encabezado.capitalize().replace("Articulos", "Artículos")
     return re.sub(r"\s+", " ", encabezado)
-
-
-def _fecha(valor: str | None) -> date | None:
-    try:
-        return date.fromisoformat(valor) if valor else None
-    except ValueError:
-        return None

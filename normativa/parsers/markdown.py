@@ -9,12 +9,12 @@ dentro del texto (p. ej. «## Título VII — de este Reglamento…») no abren 
 from __future__ import annotations
 
 import re
-from datetime import date
 
 from normativa.parsers.base import (
     Articulo,
     DocumentoParseado,
     ErrorDeParseo,
+    fecha_iso,
     normalizar_articulo,
     normalizar_espacios,
     ordinal_a_numero,
@@ -36,7 +36,7 @@ def parsear(texto: str) -> DocumentoParseado:
         raise ErrorDeParseo("El Markdown no tiene encabezados «Artículo N»: no parece una norma de la BCN.")
     documento = DocumentoParseado(
         titulo=metadatos.get("title", "") or _primer_titulo(lineas),
-        fecha_version=_fecha(metadatos.get("last_updated")),
+        fecha_version=fecha_iso(metadatos.get("last_updated")),
         metadatos=metadatos,
     )
     niveles: dict[int, str] = {}
@@ -116,10 +116,3 @@ def _front_matter(texto: str) -> tuple[dict[str, str], str]:
 
 def _primer_titulo(lineas: list[str]) -> str:
     return next((linea.lstrip("# ").strip() for linea in lineas if linea.startswith("# ")), "")
-
-
-def _fecha(valor: str | None) -> date | None:
-    try:
-        return date.fromisoformat(valor) if valor else None
-    except ValueError:
-        return None

@@ -144,3 +144,12 @@ def test_un_esquema_distinto_de_http_se_rechaza_como_permanente(servidor):
         solicitar(url=f"ftp://{servidor.host}/archivo")
 
     assert error.value.permanente and servidor.pedidos == []
+
+
+def test_un_retry_after_demasiado_largo_no_bloquea_y_se_informa(servidor):
+    servidor.responder("/saturada", estado=503, cabeceras={"Retry-After": "120"})
+
+    with pytest.raises(ErrorHttp, match="el servidor pide esperar 120 s") as error:
+        solicitar(url=f"{servidor.url}/saturada")
+
+    assert not error.value.permanente and len(servidor.pedidos) == 1
