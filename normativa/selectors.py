@@ -368,15 +368,20 @@ def _normalizar_termino(texto: str) -> str:
 
 
 def _diversificar(ordenados: list[int], top_k: int) -> list[int]:
-    """A lo más `POR_ARTICULO` fragmentos del mismo artículo (o sección) entre los elegidos."""
+    """A lo más `POR_ARTICULO` fragmentos del mismo artículo, o de secciones de guía con el mismo título.
+
+    Las guías del SEA repiten secciones genéricas con el mismo título («1.1 Alcances generales de la
+    evaluación de impacto ambiental» está en casi todas): se cuentan juntas, sin importar la guía.
+    """
+    filas = FragmentoLegal.objects.filter(pk__in=ordenados).values_list(
+        "pk", "norma_id", "articulo", "jerarquia"
+    )
     claves = {
-        pk: (norma_id, articulo or breadcrumb)
-        for pk, norma_id, articulo, breadcrumb in FragmentoLegal.objects.filter(pk__in=ordenados).values_list(
-            "pk", "norma_id", "articulo", "breadcrumb"
-        )
+        pk: f"{norma_id}:{articulo}" if articulo else _titulo_de_seccion(jerarquia)
+        for pk, norma_id, articulo, jerarquia in filas
     }
     elegidos: list[int] = []
-    conteo: dict[tuple[int, str], int] = {}
+    conteo: dict[str, int] = {}
     for pk in ordenados:
         clave = claves.get(pk)
         if clave is None or conteo.get(clave, 0) >= POR_ARTICULO:
@@ -386,6 +391,12 @@ def _diversificar(ordenados: list[int], top_k: int) -> list[int]:
         if len(elegidos) == top_k:
             break
     return elegidos
+
+
+def _titulo_de_seccion(jerarquia: list[str]) -> str:
+    """«1.1 Alcances generales de la EIA» → «alcances generales de la eia» (sin numeración)."""
+    titulo = jerarquia[-1] if jerarquia else ""
+    return "seccion:" + _normalizar_termino(re.sub(r"^[\d.\s]+", "", titulo))
 
 
 def _similitudes(

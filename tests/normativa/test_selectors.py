@@ -208,3 +208,17 @@ def test_con_un_filtro_restrictivo_el_texto_puntua_toda_la_norma_filtrada(monkey
 
     assert len(busqueda.resultados) == 5
     assert {r.norma for r in busqueda.resultados} == {"Ley 20.600"}
+
+
+def test_una_seccion_que_todas_las_guias_repiten_no_acapara_los_resultados():
+    busqueda = buscar_normativa(
+        consulta="alcances generales de la evaluación de impacto ambiental", tipos_documento=["guia"], top_k=5
+    )
+
+    repetidas = [
+        r
+        for r in busqueda.resultados
+        if r.breadcrumb.endswith("Alcances generales de la evaluación de impacto ambiental")
+    ]
+    assert len(repetidas) == 2, citas(busqueda)
+    assert len(busqueda.resultados) == 5
