@@ -1,0 +1,119 @@
+"""Lecturas de proyectos: reconocer regiones y comunas como las escribe un usuario.
+
+«Antofagasta», «Región de Antofagasta», «region de antofagasta», «II», «2»; «O'Higgins»,
+«Libertador General Bernardo O'Higgins»; «RM», «Metropolitana»; «Ñuble» o «Nuble». Una comuna se
+acepta con o sin tildes y debe pertenecer a la región indicada.
+"""
+
+from __future__ import annotations
+
+import re
+import unicodedata
+
+from rapidfuzz import process
+
+from proyectos.models import Comuna, Region
+
+_ROMANOS = {
+    "i": 1, "ii": 2, "iii": 3, "iv": 4, "v": 5, "vi": 6, "vii": 7, "viii": 8, "ix": 9, "x": 10,
+    "xi": 11, "xii": 12, "xiii": 13, "xiv": 14, "xv": 15, "xvi": 16,
+}  # fmt: skip
+# Formas habituales que no son prefijo ni parte del nombre oficial.
+_ALIAS_REGIONES = {
+    "rm": "13",
+    "santiago": "13",
+    "region metropolitana": "13",
+    "aisen": "11",
+    "ohiggins": "06",
+}
+_PREFIJO_REGION = re.compile(r"^(?:(?:[ivx]+|\d{1,2})\s*(?:a\s+)?)?region\s+(?:de\s+la\s+|del\s+|de\s+)?")
+
+
+class ErrorDeTerritorio(ValueError):
+    """Región o comuna no reconocida; el mensaje en español dice qué se esperaba."""
+
+
+def region_resolver(*, texto: str | int) -> Region:
+    """Devuelve la región por nombre (con o sin tildes ni «Región de»), número 1–16 o romano."""
+    regiones = list(Region.objects.all())
+    codigo = _codigo_region(str(texto), regiones)
+    if codigo is None:
+        raise ErrorDeTerritorio(_mensaje_region_desconocida(str(texto), regiones))
+    return next(r for r in regiones if r.codigo == codigo)
+
+
+def comuna_resolver(*, texto: str, region: Region | None = None) -> Comuna:
+    """Devuelve la comuna por nombre (con o sin tildes); si se indica región, debe pertenecer a ella."""
+    buscada = _compacto(texto)
+    if not buscada:
+        raise ErrorDeTerritorio("Indique la comuna.")
+    comunas = list(Comuna.objects.select_related("region"))
+    coincidencias = [c for c in comunas if _compacto(c.nombre) == buscada]
+    if region is not None:
+        propias = [c for c in coincidencias if c.region_id == region.codigo]
+        if propias:
+            return propias[0]
+        if coincidencias:
+            otra = coincidencias[0]
+            raise ErrorDeTerritorio(
+                f"La comuna {otra.nombre} pertenece a la {otra.region}, no a la {region}."
+            )
+        comunas = [c for c in comunas if c.region_id == region.codigo]
+    elif len(coincidencias) == 1:
+        return coincidencias[0]
+    sugerencias = process.extract(
+        buscada, {c.codigo: _compacto(c.nombre) for c in comunas}, limit=3, score_cutoff=70
+    )
+    nombres = [next(c.nombre for c in comunas if c.codigo == codigo) for _, _, codigo in sugerencias]
+    donde = f" en la {region}" if region is not None else ""
+    sugerencia = f" ¿Quiso decir {', '.join(nombres)}?" if nombres else ""
+    raise ErrorDeTerritorio(f"Comuna desconocida{donde}: «{texto}».{sugerencia}")
+
+
+def normalizar(texto: str) -> str:
+    """Minúsculas, sin tildes ni diéresis (la ñ queda como n), sin apóstrofos ni guiones."""
+    sin_marcas = "".join(
+        c for c in unicodedata.normalize("NFD", texto.lower()) if unicodedata.category(c) != "Mn"
+    )
+    return " ".join(re.sub(r"[^a-z0-9]+", " ", sin_marcas).split())
+
+
+# --- internos ---------------------------------------------------------------------------------
+
+
+def _compacto(texto: str) -> str:
+    """Forma de comparación: normalizada y sin espacios («Bío Bío» = «Biobío»)."""
+    return normalizar(texto).replace(" ", "")
+
+
+def _codigo_region(texto: str, regiones: list[Region]) -> str | None:
+    normal = normalizar(texto)
+    if normal.isdigit() and 1 <= int(normal) <= 16:
+        return f"{int(normal):02d}"
+    sin_prefijo = _PREFIJO_REGION.sub("", normal).strip() or normal
+    romano = re.fullmatch(r"(?:region\s+)?([ivx]+)(?:\s+region)?", normal)
+    if romano and romano.group(1) in _ROMANOS:
+        return f"{_ROMANOS[romano.group(1)]:02d}"
+    for forma in (normal, sin_prefijo):
+        if forma in _ALIAS_REGIONES or forma.replace(" ", "") in _ALIAS_REGIONES:
+            return _ALIAS_REGIONES.get(forma) or _ALIAS_REGIONES[forma.replace(" ", "")]
+    compacto = sin_prefijo.replace(" ", "")
+    exactas = [r.codigo for r in regiones if _compacto(r.nombre) == compacto]
+    if exactas:
+        return exactas[0]
+    # «Magallanes», «Aysén», «Arica», «O'Higgins», «Araucanía»: parte inequívoca del nombre oficial.
+    parciales = [r.codigo for r in regiones if f" {sin_prefijo} " in f" {normalizar(r.nombre)} "]
+    return parciales[0] if len(parciales) == 1 else None
+
+
+def _mensaje_region_desconocida(texto: str, regiones: list[Region]) -> str:
+    nombres = {r.codigo: normalizar(r.nombre) for r in regiones}
+    parecida = process.extractOne(normalizar(texto), nombres, score_cutoff=70)
+    sugerencia = (
+        f" ¿Quiso decir {next(r.nombre for r in regiones if r.codigo == parecida[2])}?" if parecida else ""
+    )
+    opciones = ", ".join(f"{r.nombre} ({r.numero})" for r in regiones)
+    return (
+        f"Región desconocida: «{texto}».{sugerencia} Use el nombre (con o sin tildes ni «Región de») "
+        f"o el número 1–16: {opciones}."
+    )

@@ -1,0 +1,90 @@
+"""Regiones y comunas como las escribe un usuario: con o sin tildes, «Región de», número o romano."""
+
+import re
+
+import pytest
+
+from proyectos.models import Comuna, Region
+from proyectos.selectors import ErrorDeTerritorio, comuna_resolver, region_resolver
+
+pytestmark = pytest.mark.django_db
+
+
+def test_el_catalogo_trae_las_16_regiones_y_las_346_comunas_del_cut():
+    assert Region.objects.count() == 16
+    assert Comuna.objects.count() == 346
+    assert Comuna.objects.get(codigo="02101").nombre == "Antofagasta"
+    assert Comuna.objects.get(codigo="12202").nombre == "Antártica"
+
+
+@pytest.mark.parametrize(
+    ("texto", "codigo"),
+    [
+        ("Antofagasta", "02"),
+        ("Región de Antofagasta", "02"),
+        ("region de antofagasta", "02"),
+        (2, "02"),
+        ("II", "02"),
+        ("XV", "15"),
+        ("Arica y Parinacota", "15"),
+        ("O'Higgins", "06"),
+        ("Región del Libertador General Bernardo O'Higgins", "06"),
+        ("Metropolitana", "13"),
+        ("Región Metropolitana de Santiago", "13"),
+        ("RM", "13"),
+        ("Ñuble", "16"),
+        ("Nuble", "16"),
+        ("Bío Bío", "08"),
+        ("Región del Biobío", "08"),
+        ("Aysén", "11"),
+        ("Aisén", "11"),
+        ("Magallanes", "12"),
+        ("la araucania", "09"),
+        ("Los Ríos", "14"),
+        ("Los Lagos", "10"),
+        ("16", "16"),
+    ],
+)
+def test_una_region_se_reconoce_como_la_escribe_un_usuario(texto, codigo):
+    assert region_resolver(texto=texto).codigo == codigo
+
+
+@pytest.mark.parametrize("texto", ["Atacamaa", "17", "0", "Región de Mendoza", "Los", ""])
+def test_una_region_desconocida_da_un_error_que_lista_las_opciones(texto):
+    with pytest.raises(ErrorDeTerritorio, match="Región desconocida") as error:
+        region_resolver(texto=texto)
+
+    assert "Arica y Parinacota (15)" in str(error.value)
+
+
+def test_un_error_de_tipeo_en_la_region_sugiere_la_correcta():
+    with pytest.raises(ErrorDeTerritorio, match=re.escape("¿Quiso decir Atacama?")):
+        region_resolver(texto="Atacamaa")
+
+
+def test_una_comuna_se_reconoce_sin_tildes_y_dentro_de_su_region():
+    atacama = region_resolver(texto="Atacama")
+
+    assert comuna_resolver(texto="copiapo", region=atacama).codigo == "03101"
+    assert comuna_resolver(texto="Diego de Almagro", region=atacama).region_id == "03"
+    assert comuna_resolver(texto="Calama").region_id == "02"
+
+
+def test_una_comuna_de_otra_region_se_rechaza_nombrando_la_suya():
+    with pytest.raises(
+        ErrorDeTerritorio,
+        match="La comuna Calama pertenece a la Región de Antofagasta, no a la Región de Atacama",
+    ):
+        comuna_resolver(texto="Calama", region=region_resolver(texto="Atacama"))
+
+
+def test_una_comuna_mal_escrita_sugiere_las_parecidas_de_la_region():
+    with pytest.raises(ErrorDeTerritorio, match=r"¿Quiso decir .*Tierra Amarilla"):
+        comuna_resolver(texto="Tierra Amarila", region=region_resolver(texto="Atacama"))
+
+
+def test_el_catalogo_se_consulta_en_el_admin(admin_client):
+    respuesta = admin_client.get("/admin/proyectos/comuna/", {"q": "Copiap", "region__codigo__exact": "03"})
+
+    assert respuesta.status_code == 200
+    assert "Copiapó" in respuesta.content.decode()
