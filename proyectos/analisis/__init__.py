@@ -1,0 +1,1 @@
+"""Motor de prefactibilidad: determinista y explicable (ver `ingreso`)."""
