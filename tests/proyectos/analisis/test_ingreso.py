@@ -2,6 +2,7 @@
 
 import json
 from decimal import Decimal
+from typing import Any
 from pathlib import Path
 
 import pytest
@@ -23,9 +24,9 @@ ARICA, ANTOFAGASTA, ATACAMA, COQUIMBO, VALPARAISO, METROPOLITANA, MAGALLANES = (
 )
 
 
-def literales(tipo: str, region: str, **cantidades) -> list[str]:
-    valores = {
-        k: Decimal(v) if isinstance(v, int | float) and k != "plataformas" else v
+def literales(tipo: str, region: str, **cantidades: object) -> list[str]:
+    valores: dict[str, Any] = {
+        k: Decimal(str(v)) if isinstance(v, int | float) and k != "plataformas" else v
         for k, v in cantidades.items()
     }
     return [
