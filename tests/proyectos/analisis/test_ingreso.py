@@ -2,8 +2,8 @@
 
 import json
 from decimal import Decimal
-from typing import Any
 from pathlib import Path
+from typing import Any
 
 import pytest
 
