@@ -180,7 +180,7 @@ def _corpus_sintetico(cantidad: int, preguntas: list[str], vectores: dict[str, n
                     for i, vector in enumerate(mezcla)
                 ]
                 creados = FragmentoLegal.objects.bulk_create(filas, batch_size=1000)
-                _actualizar_texto_completo(ids=[f.pk for f in creados], refrescar=False)
+                _actualizar_texto_completo(ids=[f.pk for f in creados])
                 print(
                     f"  … {desde + lote} sintéticos insertados ({time.perf_counter() - inicio:.0f} s)",
                     flush=True,

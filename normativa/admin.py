@@ -20,9 +20,10 @@ from normativa.selectors import MAXIMO_TOP_K, MODOS, ErrorDeBusqueda, buscar_nor
 from normativa.services import (
     carga_crear,
     carga_validar,
-    estadisticas_refrescar,
     fragmento_actualizar_texto,
+    fragmentos_eliminar,
     fragmentos_reembeber,
+    fragmentos_restaurar,
 )
 
 
@@ -117,17 +118,13 @@ class FragmentoLegalAdmin(admin.ModelAdmin[FragmentoLegal]):
 
     @admin.action(description="Eliminar (borrado lógico)")
     def eliminar(self, request: HttpRequest, queryset: QuerySet[FragmentoLegal]) -> None:
-        for fragmento in queryset:
-            fragmento.eliminar()
-        estadisticas_refrescar()
-        self.message_user(request, f"{queryset.count()} fragmentos ocultos de la búsqueda.")
+        cantidad = fragmentos_eliminar(ids=list(queryset.values_list("pk", flat=True)))
+        self.message_user(request, f"{cantidad} fragmentos ocultos de la búsqueda.")
 
     @admin.action(description="Restaurar")
     def restaurar(self, request: HttpRequest, queryset: QuerySet[FragmentoLegal]) -> None:
-        for fragmento in queryset:
-            fragmento.restaurar()
-        estadisticas_refrescar()
-        self.message_user(request, f"{queryset.count()} fragmentos restaurados.")
+        cantidad = fragmentos_restaurar(ids=list(queryset.values_list("pk", flat=True)))
+        self.message_user(request, f"{cantidad} fragmentos restaurados.")
 
     def get_urls(self) -> list[URLPattern]:
         probar = path(

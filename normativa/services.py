@@ -498,7 +498,24 @@ def fragmento_actualizar_texto(*, fragmento: FragmentoLegal, texto: str) -> Frag
     fragmento.embedding = vector
     fragmento.save()
     _actualizar_texto_completo(ids=[fragmento.pk])
+    estadisticas_refrescar()
     return fragmento
+
+
+def fragmentos_eliminar(*, ids: list[int]) -> int:
+    """Borrado lógico: dejan de buscarse (y de contar en BM25) pero se conservan para restaurarlos."""
+    cantidad = FragmentoLegal.todos.filter(pk__in=ids, eliminado_at__isnull=True).update(
+        eliminado_at=timezone.now()
+    )
+    estadisticas_refrescar()
+    return cantidad
+
+
+def fragmentos_restaurar(*, ids: list[int]) -> int:
+    """Devuelve a la búsqueda fragmentos eliminados."""
+    cantidad = FragmentoLegal.todos.filter(pk__in=ids, eliminado_at__isnull=False).update(eliminado_at=None)
+    estadisticas_refrescar()
+    return cantidad
 
 
 def fragmentos_reembeber(*, ids: list[int]) -> int:
@@ -584,7 +601,7 @@ def _guardar_version(
         [Relacion(fragmentolegal_id=f.pk, tema_id=tema.pk) for f in creadas for tema in temas],
         batch_size=2000,
     )
-    _actualizar_texto_completo(ids=[f.pk for f in creadas], refrescar=False)
+    _actualizar_texto_completo(ids=[f.pk for f in creadas])
     total = len(creadas)
     return ResultadoIngesta(norma, version, creada=True, fragmentos=total, embebidos=embebidos)
 
@@ -630,7 +647,7 @@ def _hash(texto: str) -> str:
     return hashlib.sha256(texto.encode()).hexdigest()
 
 
-def _actualizar_texto_completo(*, ids: list[int], refrescar: bool = True) -> None:
+def _actualizar_texto_completo(*, ids: list[int]) -> None:
     """Índice de texto en español sin tildes; la miga de pan pesa más que el cuerpo."""
     if not ids:
         return
@@ -646,8 +663,6 @@ def _actualizar_texto_completo(*, ids: list[int], refrescar: bool = True) -> Non
             """,
             [ids],
         )
-    if refrescar:
-        estadisticas_refrescar()
 
 
 ESTADISTICAS_BM25 = (
