@@ -3,6 +3,7 @@ PYTHON ?= $(shell command -v python3.11 || command -v python3)
 VENV := .venv
 BIN := $(VENV)/bin
 INSTALADO := $(VENV)/.instalado
+CHROMIUM := /usr/bin/chromium
 
 .PHONY: run test bench lint formato detener
 
@@ -11,12 +12,19 @@ $(INSTALADO): requirements.txt
 	$(BIN)/python -m pip install --disable-pip-version-check --quiet -r requirements.txt
 	@touch $@
 
+# Chromium de Debian para las pruebas en navegador (Playwright no descarga navegadores aquí).
+# Si no se puede instalar (sin apt ni root), esas pruebas se omiten diciéndolo.
+$(CHROMIUM):
+	-@apt-get install -y -q chromium >/dev/null 2>&1 || { apt-get update -q >/dev/null 2>&1 && \
+	  apt-get install -y -q chromium >/dev/null 2>&1; } || echo "AVISO: no se pudo instalar chromium."
+
 ## Prepara servicios, migra, crea el superusuario de demostración y sirve web + worker + beat.
 run: $(INSTALADO)
 	$(BIN)/python manage.py ejecutar
 
-## Prepara lo mismo y ejecuta la batería de pruebas (PostgreSQL+pgvector y Redis reales).
-test: $(INSTALADO)
+## Prepara lo mismo y ejecuta la batería de pruebas (PostgreSQL+pgvector y Redis reales, y Chromium
+## de Debian para las pruebas en navegador).
+test: $(INSTALADO) $(CHROMIUM)
 	$(BIN)/python -m pytest
 
 ## Benchmarks de rendimiento (latencias p50/p95); imprimen tablas.

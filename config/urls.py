@@ -2,7 +2,7 @@
 
 from django.contrib import admin
 from django.contrib.auth import views as auth_views
-from django.urls import path
+from django.urls import include, path
 from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerView
 
 from config import views
@@ -14,6 +14,8 @@ urlpatterns = [
     path("admin/", admin.site.urls),
     path("api/health/", views.SaludApi.as_view(), name="salud"),
     path("api/yo/", views.UsuarioActualApi.as_view(), name="usuario-actual"),
+    path("api/", include("proyectos.urls_api")),
+    path("proyectos/", include("proyectos.urls")),
     path("api/schema/", SpectacularAPIView.as_view(), name="schema"),
     path("api/docs/", SpectacularSwaggerView.as_view(url_name="schema"), name="api-docs"),
 ]

@@ -1,4 +1,5 @@
-"""Lecturas de proyectos: reconocer regiones y comunas como las escribe un usuario.
+"""Lecturas de proyectos: proyectos y clientes visibles para cada usuario, y reconocer regiones y
+comunas como las escribe un usuario.
 
 «Antofagasta», «Región de Antofagasta», «region de antofagasta», «II», «2»; «O'Higgins»,
 «Libertador General Bernardo O'Higgins»; «RM», «Metropolitana»; «Ñuble» o «Nuble». Una comuna se
@@ -9,10 +10,15 @@ from __future__ import annotations
 
 import re
 import unicodedata
+from decimal import Decimal
+from typing import Any
 
+from django.db.models import OuterRef, QuerySet, Subquery
 from rapidfuzz import process
+from shapely.geometry import mapping, shape
 
-from proyectos.models import Comuna, Region
+from proyectos.models import Analisis, Cliente, Comuna, ElementoSensible, Proyecto, Region
+from proyectos.roles import Usuario
 
 _ROMANOS = {
     "i": 1, "ii": 2, "iii": 3, "iv": 4, "v": 5, "vi": 6, "vii": 7, "viii": 8, "ix": 9, "x": 10,
@@ -117,3 +123,107 @@ def _mensaje_region_desconocida(texto: str, regiones: list[Region]) -> str:
         f"Región desconocida: «{texto}».{sugerencia} Use el nombre (con o sin tildes ni «Región de») "
         f"o el número 1–16: {opciones}."
     )
+
+
+def clientes_visibles(*, usuario: Usuario) -> QuerySet[Cliente]:
+    """Clientes del usuario; el personal ve todos."""
+    if getattr(usuario, "is_staff", False):
+        return Cliente.objects.all()
+    if not usuario.is_authenticated:
+        return Cliente.objects.none()
+    return Cliente.objects.filter(usuarios__pk=usuario.pk)
+
+
+def proyectos_visibles(
+    *, usuario: Usuario, estado: str = "", region: str = "", cliente: int | None = None
+) -> QuerySet[Proyecto]:
+    """Proyectos de los clientes del usuario (todos para el personal), con filtros opcionales."""
+    proyectos = Proyecto.objects.select_related("cliente", "region", "comuna")
+    if not getattr(usuario, "is_staff", False):
+        proyectos = proyectos.filter(cliente__in=clientes_visibles(usuario=usuario))
+    if estado:
+        proyectos = proyectos.filter(estado=estado)
+    if region:
+        proyectos = proyectos.filter(region__codigo=region)
+    if cliente:
+        proyectos = proyectos.filter(cliente_id=cliente)
+    return proyectos.annotate(ultima_clasificacion=_ultima_clasificacion())
+
+
+def proyecto_visible(*, usuario: Usuario, pk: int) -> Proyecto:
+    """El proyecto si el usuario puede verlo; si no, `Proyecto.DoesNotExist` (como si no existiera)."""
+    return proyectos_visibles(usuario=usuario).get(pk=pk)
+
+
+def analisis_visible(*, usuario: Usuario, pk: int) -> Analisis:
+    """El análisis si el usuario puede ver su proyecto; si no, `Analisis.DoesNotExist`."""
+    return Analisis.objects.select_related("proyecto").get(
+        pk=pk, proyecto__in=proyectos_visibles(usuario=usuario)
+    )
+
+
+def proyecto_como_entrada(proyecto: Proyecto) -> dict[str, Any]:
+    """Los datos del proyecto en el contrato de entrada del motor."""
+    return {
+        "nombre": proyecto.nombre,
+        "region": proyecto.region.codigo,
+        "comuna": proyecto.comuna.nombre if proyecto.comuna else None,
+        "tipo": proyecto.tipo,
+        "capacidad_extraccion_t_mes": _float(proyecto.capacidad_extraccion_t_mes),
+        "plataformas": proyecto.plataformas,
+        "aridos_m3_mes": _float(proyecto.aridos_m3_mes),
+        "aridos_m3_total": _float(proyecto.aridos_m3_total),
+        "superficie_ha": _float(proyecto.superficie_ha),
+        "geometria": proyecto.geometria,
+        "circunstancias": list(proyecto.circunstancias or []),
+    }
+
+
+def _ultima_clasificacion() -> Subquery:
+    return Subquery(
+        Analisis.objects.filter(proyecto=OuterRef("pk")).order_by("-fecha").values("clasificacion")[:1]
+    )
+
+
+def _float(valor: Decimal | None) -> float | None:
+    return float(valor) if valor is not None else None
+
+
+def elementos_en_caja(
+    *, min_lon: float, min_lat: float, max_lon: float, max_lat: float, limite: int = 400
+) -> list[dict[str, Any]]:
+    """Elementos sensibles cuya caja toca la indicada (prefiltro en SQL), simplificados para el mapa."""
+    elementos = (
+        ElementoSensible.objects.filter(
+            capa__activa=True,
+            min_lon__lte=max_lon,
+            max_lon__gte=min_lon,
+            min_lat__lte=max_lat,
+            max_lat__gte=min_lat,
+        )
+        .select_related("categoria", "capa")
+        .order_by("-max_lat")[:limite]
+    )
+    tolerancia = max(max_lon - min_lon, max_lat - min_lat) / 2000
+    return [_elemento_geojson(e, tolerancia) for e in elementos]
+
+
+def elementos_por_id(ids: list[int]) -> list[dict[str, Any]]:
+    """Elementos citados como evidencia, con su geometría (para el mapa del informe)."""
+    elementos = ElementoSensible.objects.filter(pk__in=ids).select_related("categoria", "capa")
+    return [_elemento_geojson(e, 0.0002) for e in elementos]
+
+
+def _elemento_geojson(elemento: ElementoSensible, tolerancia: float) -> dict[str, Any]:
+    geometria = shape(elemento.geometria).simplify(tolerancia, preserve_topology=True)
+    return {
+        "type": "Feature",
+        "id": elemento.pk,
+        "properties": {
+            "nombre": elemento.nombre,
+            "categoria": elemento.categoria.codigo,
+            "categoria_nombre": elemento.categoria.nombre,
+            "capa": elemento.capa.nombre,
+        },
+        "geometry": mapping(geometria),
+    }

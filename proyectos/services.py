@@ -1,16 +1,22 @@
-"""Operaciones de escritura de proyectos y usuarios."""
+"""Operaciones de escritura de proyectos, análisis y usuarios."""
 
 from __future__ import annotations
 
 import secrets
 from dataclasses import dataclass
+from typing import Any
 
 from django.contrib.auth import get_user_model
 from django.contrib.auth.models import AbstractUser, Group
 from django.db import transaction
+from django.utils import timezone
 from rest_framework.authtoken.models import Token
 
-from proyectos.roles import GRUPOS, Rol
+from proyectos.analisis.entrada import Entrada, validar_entrada
+from proyectos.analisis.motor import evaluar_entrada
+from proyectos.models import Analisis, Cliente, Proyecto
+from proyectos.roles import GRUPOS, Rol, Usuario
+from proyectos.selectors import proyecto_como_entrada
 
 
 @dataclass(frozen=True)
@@ -44,3 +50,81 @@ def usuario_crear_o_actualizar(*, nombre: str, rol: Rol, password: str | None = 
     return UsuarioConToken(
         usuario=usuario, token=token.key, creado=creado, password_generada=password_generada
     )
+
+
+@transaction.atomic
+def proyecto_crear(*, cliente: Cliente, datos: dict[str, Any], usuario: Usuario | None = None) -> Proyecto:
+    """Valida los datos con las reglas del motor y crea el proyecto (nada se guarda si son inválidos)."""
+    entrada = validar_entrada(datos)
+    proyecto = Proyecto(cliente=cliente, creado_por=_autor(usuario))
+    _aplicar(proyecto, entrada)
+    proyecto.geometria_modificada_at = timezone.now() if entrada.geometria_geojson else None
+    proyecto.save()
+    return proyecto
+
+
+@transaction.atomic
+def proyecto_actualizar(
+    *, proyecto: Proyecto, cambios: dict[str, Any], cliente: Cliente | None = None, estado: str | None = None
+) -> Proyecto:
+    """Aplica cambios parciales, revalidando el proyecto completo; marca si cambió la geometría."""
+    datos = {**proyecto_como_entrada(proyecto), **cambios}
+    entrada = validar_entrada(datos)
+    geometria_anterior = proyecto.geometria
+    _aplicar(proyecto, entrada)
+    if entrada.geometria_geojson != geometria_anterior:
+        proyecto.geometria_modificada_at = timezone.now()
+    if cliente is not None:
+        proyecto.cliente = cliente
+    if estado is not None:
+        proyecto.estado = estado
+    proyecto.save()
+    return proyecto
+
+
+@transaction.atomic
+def analisis_ejecutar(
+    *, proyecto: Proyecto, tipo: str = Analisis.Tipo.COMPLETO, usuario: Usuario | None = None
+) -> Analisis:
+    """Evalúa el proyecto tal como está, congela entrada y resultado, y lo marca analizado."""
+    entrada = validar_entrada(proyecto_como_entrada(proyecto))
+    resultado = evaluar_entrada(entrada, espacial=tipo == Analisis.Tipo.COMPLETO)
+    analisis = Analisis.objects.create(
+        proyecto=proyecto,
+        tipo=tipo,
+        entrada=entrada.como_json(),
+        resultado=resultado,
+        clasificacion=resultado["clasificacion"],
+        creado_por=_autor(usuario),
+    )
+    if proyecto.estado != Proyecto.Estado.ARCHIVADO:
+        proyecto.estado = Proyecto.Estado.ANALIZADO
+        proyecto.save(update_fields=["estado", "actualizado_at"])
+    return analisis
+
+
+def analisis_marcar_revisado(*, analisis: Analisis, revisadas: bool = True) -> Analisis:
+    """Registra que alguien revisó las alertas del análisis."""
+    analisis.alertas_revisadas = revisadas
+    analisis.save(update_fields=["alertas_revisadas"])
+    return analisis
+
+
+def _autor(usuario: Usuario | None) -> Any:
+    """El usuario que firma el registro (ninguno si es anónimo)."""
+    return usuario if usuario is not None and usuario.is_authenticated else None
+
+
+def _aplicar(proyecto: Proyecto, entrada: Entrada) -> None:
+    c = entrada.cantidades
+    proyecto.nombre = entrada.nombre
+    proyecto.region = entrada.region
+    proyecto.comuna = entrada.comuna
+    proyecto.tipo = entrada.tipo
+    proyecto.capacidad_extraccion_t_mes = c.capacidad_extraccion_t_mes
+    proyecto.plataformas = c.plataformas
+    proyecto.aridos_m3_mes = c.aridos_m3_mes
+    proyecto.aridos_m3_total = c.aridos_m3_total
+    proyecto.superficie_ha = c.superficie_ha
+    proyecto.geometria = entrada.geometria_geojson
+    proyecto.circunstancias = list(entrada.circunstancias)

@@ -1,4 +1,4 @@
-"""Fixtures compartidas: usuarios con rol, clientes de API con token y el corpus real cargado."""
+"""Fixtures compartidas: usuarios con rol, clientes de API con token, el corpus real y las capas."""
 
 from collections.abc import Callable
 
@@ -7,6 +7,7 @@ from django.contrib.auth.models import AbstractUser
 from rest_framework.test import APIClient
 
 from normativa.services import corpus_cargar, embeddings_faltantes
+from proyectos.capas import capas_cargar
 from proyectos.roles import Rol
 from proyectos.services import usuario_crear_o_actualizar
 
@@ -43,3 +44,15 @@ def corpus(django_db_setup, django_db_blocker):
         resultados = corpus_cargar()
         assert sum(r.embebidos for r in resultados) == 0
     return resultados
+
+
+@pytest.fixture(scope="session")
+def capas(django_db_setup, django_db_blocker):
+    """Capas geográficas incluidas, cargadas una vez por sesión en la base de pruebas."""
+    with django_db_blocker.unblock():
+        return capas_cargar()
+
+
+@pytest.fixture
+def motor(db: None, corpus, capas) -> None:
+    """Base con corpus y capas: lo que el motor necesita para fundamentar y medir."""

@@ -146,7 +146,21 @@ SPECTACULAR_SETTINGS = {
     "SWAGGER_UI_DIST": "SIDECAR",
     "SWAGGER_UI_FAVICON_HREF": "SIDECAR",
     "REDOC_DIST": "SIDECAR",
+    # Dos campos «tipo» con opciones distintas (de proyecto y de análisis) necesitan nombres propios.
+    "ENUM_NAME_OVERRIDES": {
+        "TipoProyectoEnum": "proyectos.models.Proyecto.Tipo",
+        "TipoAnalisisEnum": "proyectos.models.Analisis.Tipo",
+        "ClasificacionEnum": "proyectos.models.Analisis.Clasificacion",
+        "EstadoProyectoEnum": "proyectos.models.Proyecto.Estado",
+    },
 }
+
+# --- Proyectos y mapas ------------------------------------------------------------------------
+
+# Teselas de fondo del mapa (las bibliotecas van en static/vendor/; las teselas son de OpenStreetMap
+# y necesitan internet). Vacío: sin fondo, solo límites y capas propias.
+# https://operations.osmfoundation.org/policies/tiles/
+MAPA_TESELAS_URL = entorno.texto("MAPA_TESELAS_URL", defecto="https://tile.openstreetmap.org/{z}/{x}/{y}.png")
 
 # --- Asistente --------------------------------------------------------------------------------
 

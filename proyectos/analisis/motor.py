@@ -1,0 +1,317 @@
+"""Motor de prefactibilidad: ¿ingresa al SEIA?, ¿por DIA o EIA?, y por qué.
+
+Contrato sin estado: `evaluar(datos)` recibe el JSON de entrada y devuelve el de salida. Pasos:
+1. Ingreso: tipologías de la letra i) del Art. 10 (DS 40 Art. 3 i.1–i.5) y de la letra p)
+   (obras dentro de áreas colocadas bajo protección oficial, según las capas).
+2. Efectos del Art. 11 (a–f): por capas geográficas (intersección y distancia) y por
+   circunstancias declaradas.
+3. Clasificación: NO_INGRESA (sin tipología), DIA (ingresa sin efectos) o EIA (algún efecto).
+Cada conclusión lleva su evidencia y su fundamento (fragmentos reales del corpus).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.db.models import Prefetch
+
+from proyectos.analisis import fundamentos
+from proyectos.analisis.entrada import CIRCUNSTANCIAS, Entrada, validar_entrada
+from proyectos.analisis.espacial import Cercania, IndiceEspacial, indice_actual
+from proyectos.analisis.ingreso import tipologias_de_ingreso
+from proyectos.models import CapaGeografica, CategoriaCapa, Region
+
+VERSION_MOTOR = "2026-11-22.1"
+ORDEN_SEVERIDAD = {"critica": 0, "alta": 1, "media": 2}
+DESCRIPCION_LETRA = {
+    "a": "Riesgo para la salud de la población",
+    "b": "Efectos adversos significativos sobre recursos naturales renovables",
+    "c": "Reasentamiento o alteración de sistemas de vida de grupos humanos",
+    "d": "Localización en o próxima a áreas protegidas, sitios prioritarios, humedales protegidos, glaciares",
+    "e": "Alteración del valor paisajístico o turístico",
+    "f": "Alteración del patrimonio cultural",
+}
+# Palabra con que se elige la oración citada del Art. 8 del DS 40 según la categoría.
+CLAVE_CITA = {
+    "sitio_prioritario": "sitios prioritarios",
+    "glaciar": "glaciares",
+    "humedal_ramsar": "humedales",
+    "humedal_inventario": "humedales",
+    "humedal_urbano": "humedales",
+    "area_desarrollo_indigena": "pueblos indígenas",
+}
+
+
+def evaluar(datos: Any, *, espacial: bool = True) -> dict[str, Any]:
+    """Valida `datos` (lanza `EntradaInvalida`) y devuelve el resultado del contrato de salida."""
+    return evaluar_entrada(validar_entrada(datos), espacial=espacial)
+
+
+def evaluar_entrada(
+    entrada: Entrada, *, espacial: bool = True, indice: IndiceEspacial | None = None
+) -> dict[str, Any]:
+    """Evalúa una entrada ya validada; `espacial=False` es el análisis rápido (sin capas)."""
+    advertencias: list[str] = []
+    alertas: list[dict[str, Any]] = []
+    efectos: list[dict[str, Any]] = []
+    tipologias: list[dict[str, Any]] = [
+        {"tipologia": t.literal, "motivo": t.motivo, "refs": fundamentos.de_tipologia(t.literal)}
+        for t in tipologias_de_ingreso(
+            tipo=entrada.tipo, codigo_region=entrada.region.codigo, cantidades=entrada.cantidades
+        )
+    ]
+    territorio: dict[str, Any] = {}
+
+    if entrada.geometria is None:
+        advertencias.append(
+            "Sin geometría del proyecto: no se evaluaron las capas geográficas (áreas protegidas, sitios "
+            "prioritarios, glaciares, humedales), de modo que el resultado no descarta efectos por "
+            "localización (Art. 11 letra d) ni el ingreso por la letra p) del Art. 10."
+        )
+    elif not espacial:
+        advertencias.append(
+            "Análisis rápido: no se evaluaron las capas geográficas; ejecute un análisis completo para "
+            "revisar efectos por localización."
+        )
+    else:
+        indice = indice or indice_actual()
+        espaciales = _efectos_espaciales(entrada, indice)
+        efectos += espaciales["efectos"]
+        alertas += espaciales["alertas"]
+        advertencias += espaciales["advertencias"]
+        territorio = espaciales["territorio"]
+        if espaciales["proteccion_oficial"]:
+            nombres = ", ".join(espaciales["proteccion_oficial"])
+            tipologias.append(
+                {
+                    "tipologia": "p",
+                    "motivo": f"obras dentro de un área colocada bajo protección oficial: {nombres}",
+                    "refs": fundamentos.de_tipologia("p"),
+                }
+            )
+
+    for circunstancia in entrada.circunstancias:
+        letra, descripcion = CIRCUNSTANCIAS[circunstancia]
+        efectos.append(
+            {
+                "letra": letra,
+                "descripcion": f"{descripcion} (circunstancia declarada).",
+                "severidad": "alta",
+                "evidencia": {"origen": "circunstancia_declarada", "circunstancia": circunstancia},
+                "refs": fundamentos.de_efecto(letra),
+            }
+        )
+
+    ingresa = bool(tipologias)
+    if not ingresa and efectos:
+        # El Art. 11 solo se aplica a proyectos del Art. 10: sin tipología, los efectos quedan como alertas.
+        alertas += [
+            {
+                "severidad": e["severidad"],
+                "mensaje": f"{e['descripcion']} Si el proyecto ingresara al SEIA, esto exigiría un EIA "
+                f"(Art. 11 letra {e['letra']}).",
+                "evidencia": e["evidencia"],
+            }
+            for e in efectos
+        ]
+        efectos = []
+    clasificacion = "EIA" if efectos else "DIA" if ingresa else "NO_INGRESA"
+    referencias_clasificacion = (
+        fundamentos.EFECTOS_OBLIGAN_EIA
+        if clasificacion == "EIA"
+        else fundamentos.PERTINENCIA
+        if not ingresa
+        else []
+    )
+    if not ingresa:
+        advertencias.append(
+            "El proyecto no alcanza ninguna tipología de ingreso; aun así puede consultar la pertinencia de "
+            "ingreso al SEA (Art. 26 del Reglamento del SEIA), en especial si hay cambios de consideración "
+            "o dudas sobre las cantidades."
+        )
+
+    todas: list[fundamentos.Referencia] = (
+        [r for t in tipologias for r in t["refs"]]
+        + [r for e in efectos for r in e["refs"]]
+        + referencias_clasificacion
+    )
+    resueltas = {id(r): f for r, f in zip(todas, fundamentos.resolver(todas), strict=True)}
+    if any(f["fragmento_id"] is None for f in resueltas.values()):
+        advertencias.append(
+            "Parte del fundamento no se encontró en el corpus normativo cargado (ejecute cargar_corpus)."
+        )
+
+    efectos.sort(key=lambda e: (ORDEN_SEVERIDAD[e["severidad"]], e["letra"]))
+    alertas.sort(key=lambda a: ORDEN_SEVERIDAD[a["severidad"]])
+    return {
+        "ingresa_seia": ingresa,
+        "tipologias": [t["tipologia"] for t in tipologias],
+        "clasificacion": clasificacion,
+        "triggers": [_con_fundamento(e, resueltas) for e in efectos],
+        "alertas": alertas,
+        "advertencias": advertencias,
+        "version_motor": VERSION_MOTOR,
+        "detalle_tipologias": [_con_fundamento(t, resueltas) for t in tipologias],
+        "fundamento_clasificacion": [resueltas[id(r)] for r in referencias_clasificacion],
+        "resumen": _resumen(clasificacion, tipologias, efectos),
+        "territorio": territorio,
+    }
+
+
+def _efectos_espaciales(entrada: Entrada, indice: IndiceEspacial) -> dict[str, Any]:
+    assert entrada.geometria is not None
+    geometria = entrada.geometria
+    categorias = {c.pk: c for c in CategoriaCapa.objects.all()}
+    regiones = Prefetch("cobertura_regiones", queryset=Region.objects.only("codigo", "nombre"))
+    capas = {c.pk: c for c in CapaGeografica.objects.filter(activa=True).prefetch_related(regiones)}
+    radio = max([max(c.buffer_alerta_m, c.buffer_efecto_m) for c in categorias.values()] or [0])
+    efectos: list[dict[str, Any]] = []
+    alertas: list[dict[str, Any]] = []
+    proteccion_oficial: list[str] = []
+    for cercania in indice.cercanos(geometria, radio_m=radio):
+        capa = capas.get(cercania.elemento.capa_id)
+        categoria = categorias.get(cercania.elemento.categoria_id)
+        if capa is None or categoria is None:
+            continue
+        evidencia = _evidencia(cercania, capa, categoria)
+        dentro = cercania.distancia_m == 0
+        letras = capa.letras_art11 or categoria.letras_art11
+        if dentro and categoria.proteccion_oficial:
+            proteccion_oficial.append(cercania.elemento.nombre)
+        es_efecto = categoria.interseccion_es_efecto and (
+            dentro or cercania.distancia_m <= categoria.buffer_efecto_m
+        )
+        if es_efecto:
+            for letra in letras:
+                efectos.append(
+                    {
+                        "letra": letra,
+                        "descripcion": _descripcion_efecto(letra, cercania, categoria),
+                        "severidad": categoria.severidad,
+                        "evidencia": evidencia,
+                        "refs": _referencias_espaciales(letra, categoria),
+                    }
+                )
+        elif cercania.distancia_m <= categoria.buffer_alerta_m:
+            alertas.append(
+                {
+                    "severidad": categoria.severidad,
+                    "mensaje": _mensaje_alerta(cercania, categoria),
+                    "evidencia": evidencia,
+                }
+            )
+
+    advertencias, territorio = _territorio(entrada, indice)
+    regiones_proyecto = set(territorio.get("codigos_region", [entrada.region.codigo]))
+    for capa in capas.values():
+        cubiertas = {r.codigo for r in capa.cobertura_regiones.all()}
+        fuera = sorted(regiones_proyecto - cubiertas) if cubiertas else []
+        if fuera:
+            advertencias.append(
+                f"La capa «{capa.nombre}» no cubre (o cubre solo en parte) la región {', '.join(fuera)} del "
+                "proyecto: que no muestre hallazgos allí no descarta efectos."
+            )
+        elif capa.cobertura_nota:
+            advertencias.append(f"La capa «{capa.nombre}» es incompleta: {capa.cobertura_nota}")
+    return {
+        "efectos": efectos,
+        "alertas": alertas,
+        "advertencias": advertencias,
+        "proteccion_oficial": list(dict.fromkeys(proteccion_oficial)),
+        "territorio": territorio,
+    }
+
+
+def _territorio(entrada: Entrada, indice: IndiceEspacial) -> tuple[list[str], dict[str, Any]]:
+    assert entrada.geometria is not None
+    advertencias: list[str] = []
+    regiones = indice.regiones_de(entrada.geometria)
+    comuna = indice.comuna_de(entrada.geometria)
+    territorio: dict[str, Any] = {
+        "codigos_region": [r.codigo for r in regiones] or [entrada.region.codigo],
+        "comuna_sugerida": {"codigo": comuna.codigo, "nombre": comuna.nombre} if comuna else None,
+    }
+    if regiones and entrada.region.codigo not in territorio["codigos_region"]:
+        advertencias.append(
+            f"El polígono está en la Región {', '.join(r.nombre for r in regiones)}, no en la declarada "
+            f"({entrada.region.nombre}); los umbrales regionales se aplicaron a la región declarada."
+        )
+    if comuna and entrada.comuna and comuna.codigo != entrada.comuna.codigo:
+        advertencias.append(
+            f"El polígono está mayormente en la comuna de {comuna.nombre}, no en {entrada.comuna.nombre}."
+        )
+    return advertencias, territorio
+
+
+def _evidencia(cercania: Cercania, capa: CapaGeografica, categoria: CategoriaCapa) -> dict[str, Any]:
+    return {
+        "origen": "capa",
+        "elemento_id": cercania.elemento.id,
+        "elemento": cercania.elemento.nombre,
+        "identificador": cercania.elemento.identificador,
+        "categoria": categoria.codigo,
+        "categoria_nombre": categoria.nombre,
+        "capa": capa.codigo,
+        "capa_nombre": capa.nombre,
+        "fuente": capa.fuente,
+        "distancia_m": round(cercania.distancia_m),
+        "interseccion_ha": round(cercania.interseccion_ha, 2),
+    }
+
+
+def _descripcion_efecto(letra: str, cercania: Cercania, categoria: CategoriaCapa) -> str:
+    nombre = cercania.elemento.nombre
+    if cercania.distancia_m == 0:
+        donde = f"el proyecto intersecta {nombre} ({cercania.interseccion_ha:,.2f} ha en común)"
+    else:
+        donde = f"el proyecto está a {cercania.distancia_m:,.0f} m de {nombre}"
+    donde = donde.replace(",", "X").replace(".", ",").replace("X", ".")
+    return f"{DESCRIPCION_LETRA[letra]}: {donde}; categoría {_minuscula(categoria.nombre)}."
+
+
+def _mensaje_alerta(cercania: Cercania, categoria: CategoriaCapa) -> str:
+    nombre = cercania.elemento.nombre
+    if cercania.distancia_m == 0:
+        texto = f"El proyecto intersecta {nombre} ({_minuscula(categoria.nombre)})"
+    else:
+        distancia = f"{cercania.distancia_m:,.0f}".replace(",", ".")
+        texto = f"{nombre} ({_minuscula(categoria.nombre)}) está a {distancia} m del proyecto"
+    if not categoria.interseccion_es_efecto:
+        motivo = (
+            categoria.descripcion or "no configura un efecto por sí solo; revise su estado y la línea de base"
+        )
+    else:
+        motivo = f"dentro de la distancia de alerta de {categoria.buffer_alerta_m:,} m".replace(",", ".")
+    return f"{texto}; {motivo}."
+
+
+def _minuscula(texto: str) -> str:
+    """«Glaciar» → «glaciar», sin tocar siglas ni nombres propios posteriores."""
+    return texto[:1].lower() + texto[1:] if texto[1:2].islower() else texto
+
+
+def _referencias_espaciales(letra: str, categoria: CategoriaCapa) -> list[fundamentos.Referencia]:
+    if letra == "b" and categoria.codigo == "glaciar":
+        return fundamentos.de_efecto("b", extra=(fundamentos.Referencia(fundamentos.REGLAMENTO, "6", "g.5"),))
+    extra: tuple[fundamentos.Referencia, ...] = ()
+    if letra == "d" and categoria.proteccion_oficial:
+        extra = (fundamentos.Referencia(fundamentos.LEY, "10", "p"),)
+    return fundamentos.de_efecto(
+        letra, clave=CLAVE_CITA.get(categoria.codigo, "áreas protegidas") if letra == "d" else "", extra=extra
+    )
+
+
+def _con_fundamento(item: dict[str, Any], resueltas: dict[int, dict[str, Any]]) -> dict[str, Any]:
+    salida = {k: v for k, v in item.items() if k != "refs"}
+    salida["fundamento"] = [resueltas[id(r)] for r in item["refs"]]
+    return salida
+
+
+def _resumen(clasificacion: str, tipologias: list[dict[str, Any]], efectos: list[dict[str, Any]]) -> str:
+    if clasificacion == "NO_INGRESA":
+        return "No ingresa al SEIA: no alcanza ninguna tipología del Art. 10 de la Ley 19.300."
+    literales = ", ".join(t["tipologia"] for t in tipologias)
+    if clasificacion == "DIA":
+        return f"Ingresa al SEIA ({literales}) mediante una DIA: no se identificaron efectos del Art. 11."
+    letras = ", ".join(sorted({e["letra"] for e in efectos}))
+    return f"Ingresa al SEIA ({literales}) mediante un EIA: presenta efectos del Art. 11 letra(s) {letras}."

@@ -1,0 +1,242 @@
+"""Páginas de proyectos: lista, ficha, formulario, mapa e informe (adaptadores delgados)."""
+
+from __future__ import annotations
+
+import json
+
+from django.conf import settings
+from django.contrib import messages
+from django.contrib.auth.decorators import login_required
+from django.core.exceptions import PermissionDenied
+from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
+from django.shortcuts import redirect, render
+from django.urls import reverse
+from django.views.decorators.http import require_GET, require_POST
+from shapely.geometry import shape
+
+from proyectos import selectors, services
+from proyectos.analisis.entrada import EntradaInvalida
+from proyectos.analisis.espacial import indice_actual
+from proyectos.forms import ProyectoForm
+from proyectos.models import Analisis, Proyecto, Region
+from proyectos.roles import puede_consultar, puede_escribir
+
+SEVERIDADES = {"critica": "Crítica", "alta": "Alta", "media": "Media"}
+
+
+@login_required
+def lista(request: HttpRequest) -> HttpResponse:
+    """Proyectos visibles con filtros por estado, región y cliente."""
+    _exigir_lectura(request)
+    filtros = {k: request.GET.get(k, "") for k in ("estado", "region", "cliente")}
+    proyectos = selectors.proyectos_visibles(
+        usuario=request.user,
+        estado=filtros["estado"],
+        region=filtros["region"],
+        cliente=int(filtros["cliente"]) if filtros["cliente"].isdigit() else None,
+    )
+    contexto = {
+        "proyectos": proyectos,
+        "filtros": filtros,
+        "estados": Proyecto.Estado.choices,
+        "regiones": Region.objects.all(),
+        "clientes": selectors.clientes_visibles(usuario=request.user),
+        "puede_escribir": puede_escribir(request.user),
+    }
+    return render(request, "proyectos/lista.html", contexto)
+
+
+@login_required
+def crear(request: HttpRequest) -> HttpResponse:
+    _exigir_escritura(request)
+    clientes = selectors.clientes_visibles(usuario=request.user)
+    if not clientes.exists():
+        messages.error(
+            request, "Su usuario no pertenece a ningún cliente; pida al personal que lo asocie a uno."
+        )
+        return redirect("proyectos:lista")
+    formulario = ProyectoForm(request.POST or None, clientes=clientes)
+    if request.method == "POST" and formulario.is_valid():
+        try:
+            proyecto = services.proyecto_crear(
+                cliente=formulario.cleaned_data["cliente"],
+                datos=formulario.datos_motor(),
+                usuario=request.user,
+            )
+        except EntradaInvalida as error:
+            formulario.agregar_errores(error.errores)
+        else:
+            messages.success(
+                request, "Proyecto creado. Dibuje o suba su polígono para evaluar las capas geográficas."
+            )
+            return redirect("proyectos:mapa", pk=proyecto.pk)
+    return render(request, "proyectos/formulario.html", {"formulario": formulario, "proyecto": None})
+
+
+@login_required
+def editar(request: HttpRequest, pk: int) -> HttpResponse:
+    _exigir_escritura(request)
+    proyecto = _proyecto(request, pk)
+    clientes = selectors.clientes_visibles(usuario=request.user)
+    inicial = {
+        **selectors.proyecto_como_entrada(proyecto),
+        "region": proyecto.region,
+        "cliente": proyecto.cliente,
+    }
+    formulario = ProyectoForm(request.POST or None, clientes=clientes, initial=inicial)
+    if request.method == "POST" and formulario.is_valid():
+        try:
+            services.proyecto_actualizar(
+                proyecto=proyecto,
+                cambios=formulario.datos_motor(),
+                cliente=formulario.cleaned_data["cliente"],
+            )
+        except EntradaInvalida as error:
+            formulario.agregar_errores(error.errores)
+        else:
+            messages.success(request, "Proyecto actualizado.")
+            return redirect("proyectos:detalle", pk=proyecto.pk)
+    return render(request, "proyectos/formulario.html", {"formulario": formulario, "proyecto": proyecto})
+
+
+@login_required
+def detalle(request: HttpRequest, pk: int) -> HttpResponse:
+    _exigir_lectura(request)
+    proyecto = _proyecto(request, pk)
+    contexto = {
+        "proyecto": proyecto,
+        "analisis": proyecto.analisis.all()[:20],
+        "puede_escribir": puede_escribir(request.user),
+        "circunstancias": proyecto.circunstancias,
+    }
+    return render(request, "proyectos/detalle.html", contexto)
+
+
+@login_required
+def mapa(request: HttpRequest, pk: int) -> HttpResponse:
+    """Dibujar, editar o subir (GeoJSON/KML) el polígono del proyecto, con las capas alrededor."""
+    _exigir_lectura(request)
+    proyecto = _proyecto(request, pk)
+    if request.method == "POST":
+        _exigir_escritura(request)
+        try:
+            geometria = json.loads(request.POST.get("geometria") or "null")
+            services.proyecto_actualizar(proyecto=proyecto, cambios={"geometria": geometria})
+        except json.JSONDecodeError:
+            messages.error(request, "La geometría enviada no es JSON válido.")
+        except EntradaInvalida as error:
+            for e in error.errores:
+                messages.error(request, e["mensaje"])
+        else:
+            messages.success(request, _mensaje_guardado(proyecto))
+            return redirect("proyectos:mapa", pk=proyecto.pk)
+    contexto = {
+        "proyecto": proyecto,
+        "puede_escribir": puede_escribir(request.user),
+        "config_mapa": {
+            "geometria": proyecto.geometria,
+            "elementos_url": reverse("proyectos:elementos"),
+            "teselas": settings.MAPA_TESELAS_URL,
+            "region": proyecto.region.limite,
+        },
+    }
+    return render(request, "proyectos/mapa.html", contexto)
+
+
+@login_required
+@require_GET
+def elementos(request: HttpRequest) -> JsonResponse:
+    """Elementos sensibles dentro de una caja «min_lon,min_lat,max_lon,max_lat» (GeoJSON)."""
+    _exigir_lectura(request)
+    try:
+        min_lon, min_lat, max_lon, max_lat = (float(v) for v in request.GET.get("caja", "").split(","))
+    except ValueError:
+        return JsonResponse({"error": "Indique caja=min_lon,min_lat,max_lon,max_lat en grados."}, status=400)
+    features = selectors.elementos_en_caja(min_lon=min_lon, min_lat=min_lat, max_lon=max_lon, max_lat=max_lat)
+    return JsonResponse({"type": "FeatureCollection", "features": features})
+
+
+@login_required
+@require_POST
+def analizar(request: HttpRequest, pk: int) -> HttpResponse:
+    _exigir_escritura(request)
+    proyecto = _proyecto(request, pk)
+    tipo = request.POST.get("tipo", Analisis.Tipo.COMPLETO)
+    if tipo not in Analisis.Tipo.values:
+        tipo = Analisis.Tipo.COMPLETO
+    try:
+        analisis = services.analisis_ejecutar(proyecto=proyecto, tipo=tipo, usuario=request.user)
+    except EntradaInvalida as error:
+        for e in error.errores:
+            messages.error(request, e["mensaje"])
+        return redirect("proyectos:detalle", pk=proyecto.pk)
+    return redirect("proyectos:informe", pk=analisis.pk)
+
+
+@login_required
+def informe(request: HttpRequest, pk: int) -> HttpResponse:
+    """Informe imprimible: clasificación, efectos con evidencia y artículos citados, alertas y mapa."""
+    _exigir_lectura(request)
+    try:
+        analisis = selectors.analisis_visible(usuario=request.user, pk=pk)
+    except Analisis.DoesNotExist as error:
+        raise Http404("Análisis no encontrado.") from error
+    resultado = analisis.resultado
+    ids = [
+        item["evidencia"]["elemento_id"]
+        for item in resultado.get("triggers", []) + resultado.get("alertas", [])
+        if item.get("evidencia", {}).get("elemento_id")
+    ]
+    contexto = {
+        "analisis": analisis,
+        "proyecto": analisis.proyecto,
+        "r": resultado,
+        "severidades": SEVERIDADES,
+        "puede_escribir": puede_escribir(request.user),
+        "config_mapa": {
+            "geometria": analisis.entrada.get("geometria"),
+            "elementos": selectors.elementos_por_id(ids[:100]),
+            "teselas": settings.MAPA_TESELAS_URL,
+        },
+    }
+    return render(request, "proyectos/informe.html", contexto)
+
+
+@login_required
+@require_POST
+def marcar_revisado(request: HttpRequest, pk: int) -> HttpResponse:
+    _exigir_escritura(request)
+    try:
+        analisis = selectors.analisis_visible(usuario=request.user, pk=pk)
+    except Analisis.DoesNotExist as error:
+        raise Http404("Análisis no encontrado.") from error
+    services.analisis_marcar_revisado(analisis=analisis, revisadas=request.POST.get("revisadas") == "1")
+    return redirect("proyectos:informe", pk=analisis.pk)
+
+
+def _mensaje_guardado(proyecto: Proyecto) -> str:
+    if not proyecto.geometria:
+        return "Polígono eliminado."
+    comuna = indice_actual().comuna_de(shape(proyecto.geometria))
+    if comuna and (proyecto.comuna is None or proyecto.comuna.codigo != comuna.codigo):
+        return (
+            f"Polígono guardado. Según su ubicación está en la comuna de {comuna.nombre}: revise la comuna."
+        )
+    return "Polígono guardado."
+
+
+def _proyecto(request: HttpRequest, pk: int) -> Proyecto:
+    try:
+        return selectors.proyecto_visible(usuario=request.user, pk=pk)
+    except Proyecto.DoesNotExist as error:
+        raise Http404("Proyecto no encontrado.") from error
+
+
+def _exigir_lectura(request: HttpRequest) -> None:
+    if not puede_consultar(request.user):
+        raise PermissionDenied("Su usuario no tiene un rol asignado.")
+
+
+def _exigir_escritura(request: HttpRequest) -> None:
+    if not puede_escribir(request.user):
+        raise PermissionDenied("Se requiere el rol de escritura para modificar proyectos.")

@@ -1,0 +1,215 @@
+"""Motor de prefactibilidad: casos de desarrollo, capas reales, circunstancias y fundamento citado."""
+
+import json
+from pathlib import Path
+from typing import Any
+
+import pytest
+import shapely
+from django.core.management import call_command
+from django.core.management.base import CommandError
+from shapely.geometry import mapping, shape
+
+from normativa.models import FragmentoLegal
+from proyectos.analisis.entrada import CIRCUNSTANCIAS
+from proyectos.analisis.motor import evaluar
+from proyectos.models import CapaGeografica, ElementoSensible
+
+CASOS = Path(__file__).resolve().parents[2] / "fixtures" / "analisis"
+ESPERADO = json.loads((CASOS / "esperado.json").read_text(encoding="utf-8"))
+
+pytestmark = pytest.mark.usefixtures("motor")
+
+
+def analizar_por_comando(ruta: Path, capsys: pytest.CaptureFixture[str]) -> dict[str, Any]:
+    call_command("analizar_proyecto", "--json", str(ruta))
+    resultado: dict[str, Any] = json.loads(capsys.readouterr().out)
+    return resultado
+
+
+def entrada(**cambios: Any) -> dict[str, Any]:
+    base: dict[str, Any] = {
+        "nombre": "Proyecto de prueba",
+        "region": "Antofagasta",
+        "comuna": None,
+        "tipo": "explotacion",
+        "capacidad_extraccion_t_mes": 8000,
+        "plataformas": None,
+        "aridos_m3_mes": None,
+        "aridos_m3_total": None,
+        "superficie_ha": None,
+        "geometria": None,
+        "circunstancias": [],
+    }
+    return {**base, **cambios}
+
+
+def cuadrado(lon: float, lat: float, lado_grados: float = 0.01) -> dict[str, Any]:
+    geometria: dict[str, Any] = mapping(shapely.box(lon, lat, lon + lado_grados, lat + lado_grados))
+    return geometria
+
+
+def elemento(nombre_contiene: str, capa: str | None = None) -> ElementoSensible:
+    elementos = ElementoSensible.objects.filter(nombre__icontains=nombre_contiene).order_by("id")
+    return (elementos.filter(capa__codigo=capa) if capa else elementos).first()  # type: ignore[return-value]
+
+
+@pytest.mark.parametrize("caso", sorted(ESPERADO))
+def test_each_dev_case_gives_the_expected_classification_typologies_and_letters(
+    caso: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    resultado = analizar_por_comando(CASOS / f"{caso}.json", capsys)
+    esperado = ESPERADO[caso]
+
+    assert resultado["ingresa_seia"] is esperado["ingresa_seia"]
+    assert resultado["clasificacion"] == esperado["clasificacion"]
+    assert resultado["tipologias"] == esperado.get("tipologias", [])
+    assert sorted({t["letra"] for t in resultado["triggers"]}) == esperado["letras"]
+
+
+def test_the_command_prints_every_problem_and_exits_non_zero_on_bad_input(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    archivo = tmp_path / "malo.json"
+    archivo.write_text(
+        json.dumps(
+            entrada(region="Gondor", tipo="oro", capacidad_extraccion_t_mes=-5, circunstancias=["ruido"])
+        ),
+        encoding="utf-8",
+    )
+
+    with pytest.raises(CommandError) as error:
+        call_command("analizar_proyecto", "--json", str(archivo))
+
+    assert error.value.returncode != 0
+    cuerpo = json.loads(capsys.readouterr().out)
+    assert {e["campo"] for e in cuerpo["errores"]} == {
+        "region",
+        "tipo",
+        "capacidad_extraccion_t_mes",
+        "circunstancias",
+    }
+    assert "Gondor" in json.dumps(cuerpo, ensure_ascii=False)
+
+
+def test_the_command_reports_a_file_that_is_not_json(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    archivo = tmp_path / "roto.json"
+    archivo.write_text("{nombre: sin comillas", encoding="utf-8")
+
+    with pytest.raises(CommandError):
+        call_command("analizar_proyecto", "--json", str(archivo))
+
+    assert "no es JSON válido" in json.loads(capsys.readouterr().out)["error"]
+
+
+def test_a_small_project_inside_a_national_park_enters_by_letter_p_and_needs_an_eia() -> None:
+    parque = elemento("Parque Nacional Llullaillaco")
+    punto = shape(parque.geometria).representative_point()
+
+    resultado = evaluar(entrada(capacidad_extraccion_t_mes=100, geometria=cuadrado(punto.x, punto.y, 0.002)))
+
+    assert resultado["tipologias"] == ["p"]
+    assert resultado["clasificacion"] == "EIA"
+    disparador = resultado["triggers"][0]
+    assert disparador["letra"] == "d" and disparador["severidad"] == "critica"
+    assert disparador["evidencia"]["elemento"] == "Parque Nacional Llullaillaco"
+    assert disparador["evidencia"]["distancia_m"] == 0 and disparador["evidencia"]["interseccion_ha"] > 0
+    assert ("Ley 19.300", "10", "p") in {
+        (f["norma"], f["articulo"], f["letra"]) for f in disparador["fundamento"]
+    }
+
+
+def test_a_glacier_under_the_polygon_informs_letters_b_and_d() -> None:
+    glaciar = shape(elemento("Glaciar rocoso").geometria)
+    punto = glaciar.representative_point()
+
+    resultado = evaluar(entrada(geometria=cuadrado(punto.x - 0.001, punto.y - 0.001, 0.002)))
+
+    assert resultado["clasificacion"] == "EIA"
+    assert {"b", "d"} <= {t["letra"] for t in resultado["triggers"]}
+    letra_b = next(t for t in resultado["triggers"] if t["letra"] == "b")
+    assert ("DS 40", "6", "g.5") in {(f["norma"], f["articulo"], f["letra"]) for f in letra_b["fundamento"]}
+
+
+def test_a_glacier_nearby_is_an_alert_with_its_distance_not_a_trigger() -> None:
+    glaciar = shape(elemento("Glaciar rocoso").geometria)
+    minx, miny, _, maxy = glaciar.bounds
+    # Un cuadrado de ~220 m a unos 1,1 km al oeste del glaciar (sin otros glaciares en medio).
+    lejos = cuadrado(minx - 0.013, (miny + maxy) / 2, 0.002)
+
+    resultado = evaluar(entrada(geometria=lejos))
+
+    glaciares = [a for a in resultado["alertas"] if a["evidencia"].get("categoria") == "glaciar"]
+    assert glaciares, resultado["alertas"]
+    assert all(0 < a["evidencia"]["distancia_m"] <= 3000 for a in glaciares)
+    assert "m del proyecto" in glaciares[0]["mensaje"]
+    assert not [t for t in resultado["triggers"] if t["evidencia"].get("categoria") == "glaciar"]
+
+
+def test_an_inventory_wetland_under_the_polygon_is_only_an_alert() -> None:
+    humedal = shape(elemento("Humedal", capa="humedales_antofagasta").geometria)
+    punto = humedal.representative_point()
+
+    resultado = evaluar(entrada(geometria=cuadrado(punto.x - 0.0005, punto.y - 0.0005, 0.001)))
+
+    categorias_disparadas = {t["evidencia"].get("categoria") for t in resultado["triggers"]}
+    assert "humedal_inventario" not in categorias_disparadas
+    assert any(a["evidencia"].get("categoria") == "humedal_inventario" for a in resultado["alertas"])
+
+
+def test_without_geometry_spatial_checks_are_skipped_and_the_result_says_so() -> None:
+    resultado = evaluar(entrada(geometria=None))
+
+    assert resultado["clasificacion"] == "DIA"
+    assert any("Sin geometría" in a for a in resultado["advertencias"])
+
+
+def test_a_project_outside_a_layer_coverage_is_warned_about_it() -> None:
+    # Copiapó (Atacama): las capas de glaciares y humedales solo cubren Antofagasta.
+    resultado = evaluar(entrada(region="Atacama", geometria=cuadrado(-70.30, -27.40)))
+
+    avisos = " ".join(resultado["advertencias"])
+    assert "glaciares" in avisos and "no cubre" in avisos
+
+
+@pytest.mark.parametrize("circunstancia", sorted(CIRCUNSTANCIAS))
+def test_each_declared_circumstance_triggers_its_article_11_letter(circunstancia: str) -> None:
+    resultado = evaluar(entrada(circunstancias=[circunstancia]))
+
+    assert resultado["clasificacion"] == "EIA"
+    assert [t["letra"] for t in resultado["triggers"]] == [CIRCUNSTANCIAS[circunstancia][0]]
+
+
+def test_a_project_that_does_not_enter_keeps_its_effects_as_alerts_and_suggests_pertinencia() -> None:
+    resultado = evaluar(entrada(capacidad_extraccion_t_mes=5000, circunstancias=["riesgo_salud_poblacion"]))
+
+    assert resultado["clasificacion"] == "NO_INGRESA" and resultado["triggers"] == []
+    assert "Art. 11 letra a" in resultado["alertas"][0]["mensaje"]
+    assert resultado["fundamento_clasificacion"][0]["articulo"] == "26"
+
+
+def test_every_cited_fragment_exists_and_its_quote_is_literal() -> None:
+    parque = shape(elemento("Parque Nacional Llullaillaco").geometria).representative_point()
+    resultado = evaluar(
+        entrada(geometria=cuadrado(parque.x, parque.y, 0.002), circunstancias=list(CIRCUNSTANCIAS))
+    )
+
+    citas = [f for t in resultado["triggers"] + resultado["detalle_tipologias"] for f in t["fundamento"]]
+    citas += resultado["fundamento_clasificacion"]
+    assert len({t["letra"] for t in resultado["triggers"]}) == 6
+    for cita in citas:
+        fragmento = FragmentoLegal.objects.get(pk=cita["fragmento_id"])
+        assert fragmento.norma.sigla == cita["norma"] and fragmento.articulo == cita["articulo"]
+        assert cita["cita"].rstrip(" …") in " ".join(fragmento.texto.split())
+
+
+def test_an_inactive_layer_is_not_evaluated() -> None:
+    parque = shape(elemento("Parque Nacional Llullaillaco").geometria).representative_point()
+    datos = entrada(geometria=cuadrado(parque.x, parque.y, 0.002))
+    CapaGeografica.objects.filter(codigo="snaspe").update(activa=False)
+
+    resultado = evaluar(datos)
+
+    assert "p" not in resultado["tipologias"]

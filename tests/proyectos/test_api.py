@@ -1,0 +1,201 @@
+"""API de proyectos: alcance por cliente y rol, validación completa, análisis guardado y sin estado."""
+
+import json
+from pathlib import Path
+from typing import Any
+
+import pytest
+from django.contrib.auth import get_user_model
+from rest_framework.test import APIClient
+
+from proyectos.models import Analisis, Proyecto
+from tests.proyectos.conftest import TALTAL, Empresa
+
+CASOS = Path(__file__).resolve().parents[1] / "fixtures" / "analisis"
+
+
+def nuevo(empresa: Empresa, **cambios: Any) -> dict[str, Any]:
+    return {
+        "cliente": empresa.cliente.pk,
+        "nombre": "Mina Nueva",
+        "region": "Región de Antofagasta",
+        "tipo": "explotacion",
+        "capacidad_extraccion_t_mes": 12000,
+        **cambios,
+    }
+
+
+def test_a_user_lists_only_the_projects_of_their_clients(empresa_a: Empresa, empresa_b: Empresa) -> None:
+    respuesta = empresa_a.api(empresa_a.lectora).get("/api/proyectos/")
+
+    assert respuesta.status_code == 200
+    assert [p["nombre"] for p in respuesta.json()] == ["Mina Minera Atacama"]
+
+
+def test_staff_sees_every_client_and_project(empresa_a: Empresa, empresa_b: Empresa) -> None:
+    personal = get_user_model().objects.create_user("personal", is_staff=True, is_superuser=True)
+    api = APIClient()
+    api.force_authenticate(personal)
+
+    assert len(api.get("/api/proyectos/").json()) == 2
+    assert len(api.get("/api/clientes/").json()) == 2
+
+
+@pytest.mark.parametrize(
+    ("metodo", "sufijo", "cuerpo"),
+    [
+        ("get", "", None),
+        ("patch", "", {"nombre": "Robado"}),
+        ("delete", "", None),
+        ("post", "analisis/", {}),
+        ("get", "analisis/", None),
+    ],
+)
+def test_another_clients_project_does_not_exist_for_the_user(
+    empresa_a: Empresa, empresa_b: Empresa, metodo: str, sufijo: str, cuerpo: dict[str, Any] | None
+) -> None:
+    api = empresa_a.api(empresa_a.escritora)
+
+    respuesta = getattr(api, metodo)(
+        f"/api/proyectos/{empresa_b.proyecto.pk}/{sufijo}", cuerpo, format="json"
+    )
+
+    assert respuesta.status_code == 404
+    empresa_b.proyecto.refresh_from_db()
+    assert empresa_b.proyecto.nombre == "Mina Áridos del Sur" and empresa_b.proyecto.estado == "borrador"
+
+
+def test_creating_a_project_for_another_client_is_refused(empresa_a: Empresa, empresa_b: Empresa) -> None:
+    respuesta = empresa_a.api(empresa_a.escritora).post("/api/proyectos/", nuevo(empresa_b), format="json")
+
+    assert respuesta.status_code == 404
+    assert not Proyecto.objects.filter(nombre="Mina Nueva").exists()
+
+
+def test_a_reader_cannot_create_modify_or_analyze(empresa_a: Empresa) -> None:
+    api = empresa_a.api(empresa_a.lectora)
+
+    assert api.post("/api/proyectos/", nuevo(empresa_a), format="json").status_code == 403
+    assert (
+        api.patch(f"/api/proyectos/{empresa_a.proyecto.pk}/", {"nombre": "x"}, format="json").status_code
+        == 403
+    )
+    assert api.post(f"/api/proyectos/{empresa_a.proyecto.pk}/analisis/", {}, format="json").status_code == 403
+
+
+def test_a_writer_creates_a_project_with_the_region_as_written(empresa_a: Empresa) -> None:
+    respuesta = empresa_a.api(empresa_a.escritora).post(
+        "/api/proyectos/", nuevo(empresa_a, comuna="taltal", geometria=TALTAL), format="json"
+    )
+
+    assert respuesta.status_code == 201, respuesta.json()
+    cuerpo = respuesta.json()
+    assert (cuerpo["codigo_region"], cuerpo["comuna"], cuerpo["estado"]) == ("02", "Taltal", "borrador")
+    assert cuerpo["geometria_modificada_at"] is not None
+
+
+def test_invalid_data_lists_every_problem_and_stores_nothing(empresa_a: Empresa) -> None:
+    datos = nuevo(
+        empresa_a,
+        region="Mordor",
+        capacidad_extraccion_t_mes=-3,
+        comuna="Springfield",
+        geometria={"type": "Point", "coordinates": [0, 0]},
+    )
+
+    respuesta = empresa_a.api(empresa_a.escritora).post("/api/proyectos/", datos, format="json")
+
+    assert respuesta.status_code == 400
+    assert {e["campo"] for e in respuesta.json()["errores"]} == {
+        "region",
+        "capacidad_extraccion_t_mes",
+        "geometria",
+    }
+    assert not Proyecto.objects.filter(nombre="Mina Nueva").exists()
+
+
+def test_changing_the_polygon_records_when_it_changed(empresa_a: Empresa) -> None:
+    api = empresa_a.api(empresa_a.escritora)
+    url = f"/api/proyectos/{empresa_a.proyecto.pk}/"
+
+    primera = api.patch(url, {"geometria": TALTAL}, format="json").json()["geometria_modificada_at"]
+    sin_cambio = api.patch(url, {"nombre": "Otro nombre", "geometria": TALTAL}, format="json").json()
+
+    assert primera is not None and sin_cambio["geometria_modificada_at"] == primera
+    assert sin_cambio["nombre"] == "Otro nombre"
+
+
+def test_projects_are_filtered_by_estado_region_and_client(empresa_a: Empresa) -> None:
+    api = empresa_a.api(empresa_a.escritora)
+    api.post("/api/proyectos/", nuevo(empresa_a, region="Atacama", estado="archivado"), format="json")
+
+    assert [p["nombre"] for p in api.get("/api/proyectos/?estado=archivado").json()] == ["Mina Nueva"]
+    assert [p["nombre"] for p in api.get("/api/proyectos/?region=02").json()] == ["Mina Minera Atacama"]
+    assert len(api.get(f"/api/proyectos/?cliente={empresa_a.cliente.pk}").json()) == 2
+
+
+@pytest.mark.usefixtures("motor")
+def test_analyzing_a_project_stores_the_frozen_input_and_result(empresa_a: Empresa) -> None:
+    api = empresa_a.api(empresa_a.escritora)
+    api.patch(f"/api/proyectos/{empresa_a.proyecto.pk}/", {"geometria": TALTAL}, format="json")
+
+    respuesta = api.post(
+        f"/api/proyectos/{empresa_a.proyecto.pk}/analisis/", {"tipo": "completo"}, format="json"
+    )
+
+    assert respuesta.status_code == 201
+    analisis = Analisis.objects.get(pk=respuesta.json()["id"])
+    assert analisis.clasificacion == "DIA" and analisis.resultado["tipologias"] == ["i.1"]
+    assert analisis.entrada["codigo_region"] == "02" and analisis.entrada["geometria"]["type"] == "Polygon"
+    empresa_a.proyecto.refresh_from_db()
+    assert empresa_a.proyecto.estado == "analizado"
+    assert api.get(f"/api/proyectos/{empresa_a.proyecto.pk}/").json()["ultima_clasificacion"] == "DIA"
+    assert api.get(f"/api/analisis/{analisis.pk}/").status_code == 200
+
+
+@pytest.mark.usefixtures("motor")
+def test_another_clients_analysis_does_not_exist(empresa_a: Empresa, empresa_b: Empresa) -> None:
+    ajeno = empresa_b.api(empresa_b.escritora).post(
+        f"/api/proyectos/{empresa_b.proyecto.pk}/analisis/", {}, format="json"
+    )
+
+    assert empresa_a.api(empresa_a.lectora).get(f"/api/analisis/{ajeno.json()['id']}/").status_code == 404
+
+
+@pytest.mark.usefixtures("motor")
+def test_the_stateless_evaluation_follows_the_contract_and_stores_nothing(empresa_a: Empresa) -> None:
+    entrada = json.loads((CASOS / "d05.json").read_text(encoding="utf-8"))
+
+    respuesta = empresa_a.api(empresa_a.lectora).post("/api/analisis/evaluar/", entrada, format="json")
+
+    assert respuesta.status_code == 200
+    cuerpo = respuesta.json()
+    assert (cuerpo["clasificacion"], cuerpo["tipologias"]) == ("EIA", ["i.1"])
+    assert {"letra", "descripcion", "severidad", "evidencia", "fundamento"} <= set(cuerpo["triggers"][0])
+    assert Analisis.objects.count() == 0
+
+
+def test_the_stateless_evaluation_answers_400_with_every_problem(empresa_a: Empresa) -> None:
+    respuesta = empresa_a.api(empresa_a.lectora).post(
+        "/api/analisis/evaluar/", {"nombre": "x", "tipo": "nada"}, format="json"
+    )
+
+    assert respuesta.status_code == 400
+    assert {e["campo"] for e in respuesta.json()["errores"]} == {"region", "tipo"}
+
+
+def test_an_anonymous_client_is_rejected() -> None:
+    assert APIClient().post("/api/analisis/evaluar/", {}, format="json").status_code in (401, 403)
+
+
+@pytest.mark.django_db
+def test_the_openapi_schema_documents_projects_and_the_engine() -> None:
+    esquema = APIClient().get("/api/schema/?format=json")
+
+    rutas = json.loads(esquema.content)["paths"]
+    assert {
+        "/api/proyectos/",
+        "/api/proyectos/{id}/analisis/",
+        "/api/analisis/evaluar/",
+        "/api/clientes/",
+    } <= set(rutas)

@@ -1,0 +1,92 @@
+"""Lectura de capas: GeoJSON en cualquier CRS y shapefile comprimido con su .prj, a WGS84."""
+
+import io
+import json
+import zipfile
+
+import pytest
+import shapefile
+from pyproj import CRS
+
+from proyectos.geo import ErrorDeCapa, leer_capa
+
+# Cerro Paranal aprox. (-70.404, -24.627) en UTM 19S.
+UTM_X, UTM_Y = 356_700.0, 7_275_500.0
+
+
+def shapefile_zip(*, con_prj: bool = True, crs: int = 32719) -> bytes:
+    shp, shx, dbf = io.BytesIO(), io.BytesIO(), io.BytesIO()
+    with shapefile.Writer(shp=shp, shx=shx, dbf=dbf, shapeType=shapefile.POLYGON) as escritor:
+        escritor.field("nombre", "C")
+        escritor.poly([[(UTM_X, UTM_Y), (UTM_X + 1000, UTM_Y), (UTM_X + 1000, UTM_Y + 1000), (UTM_X, UTM_Y)]])
+        escritor.record("Santuario de prueba")
+    salida = io.BytesIO()
+    with zipfile.ZipFile(salida, "w") as archivo:
+        archivo.writestr("capa.shp", shp.getvalue())
+        archivo.writestr("capa.shx", shx.getvalue())
+        archivo.writestr("capa.dbf", dbf.getvalue())
+        if con_prj:
+            archivo.writestr("capa.prj", CRS.from_epsg(crs).to_wkt("WKT1_ESRI"))
+    return salida.getvalue()
+
+
+def test_a_zipped_shapefile_in_utm_is_reprojected_to_longitude_latitude() -> None:
+    capa = leer_capa(contenido=shapefile_zip(), nombre_archivo="santuarios.zip")
+
+    (elemento,) = capa.elementos
+    assert elemento.atributos["nombre"] == "Santuario de prueba"
+    lon, lat = elemento.geometria.centroid.coords[0]
+    assert -70.42 < lon < -70.38 and -24.64 < lat < -24.61
+
+
+def test_a_shapefile_without_prj_is_rejected_saying_why() -> None:
+    with pytest.raises(ErrorDeCapa, match=r"\.prj"):
+        leer_capa(contenido=shapefile_zip(con_prj=False), nombre_archivo="capa.zip")
+
+
+def test_a_geojson_with_a_projected_crs_member_is_reprojected() -> None:
+    geojson = {
+        "type": "FeatureCollection",
+        "crs": {"type": "name", "properties": {"name": "urn:ogc:def:crs:EPSG::32719"}},
+        "features": [
+            {
+                "type": "Feature",
+                "properties": {"nombre": "A"},
+                "geometry": {"type": "Point", "coordinates": [UTM_X, UTM_Y]},
+            },
+            {"type": "Feature", "properties": {}, "geometry": None},
+        ],
+    }
+
+    capa = leer_capa(contenido=json.dumps(geojson).encode(), nombre_archivo="capa.geojson")
+
+    assert len(capa.elementos) == 1 and capa.descartados == ["elemento 2: sin geometría"]
+    assert round(capa.elementos[0].geometria.x, 1) == -70.4
+
+
+@pytest.mark.parametrize(
+    ("contenido", "nombre", "mensaje"),
+    [
+        (b"no json", "capa.geojson", "JSON"),
+        (b"PK-no-zip", "capa.zip", "zip"),
+        (b"{}", "capa.kml", "Formato no soportado"),
+    ],
+)
+def test_an_unreadable_file_gives_a_clear_error(contenido: bytes, nombre: str, mensaje: str) -> None:
+    with pytest.raises(ErrorDeCapa, match=mensaje):
+        leer_capa(contenido=contenido, nombre_archivo=nombre)
+
+
+def test_a_geojson_in_degrees_declared_as_utm_is_caught() -> None:
+    geojson = {
+        "type": "FeatureCollection",
+        "crs": {"type": "name", "properties": {"name": "EPSG:4326"}},
+        "features": [
+            {
+                "type": "Feature",
+                "properties": {},
+                "geometry": {"type": "Point", "coordinates": [-70.4, -24.6]},
+            }
+        ],
+    }
+    assert leer_capa(contenido=json.dumps(geojson).encode(), nombre_archivo="ok.json").elementos
