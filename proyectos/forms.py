@@ -14,7 +14,11 @@ class ProyectoForm(forms.Form):
     nombre = forms.CharField(max_length=200)
     cliente = forms.ModelChoiceField(queryset=Cliente.objects.none(), empty_label=None)
     region = forms.ModelChoiceField(queryset=Region.objects.all(), label="Región", empty_label="Seleccione…")
-    comuna = forms.CharField(required=False, help_text="Opcional; debe pertenecer a la región.")
+    comuna = forms.CharField(
+        required=False,
+        help_text="Opcional; debe pertenecer a la región.",
+        widget=forms.TextInput(attrs={"list": "comunas", "autocomplete": "off"}),
+    )
     tipo = forms.ChoiceField(choices=Proyecto.Tipo.choices)
     capacidad_extraccion_t_mes = forms.DecimalField(
         required=False,

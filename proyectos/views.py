@@ -18,7 +18,7 @@ from proyectos import selectors, services
 from proyectos.analisis.entrada import EntradaInvalida
 from proyectos.analisis.espacial import indice_actual
 from proyectos.forms import ProyectoForm
-from proyectos.models import Analisis, Proyecto, Region
+from proyectos.models import Analisis, Comuna, Proyecto, Region
 from proyectos.roles import puede_consultar, puede_escribir
 
 SEVERIDADES = {"critica": "Crítica", "alta": "Alta", "media": "Media"}
@@ -70,7 +70,11 @@ def crear(request: HttpRequest) -> HttpResponse:
                 request, "Proyecto creado. Dibuje o suba su polígono para evaluar las capas geográficas."
             )
             return redirect("proyectos:mapa", pk=proyecto.pk)
-    return render(request, "proyectos/formulario.html", {"formulario": formulario, "proyecto": None})
+    return render(
+        request,
+        "proyectos/formulario.html",
+        {"formulario": formulario, "proyecto": None, "comunas": _nombres_de_comunas()},
+    )
 
 
 @login_required
@@ -96,7 +100,11 @@ def editar(request: HttpRequest, pk: int) -> HttpResponse:
         else:
             messages.success(request, "Proyecto actualizado.")
             return redirect("proyectos:detalle", pk=proyecto.pk)
-    return render(request, "proyectos/formulario.html", {"formulario": formulario, "proyecto": proyecto})
+    return render(
+        request,
+        "proyectos/formulario.html",
+        {"formulario": formulario, "proyecto": proyecto, "comunas": _nombres_de_comunas()},
+    )
 
 
 @login_required
@@ -212,6 +220,10 @@ def marcar_revisado(request: HttpRequest, pk: int) -> HttpResponse:
         raise Http404("Análisis no encontrado.") from error
     services.analisis_marcar_revisado(analisis=analisis, revisadas=request.POST.get("revisadas") == "1")
     return redirect("proyectos:informe", pk=analisis.pk)
+
+
+def _nombres_de_comunas() -> list[str]:
+    return sorted(set(Comuna.objects.values_list("nombre", flat=True)))
 
 
 def _mensaje_guardado(proyecto: Proyecto) -> str:

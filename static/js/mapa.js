@@ -30,7 +30,7 @@
     mapa.on("pm:create", function (e) { e.layer.setStyle(estiloProyecto); escucharEdicion(e.layer); sincronizar(); });
     mapa.on("pm:remove", sincronizar);
     proyecto.eachLayer(escucharEdicion);
-    sincronizar();
+    campo.value = JSON.stringify(geometriaActual());
     archivo.addEventListener("change", leerArchivo);
   }
 
@@ -65,7 +65,7 @@
   function sincronizar() {
     const g = geometriaActual();
     campo.value = JSON.stringify(g);
-    estado.textContent = g ? "Polígono listo para guardar." : "Sin polígono.";
+    estado.textContent = g ? "Cambios sin guardar: presione «Guardar polígono»." : "Sin polígono (guarde para eliminarlo).";
   }
 
   function leerArchivo() {
