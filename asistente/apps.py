@@ -6,3 +6,17 @@ class AsistenteConfig(AppConfig):
 
     name = "asistente"
     verbose_name = "Asistente"
+
+    def ready(self) -> None:
+        from django.db.models.signals import post_delete, post_save
+
+        from asistente import herramientas
+        from asistente.registro import invalidar_grupo
+        from proyectos.models import Analisis, Proyecto
+
+        def invalidar(**_: object) -> None:
+            invalidar_grupo(herramientas.GRUPO_PROYECTOS)
+
+        for modelo in (Proyecto, Analisis):
+            post_save.connect(invalidar, sender=modelo, dispatch_uid=f"asistente-cache-{modelo.__name__}")
+            post_delete.connect(invalidar, sender=modelo, dispatch_uid=f"asistente-cache-{modelo.__name__}-b")

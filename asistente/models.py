@@ -1,1 +1,189 @@
-"""Modelos de asistente."""
+"""Modelos del asistente: dominios curados, conversaciones, mensajes, acciones por confirmar,
+memoria de usuario y registro de llamadas a herramientas."""
+
+from __future__ import annotations
+
+import uuid
+from datetime import timedelta
+
+from django.conf import settings
+from django.db import models
+from django.utils import timezone
+
+VIGENCIA_ACCION = timedelta(minutes=5)
+
+
+class Dominio(models.Model):
+    """Configuración que el personal cura en el admin: prompt, tono, políticas y alcance."""
+
+    class Confianza(models.TextChoices):
+        ALTA = "HIGH", "Alta"
+        MEDIA = "MEDIUM", "Media"
+        BAJA = "LOW", "Baja"
+
+    codigo = models.SlugField(max_length=40, unique=True)
+    nombre = models.CharField(max_length=120)
+    prompt_sistema = models.TextField(help_text="Instrucciones de sistema para el modelo.")
+    tono = models.CharField(
+        max_length=200, blank=True, help_text="P. ej. «formal, preciso, en español de Chile»."
+    )
+    citar_siempre = models.BooleanField(default=True)
+    nunca_inventar = models.BooleanField(default=True)
+    descargos = models.JSONField(
+        default=list,
+        blank=True,
+        help_text='Lista de {"disparadores": ["sanción", …], "texto": "…"}: se agrega el texto si la '
+        "pregunta contiene un disparador.",
+    )
+    aviso_clasificacion = models.TextField(
+        blank=True, help_text="Aviso que acompaña toda clasificación (DIA/EIA/NO_INGRESA)."
+    )
+    top_k = models.PositiveSmallIntegerField(default=5)
+    confianza_minima = models.CharField(max_length=6, choices=Confianza.choices, default=Confianza.MEDIA)
+    normas = models.JSONField(default=list, blank=True, help_text="Siglas en alcance (vacío: todas).")
+    temas = models.JSONField(default=list, blank=True, help_text="Temas en alcance (vacío: todos).")
+    activo = models.BooleanField(default=True)
+
+    class Meta:
+        ordering = ["codigo"]
+
+    def __str__(self) -> str:
+        return self.nombre
+
+
+class Conversacion(models.Model):
+    id = models.UUIDField(primary_key=True, default=uuid.uuid4, editable=False)
+    usuario = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="conversaciones"
+    )
+    dominio = models.ForeignKey(Dominio, on_delete=models.PROTECT, related_name="conversaciones")
+    titulo = models.CharField(max_length=200, blank=True)
+    proyecto = models.ForeignKey(
+        "proyectos.Proyecto", on_delete=models.SET_NULL, null=True, blank=True, related_name="conversaciones"
+    )
+    resumen = models.TextField(
+        blank=True, help_text="Resumen acumulado de lo conversado fuera de la ventana."
+    )
+    metadata = models.JSONField(default=dict, blank=True)
+    creada_at = models.DateTimeField(auto_now_add=True)
+    actualizada_at = models.DateTimeField(auto_now=True)
+    eliminada_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        ordering = ["-actualizada_at"]
+        verbose_name = "conversación"
+        verbose_name_plural = "conversaciones"
+
+    def __str__(self) -> str:
+        return self.titulo or str(self.id)
+
+
+class Mensaje(models.Model):
+    class Rol(models.TextChoices):
+        USUARIO = "user", "Usuario"
+        ASISTENTE = "assistant", "Asistente"
+        SISTEMA = "system", "Sistema"
+        HERRAMIENTA = "tool", "Herramienta"
+
+    id = models.UUIDField(primary_key=True, default=uuid.uuid4, editable=False)
+    conversacion = models.ForeignKey(Conversacion, on_delete=models.CASCADE, related_name="mensajes")
+    rol = models.CharField(max_length=10, choices=Rol.choices)
+    contenido = models.TextField(help_text="Texto tal como llegó (se escapa al mostrarlo).")
+    tool_calls = models.JSONField(default=list, blank=True)
+    tool_call_id = models.CharField(max_length=100, blank=True)
+    fuentes = models.JSONField(default=list, blank=True)
+    advertencias = models.JSONField(default=list, blank=True)
+    sugerencias = models.JSONField(default=list, blank=True)
+    marcado_inyeccion = models.BooleanField(default=False)
+    tokens_entrada = models.PositiveIntegerField(default=0)
+    tokens_salida = models.PositiveIntegerField(default=0)
+    latencia_ms = models.PositiveIntegerField(null=True, blank=True)
+    costo_usd = models.DecimalField(max_digits=10, decimal_places=6, default=0)
+    motor = models.CharField(max_length=20, blank=True)
+    feedback = models.SmallIntegerField(null=True, blank=True)
+    feedback_comentario = models.TextField(blank=True)
+    creado_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["creado_at"]
+
+    def __str__(self) -> str:
+        return f"{self.rol}: {self.contenido[:60]}"
+
+
+def _vencimiento() -> object:
+    return timezone.now() + VIGENCIA_ACCION
+
+
+class AccionPendiente(models.Model):
+    """Acción de escritura propuesta por el asistente: solo se ejecuta si su dueño la confirma."""
+
+    class Estado(models.TextChoices):
+        PENDIENTE = "pendiente", "Pendiente"
+        CONFIRMADA = "confirmada", "Confirmada"
+        CANCELADA = "cancelada", "Cancelada"
+        EXPIRADA = "expirada", "Expirada"
+        FALLIDA = "fallida", "Fallida"
+
+    id = models.UUIDField(primary_key=True, default=uuid.uuid4, editable=False)
+    conversacion = models.ForeignKey(Conversacion, on_delete=models.CASCADE, related_name="acciones")
+    usuario = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="acciones")
+    tipo = models.CharField(max_length=60, help_text="Herramienta de escritura que la ejecuta.")
+    parametros = models.JSONField(default=dict)
+    descripcion = models.TextField()
+    estado = models.CharField(max_length=12, choices=Estado.choices, default=Estado.PENDIENTE)
+    resultado = models.JSONField(null=True, blank=True)
+    error = models.TextField(blank=True)
+    comentario = models.TextField(blank=True)
+    creada_at = models.DateTimeField(auto_now_add=True)
+    expires_at = models.DateTimeField(default=_vencimiento)
+    decidida_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        ordering = ["-creada_at"]
+        verbose_name = "acción pendiente"
+        verbose_name_plural = "acciones pendientes"
+        indexes = [models.Index(fields=["estado", "expires_at"])]
+
+    def __str__(self) -> str:
+        return f"{self.tipo} ({self.estado})"
+
+
+class MemoriaUsuario(models.Model):
+    usuario = models.OneToOneField(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="memoria")
+    preferencias = models.JSONField(default=dict, blank=True)
+    proyectos_frecuentes = models.JSONField(default=list, blank=True)
+    feedback = models.JSONField(default=list, blank=True)
+    actualizada_at = models.DateTimeField(auto_now=True)
+
+    class Meta:
+        verbose_name = "memoria de usuario"
+        verbose_name_plural = "memorias de usuario"
+
+    def __str__(self) -> str:
+        return f"Memoria de {self.usuario}"
+
+
+class LlamadaHerramienta(models.Model):
+    conversacion = models.ForeignKey(
+        Conversacion, on_delete=models.CASCADE, null=True, blank=True, related_name="llamadas"
+    )
+    mensaje = models.ForeignKey(
+        Mensaje, on_delete=models.SET_NULL, null=True, blank=True, related_name="llamadas"
+    )
+    usuario = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, blank=True)
+    herramienta = models.CharField(max_length=60)
+    parametros = models.JSONField(default=dict)
+    ms = models.PositiveIntegerField()
+    exito = models.BooleanField()
+    error = models.TextField(blank=True)
+    cache_hit = models.BooleanField(default=False)
+    creada_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["-creada_at"]
+        verbose_name = "llamada a herramienta"
+        verbose_name_plural = "llamadas a herramientas"
+
+    def __str__(self) -> str:
+        return f"{self.herramienta} ({self.ms} ms)"

@@ -8,7 +8,7 @@ import sys
 import time
 
 # Cada módulo de bench/ expone `ejecutar() -> None` e imprime su propia tabla.
-BENCHMARKS: list[str] = ["analisis_proyectos", "busqueda_normativa"]
+BENCHMARKS: list[str] = ["asistente", "analisis_proyectos", "busqueda_normativa"]
 
 
 def main() -> int:

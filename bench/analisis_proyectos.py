@@ -91,7 +91,8 @@ def _sin_indice(indice: IndiceEspacial, entradas: list[Any]) -> None:
 
 def _poligonos(indice: IndiceEspacial, azar: random.Random) -> list[tuple[shapely.Polygon, str]]:
     regiones = {
-        r.codigo: shapely.geometry.shape(r.limite) for r in Region.objects.exclude(limite__isnull=True)
+        r.codigo: shapely.geometry.shape(r.limite)
+        for r in Region.objects.defer(None).exclude(limite__isnull=True)
     }
     continentales = [c for c in regiones if c not in ("11", "12")]
     resultado = []

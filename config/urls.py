@@ -15,6 +15,7 @@ urlpatterns = [
     path("api/health/", views.SaludApi.as_view(), name="salud"),
     path("api/yo/", views.UsuarioActualApi.as_view(), name="usuario-actual"),
     path("api/", include("proyectos.urls_api")),
+    path("api/asistente/", include("asistente.urls_api")),
     path("proyectos/", include("proyectos.urls")),
     path("api/schema/", SpectacularAPIView.as_view(), name="schema"),
     path("api/docs/", SpectacularSwaggerView.as_view(url_name="schema"), name="api-docs"),

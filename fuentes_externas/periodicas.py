@@ -27,7 +27,12 @@ class ResumenSincronizacion:
     desactivadas: int
 
 
-TAREAS_PERIODICAS: list[TareaPeriodica] = []
+TAREAS_PERIODICAS: list[TareaPeriodica] = [
+    # Las acciones pendientes vencen a los 5 minutos; cada minuto se marcan y se avisa en la conversación.
+    TareaPeriodica(
+        nombre="expirar acciones del asistente", tarea="asistente.acciones_expirar", cada_segundos=60
+    ),
+]
 
 
 def tareas_periodicas_sincronizar(*, tareas: list[TareaPeriodica]) -> ResumenSincronizacion:

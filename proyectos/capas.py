@@ -325,7 +325,7 @@ def regiones_que_toca(leida: CapaLeida) -> list[Region]:
     union = shapely.union_all([e.geometria for e in leida.elementos])
     return [
         r
-        for r in Region.objects.exclude(limite__isnull=True)
+        for r in Region.objects.defer(None).exclude(limite__isnull=True)
         if shapely.intersects(shapely.geometry.shape(r.limite), union)
     ]
 

@@ -2,8 +2,19 @@
 
 from __future__ import annotations
 
+from typing import TypeVar
+
 from django.conf import settings
 from django.db import models
+
+_M = TypeVar("_M", bound=models.Model)
+
+
+class SinLimiteManager(models.Manager[_M]):
+    """Difiere `limite` (GeoJSON de cientos de KB): solo el índice espacial y los mapas lo leen."""
+
+    def get_queryset(self) -> models.QuerySet[_M]:
+        return super().get_queryset().defer("limite")
 
 
 class Region(models.Model):
@@ -13,6 +24,8 @@ class Region(models.Model):
     nombre = models.CharField(max_length=100, unique=True, help_text="Nombre oficial (SUBDERE).")
     abreviatura = models.CharField(max_length=10)
     limite = models.JSONField(null=True, blank=True, help_text="Límite regional GeoJSON (BCN), WGS84.")
+
+    objects = SinLimiteManager["Region"]()
 
     class Meta:
         ordering = ["codigo"]
@@ -42,6 +55,8 @@ class Comuna(models.Model):
     provincia = models.CharField(max_length=100)
     region = models.ForeignKey(Region, on_delete=models.PROTECT, related_name="comunas")
     limite = models.JSONField(null=True, blank=True, help_text="Límite comunal GeoJSON (BCN), WGS84.")
+
+    objects = SinLimiteManager["Comuna"]()
 
     class Meta:
         ordering = ["codigo"]

@@ -59,3 +59,10 @@ def puede_escribir(usuario: Usuario) -> bool:
 def puede_administrar(usuario: Usuario) -> bool:
     """Administración: herramientas de meta-sistema."""
     return tiene_rol(usuario, Rol.ADMINISTRADOR)
+
+
+def id_de(usuario: Usuario) -> int:
+    """El id del usuario autenticado (las vistas ya exigieron autenticación)."""
+    if not usuario.is_authenticated or usuario.pk is None:
+        raise PermissionError("Se requiere un usuario autenticado.")
+    return int(usuario.pk)

@@ -76,6 +76,11 @@ def comuna_resolver(*, texto: str, region: Region | None = None) -> Comuna:
     raise ErrorDeTerritorio(f"Comuna desconocida{donde}: «{texto}».{sugerencia}")
 
 
+def sin_tildes(texto: str) -> str:
+    """Minúsculas y sin tildes ni diéresis, conservando la puntuación («#12», «8.000 t/mes»)."""
+    return "".join(c for c in unicodedata.normalize("NFD", texto.lower()) if unicodedata.category(c) != "Mn")
+
+
 def normalizar(texto: str) -> str:
     """Minúsculas, sin tildes ni diéresis (la ñ queda como n), sin apóstrofos ni guiones."""
     sin_marcas = "".join(
@@ -138,7 +143,9 @@ def proyectos_visibles(
     *, usuario: Usuario, estado: str = "", region: str = "", cliente: int | None = None
 ) -> QuerySet[Proyecto]:
     """Proyectos de los clientes del usuario (todos para el personal), con filtros opcionales."""
-    proyectos = Proyecto.objects.select_related("cliente", "region", "comuna")
+    proyectos = Proyecto.objects.select_related("cliente", "region", "comuna").defer(
+        "region__limite", "comuna__limite"
+    )
     if not getattr(usuario, "is_staff", False):
         proyectos = proyectos.filter(cliente__in=clientes_visibles(usuario=usuario))
     if estado:
@@ -153,6 +160,15 @@ def proyectos_visibles(
 def proyecto_visible(*, usuario: Usuario, pk: int) -> Proyecto:
     """El proyecto si el usuario puede verlo; si no, `Proyecto.DoesNotExist` (como si no existiera)."""
     return proyectos_visibles(usuario=usuario).get(pk=pk)
+
+
+def proyectos_parecidos(*, usuario: Usuario, nombre: str, limite: int = 3) -> list[str]:
+    """Nombres de proyectos del usuario parecidos a `nombre` (para sugerir ante un error de tipeo)."""
+    nombres = list(proyectos_visibles(usuario=usuario).values_list("nombre", flat=True))
+    parecidos = process.extract(
+        normalizar(nombre), {n: normalizar(n) for n in nombres}, limit=limite, score_cutoff=60
+    )
+    return [clave for _, _, clave in parecidos]
 
 
 def analisis_visible(*, usuario: Usuario, pk: int) -> Analisis:

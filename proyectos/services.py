@@ -54,8 +54,10 @@ def usuario_crear_o_actualizar(*, nombre: str, rol: Rol, password: str | None = 
 
 @transaction.atomic
 def proyecto_crear(*, cliente: Cliente, datos: dict[str, Any], usuario: Usuario | None = None) -> Proyecto:
-    """Valida los datos con las reglas del motor y crea el proyecto (nada se guarda si son inválidos)."""
-    entrada = validar_entrada(datos)
+    """Valida los datos con las reglas del motor y crea el proyecto (nada se guarda si son inválidos).
+
+    Puede faltar la cantidad que el tipo necesita: el análisis la pedirá."""
+    entrada = validar_entrada(datos, exigir_cantidades=False)
     proyecto = Proyecto(cliente=cliente, creado_por=_autor(usuario))
     _aplicar(proyecto, entrada)
     proyecto.geometria_modificada_at = timezone.now() if entrada.geometria_geojson else None
@@ -69,7 +71,7 @@ def proyecto_actualizar(
 ) -> Proyecto:
     """Aplica cambios parciales, revalidando el proyecto completo; marca si cambió la geometría."""
     datos = {**proyecto_como_entrada(proyecto), **cambios}
-    entrada = validar_entrada(datos)
+    entrada = validar_entrada(datos, exigir_cantidades=False)
     geometria_anterior = proyecto.geometria
     _aplicar(proyecto, entrada)
     if entrada.geometria_geojson != geometria_anterior:

@@ -166,7 +166,18 @@ MAPA_TESELAS_URL = entorno.texto("MAPA_TESELAS_URL", defecto="https://tile.opens
 
 ANTHROPIC_API_KEY = entorno.texto("ANTHROPIC_API_KEY", defecto="")
 ANTHROPIC_BASE_URL = entorno.texto("ANTHROPIC_BASE_URL", defecto="")
-ANTHROPIC_MODEL = entorno.texto("ANTHROPIC_MODEL", defecto="claude-sonnet-4-5")
+ANTHROPIC_MODEL = entorno.texto("ANTHROPIC_MODEL", defecto="claude-sonnet-4-6")
+ANTHROPIC_MAX_TOKENS = entorno.entero("ANTHROPIC_MAX_TOKENS", defecto=2048, minimo=1)
+# El SDK reintenta con espera exponencial en 408/409/429/5xx y sobrecarga (529).
+ANTHROPIC_MAX_RETRIES = entorno.entero("ANTHROPIC_MAX_RETRIES", defecto=2)
+ANTHROPIC_TIMEOUT_S = entorno.entero("ANTHROPIC_TIMEOUT_S", defecto=60, minimo=1)
+# Precios para estimar el costo por mensaje: USD por millón de tokens (línea Sonnet; ajústelos al
+# modelo elegido).
+ANTHROPIC_PRECIO_ENTRADA_USD_MTOK = float(entorno.texto("ANTHROPIC_PRECIO_ENTRADA_USD_MTOK", defecto="3"))
+ANTHROPIC_PRECIO_SALIDA_USD_MTOK = float(entorno.texto("ANTHROPIC_PRECIO_SALIDA_USD_MTOK", defecto="15"))
+ASISTENTE_MAX_RONDAS = entorno.entero("ASISTENTE_MAX_RONDAS", defecto=5, minimo=1)
+# Dominio de las conversaciones nuevas si el cliente no indica otro (se curan en el admin).
+ASISTENTE_DOMINIO = entorno.texto("ASISTENTE_DOMINIO", defecto="mineria")
 ASISTENTE_MOTOR = entorno.texto("ASISTENTE_MOTOR", defecto="auto", opciones=("auto", "claude", "reglas"))
 
 # Segundos que /api/health/ espera la respuesta de un worker de Celery a la tarea ping.

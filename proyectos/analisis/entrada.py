@@ -106,8 +106,12 @@ class EntradaInvalida(ValueError):
         return {"error": "La entrada no es válida; corrija lo siguiente.", "errores": self.errores}
 
 
-def validar_entrada(datos: Any) -> Entrada:
-    """Devuelve la entrada validada o lanza `EntradaInvalida` con todos los problemas."""
+def validar_entrada(datos: Any, *, exigir_cantidades: bool = True) -> Entrada:
+    """Devuelve la entrada validada o lanza `EntradaInvalida` con todos los problemas.
+
+    Un proyecto en borrador puede guardarse sin la cantidad que su tipo necesita
+    (`exigir_cantidades=False`); analizarlo sí la exige.
+    """
     if not isinstance(datos, dict):
         raise EntradaInvalida(
             [{"campo": "entrada", "mensaje": "Se esperaba un objeto JSON con los datos del proyecto."}]
@@ -146,7 +150,7 @@ def validar_entrada(datos: Any) -> Entrada:
         valores[campo] = _cantidad(datos.get(campo), campo, error)
     plataformas = _plataformas(datos.get("plataformas"), error)
     cantidades = Cantidades(plataformas=plataformas, **valores)
-    if isinstance(tipo, str) and tipo in CANTIDADES_REQUERIDAS:
+    if exigir_cantidades and isinstance(tipo, str) and tipo in CANTIDADES_REQUERIDAS:
         requeridas = CANTIDADES_REQUERIDAS[tipo]
         presentes = {**valores, "plataformas": plataformas}
         if requeridas and all(presentes[c] is None and datos.get(c) is None for c in requeridas):

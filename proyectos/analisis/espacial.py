@@ -138,10 +138,12 @@ def indice_construir(extra: list[ElementoIndexado] | None = None) -> IndiceEspac
         )
     ]
     regiones = [
-        Territorio(r.codigo, r.nombre, shape(r.limite)) for r in Region.objects.exclude(limite__isnull=True)
+        Territorio(r.codigo, r.nombre, shape(r.limite))
+        for r in Region.objects.defer(None).exclude(limite__isnull=True)
     ]
     comunas = [
-        Territorio(c.codigo, c.nombre, shape(c.limite)) for c in Comuna.objects.exclude(limite__isnull=True)
+        Territorio(c.codigo, c.nombre, shape(c.limite))
+        for c in Comuna.objects.defer(None).exclude(limite__isnull=True)
     ]
     return IndiceEspacial(elementos + (extra or []), regiones, comunas)
 

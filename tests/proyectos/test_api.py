@@ -153,6 +153,17 @@ def test_analyzing_a_project_stores_the_frozen_input_and_result(empresa_a: Empre
     assert api.get(f"/api/analisis/{analisis.pk}/").status_code == 200
 
 
+def test_a_draft_may_lack_quantities_but_analyzing_it_asks_for_them(empresa_a: Empresa) -> None:
+    api = empresa_a.api(empresa_a.escritora)
+    creado = api.post("/api/proyectos/", nuevo(empresa_a, capacidad_extraccion_t_mes=None), format="json")
+
+    respuesta = api.post(f"/api/proyectos/{creado.json()['id']}/analisis/", {}, format="json")
+
+    assert creado.status_code == 201 and respuesta.status_code == 400
+    assert "sin ese dato no se puede decidir" in respuesta.json()["errores"][0]["mensaje"]
+    assert Analisis.objects.count() == 0
+
+
 @pytest.mark.usefixtures("motor")
 def test_another_clients_analysis_does_not_exist(empresa_a: Empresa, empresa_b: Empresa) -> None:
     ajeno = empresa_b.api(empresa_b.escritora).post(

@@ -1,12 +1,15 @@
 """Las páginas de proyectos en un navegador real (Chromium de Debian sin interfaz, vía Playwright):
 subir un polígono en el mapa, guardarlo, analizar y leer el informe.
 
-El servidor de pruebas corre en otro hilo y necesita ver datos confirmados: la prueba crea los suyos
-fuera de una transacción y los borra al terminar (sin vaciar la base, donde viven corpus y capas).
+El servidor corre en otro hilo y necesita ver datos confirmados: la prueba crea los suyos fuera de
+una transacción y los borra al terminar. No usa el `live_server` de pytest-django porque este activa
+`transactional_db`, que al terminar vacía todas las tablas (corpus, capas y grupos de roles que las
+demás pruebas de la sesión necesitan).
 """
 
 import json
 import shutil
+import threading
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -26,6 +29,37 @@ pytestmark = [
     pytest.mark.lento,
     pytest.mark.skipif(not shutil.which(CHROMIUM), reason="falta Chromium de Debian (make test lo instala)"),
 ]
+
+
+@pytest.fixture
+def servidor_web(django_db_blocker: Any) -> Iterator[str]:
+    """La aplicación WSGI (con archivos estáticos) en 127.0.0.1, en un hilo; devuelve su URL."""
+    from socketserver import ThreadingMixIn
+    from wsgiref.simple_server import WSGIRequestHandler, WSGIServer, make_server
+
+    from django.contrib.staticfiles.handlers import StaticFilesHandler
+    from django.core.wsgi import get_wsgi_application
+
+    class Servidor(ThreadingMixIn, WSGIServer):
+        daemon_threads = True
+
+    class Silencioso(WSGIRequestHandler):
+        def log_message(self, *args: Any) -> None:
+            pass
+
+    with django_db_blocker.unblock():
+        servidor = make_server(
+            "127.0.0.1",
+            0,
+            StaticFilesHandler(get_wsgi_application()),
+            server_class=Servidor,
+            handler_class=Silencioso,
+        )
+        hilo = threading.Thread(target=servidor.serve_forever, daemon=True)
+        hilo.start()
+        yield f"http://127.0.0.1:{servidor.server_port}"
+        servidor.shutdown()
+        servidor.server_close()
 
 
 @pytest.fixture
@@ -52,7 +86,7 @@ def proyecto_confirmado(corpus: Any, capas: Any, django_db_blocker: Any) -> Iter
 
 
 def test_a_user_uploads_a_polygon_runs_the_analysis_and_reads_the_report(
-    proyecto_confirmado: Proyecto, live_server: Any, django_db_blocker: Any, tmp_path: Path
+    proyecto_confirmado: Proyecto, servidor_web: str, django_db_blocker: Any, tmp_path: Path
 ) -> None:
     from playwright.sync_api import expect, sync_playwright
 
@@ -69,7 +103,7 @@ def test_a_user_uploads_a_polygon_runs_the_analysis_and_reads_the_report(
         errores: list[str] = []
         pagina.on("pageerror", lambda error: errores.append(str(error)))
 
-        pagina.goto(f"{live_server.url}/ingresar/?next=/proyectos/{proyecto_confirmado.pk}/mapa/")
+        pagina.goto(f"{servidor_web}/ingresar/?next=/proyectos/{proyecto_confirmado.pk}/mapa/")
         pagina.fill("#id_username", "navegadora")
         pagina.fill("#id_password", "clave-navegador-1")
         pagina.click("button[type=submit]")

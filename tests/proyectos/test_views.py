@@ -60,7 +60,6 @@ def test_the_form_shows_every_problem_in_spanish_and_stores_nothing(empresa_a: E
     texto = respuesta.content.decode()
     assert respuesta.status_code == 200
     assert "La comuna Taltal pertenece a la Región de Antofagasta" in texto
-    assert "sin ese dato no se puede decidir" in texto
     assert not Proyecto.objects.filter(nombre="Pozo Nuevo").exists()
 
 

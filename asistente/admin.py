@@ -1,0 +1,131 @@
+"""Administración del asistente: dominios (validados), transcripciones de solo lectura con sus
+llamadas a herramientas, acciones pendientes y memorias."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django import forms
+from django.contrib import admin
+from django.http import HttpRequest
+
+from asistente.models import (
+    AccionPendiente,
+    Conversacion,
+    Dominio,
+    LlamadaHerramienta,
+    MemoriaUsuario,
+    Mensaje,
+)
+
+
+class DominioForm(forms.ModelForm):  # type: ignore[type-arg]
+    class Meta:
+        model = Dominio
+        fields = [
+            "codigo", "nombre", "prompt_sistema", "tono", "citar_siempre", "nunca_inventar", "descargos",
+            "aviso_clasificacion", "top_k", "confianza_minima", "normas", "temas", "activo",
+        ]  # fmt: skip
+
+    def clean_descargos(self) -> Any:
+        descargos = self.cleaned_data["descargos"]
+        if not isinstance(descargos, list) or not all(
+            isinstance(d, dict)
+            and isinstance(d.get("texto"), str)
+            and d["texto"].strip()
+            and isinstance(d.get("disparadores"), list)
+            and all(isinstance(p, str) and p.strip() for p in d["disparadores"])
+            for d in descargos
+        ):
+            raise forms.ValidationError(
+                'Use una lista de {"disparadores": ["sanción", …], "texto": "…"} '
+                "con texto y palabras no vacías."
+            )
+        return descargos
+
+    def clean_normas(self) -> Any:
+        normas = self.cleaned_data["normas"]
+        if not isinstance(normas, list) or not all(isinstance(n, str) for n in normas):
+            raise forms.ValidationError('Use una lista de siglas, p. ej. ["Ley 19.300", "DS 40"].')
+        from normativa.models import Norma
+
+        desconocidas = sorted(set(normas) - set(Norma.objects.values_list("sigla", flat=True)))
+        if desconocidas:
+            raise forms.ValidationError(f"Normas que no están en el corpus: {', '.join(desconocidas)}.")
+        return normas
+
+
+@admin.register(Dominio)
+class DominioAdmin(admin.ModelAdmin[Dominio]):
+    form = DominioForm
+    list_display = ["codigo", "nombre", "activo", "top_k", "confianza_minima"]
+    list_editable = ["activo"]
+
+
+class MensajeInline(admin.StackedInline[Mensaje, Conversacion]):
+    model = Mensaje
+    extra = 0
+    can_delete = False
+    fields = [
+        "rol",
+        "contenido",
+        "motor",
+        "latencia_ms",
+        "tokens_entrada",
+        "tokens_salida",
+        "costo_usd",
+        "fuentes",
+        "advertencias",
+        "tool_calls",
+        "marcado_inyeccion",
+        "feedback",
+    ]
+    readonly_fields = fields
+
+    def has_add_permission(self, request: HttpRequest, obj: Conversacion | None = None) -> bool:
+        return False
+
+
+class LlamadaInline(admin.TabularInline[LlamadaHerramienta, Conversacion]):
+    model = LlamadaHerramienta
+    extra = 0
+    can_delete = False
+    fields = ["creada_at", "herramienta", "parametros", "ms", "exito", "cache_hit", "error"]
+    readonly_fields = fields
+
+    def has_add_permission(self, request: HttpRequest, obj: Conversacion | None = None) -> bool:
+        return False
+
+
+@admin.register(Conversacion)
+class ConversacionAdmin(admin.ModelAdmin[Conversacion]):
+    list_display = ["titulo", "usuario", "dominio", "proyecto", "actualizada_at", "eliminada_at"]
+    list_filter = ["dominio"]
+    search_fields = ["titulo", "usuario__username"]
+    readonly_fields = ["usuario", "dominio", "titulo", "proyecto", "resumen", "metadata", "eliminada_at"]
+    inlines = [MensajeInline, LlamadaInline]
+
+    def has_add_permission(self, request: HttpRequest) -> bool:
+        return False
+
+
+@admin.register(AccionPendiente)
+class AccionPendienteAdmin(admin.ModelAdmin[AccionPendiente]):
+    list_display = ["tipo", "usuario", "estado", "creada_at", "expires_at", "decidida_at"]
+    list_filter = ["estado", "tipo"]
+    readonly_fields = [f.name for f in AccionPendiente._meta.fields]
+
+    def has_add_permission(self, request: HttpRequest) -> bool:
+        return False
+
+
+@admin.register(MemoriaUsuario)
+class MemoriaUsuarioAdmin(admin.ModelAdmin[MemoriaUsuario]):
+    list_display = ["usuario", "actualizada_at"]
+
+
+@admin.register(LlamadaHerramienta)
+class LlamadaHerramientaAdmin(admin.ModelAdmin[LlamadaHerramienta]):
+    list_display = ["herramienta", "usuario", "ms", "exito", "cache_hit", "creada_at"]
+    list_filter = ["herramienta", "exito", "cache_hit"]
+    readonly_fields = [f.name for f in LlamadaHerramienta._meta.fields]

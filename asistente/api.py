@@ -1,0 +1,337 @@
+"""API del asistente (adaptadores): chat, chat en SSE, confirmación de acciones, conversaciones,
+calificación, herramientas visibles, memoria y salud. Cada usuario ve solo lo suyo."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterator
+from typing import Any
+
+from django.http import StreamingHttpResponse
+from drf_spectacular.utils import OpenApiResponse, extend_schema, inline_serializer
+from rest_framework import serializers, status
+from rest_framework.exceptions import NotFound
+from rest_framework.request import Request
+from rest_framework.response import Response
+from rest_framework.views import APIView
+
+from asistente import services
+from asistente.models import AccionPendiente, Conversacion, MemoriaUsuario, Mensaje
+from asistente.registro import ErrorDeHerramienta, herramientas_para
+from config.salud import motor_llm_configurado
+from proyectos.roles import id_de, puede_consultar
+
+
+class ChatEntrada(serializers.Serializer):  # type: ignore[type-arg]
+    mensaje = serializers.CharField(trim_whitespace=False, allow_blank=True)
+    conversacion_id = serializers.UUIDField(required=False, allow_null=True)
+    proyecto_id = serializers.IntegerField(required=False, allow_null=True)
+    vista = serializers.CharField(required=False, allow_blank=True, default="")
+    dominio = serializers.SlugField(required=False, allow_null=True)
+
+
+FUENTE = inline_serializer(
+    "Fuente",
+    {
+        "norma": serializers.CharField(),
+        "articulo": serializers.CharField(),
+        "letra": serializers.CharField(),
+        "cita": serializers.CharField(),
+        "url": serializers.CharField(),
+        "extracto": serializers.CharField(),
+        "fragmento_id": serializers.IntegerField(),
+    },
+)
+ACCION = inline_serializer(
+    "AccionPendiente",
+    {
+        "id": serializers.UUIDField(),
+        "tipo": serializers.CharField(),
+        "parametros": serializers.DictField(),
+        "descripcion": serializers.CharField(),
+        "estado": serializers.CharField(),
+        "expires_at": serializers.DateTimeField(),
+        "resultado": serializers.DictField(allow_null=True),
+        "error": serializers.CharField(allow_null=True),
+    },
+    allow_null=True,
+)
+CHAT_SALIDA = inline_serializer(
+    "ChatSalida",
+    {
+        "conversacion_id": serializers.UUIDField(),
+        "mensaje": inline_serializer(
+            "MensajeAsistente",
+            {
+                "id": serializers.UUIDField(),
+                "rol": serializers.CharField(),
+                "contenido": serializers.CharField(),
+                "fuentes": serializers.ListField(child=FUENTE),
+                "advertencias": serializers.ListField(child=serializers.CharField()),
+            },
+        ),
+        "accion_pendiente": ACCION,
+        "sugerencias": serializers.ListField(child=serializers.CharField()),
+    },
+)
+ERROR = inline_serializer("ErrorAsistente", {"error": serializers.CharField()})
+
+
+class ConversacionSerializer(serializers.ModelSerializer):  # type: ignore[type-arg]
+    dominio = serializers.CharField(source="dominio.codigo")
+
+    class Meta:
+        model = Conversacion
+        fields = ["id", "titulo", "dominio", "proyecto", "creada_at", "actualizada_at"]
+
+
+class MensajeSerializer(serializers.ModelSerializer):  # type: ignore[type-arg]
+    class Meta:
+        model = Mensaje
+        fields = [
+            "id",
+            "rol",
+            "contenido",
+            "fuentes",
+            "advertencias",
+            "sugerencias",
+            "tool_calls",
+            "motor",
+            "creado_at",
+            "feedback",
+        ]
+
+
+class ChatApi(APIView):
+    @extend_schema(
+        summary="Enviar un mensaje al asistente",
+        request=ChatEntrada,
+        responses={200: CHAT_SALIDA, 400: ERROR, 404: ERROR, 429: ERROR},
+    )
+    def post(self, request: Request) -> Response:
+        turno = _iniciar(request)
+        if isinstance(turno, Response):
+            return turno
+        final: dict[str, Any] = {}
+        for evento in services.turno_eventos(turno):
+            if evento.tipo == "done":
+                final = evento.datos
+            elif evento.tipo == "error":
+                return Response(
+                    {"error": evento.datos["mensaje"]}, status=status.HTTP_503_SERVICE_UNAVAILABLE
+                )
+        return Response({"conversacion_id": str(turno.conversacion.pk), **final})
+
+
+class ChatStreamApi(APIView):
+    @extend_schema(
+        summary="Enviar un mensaje y recibir la respuesta como eventos (text/event-stream)",
+        description="Eventos: meta, sources, warnings (si hay), start, token*, tool, action, y done o error; "
+        "cada uno con `id:` creciente.",
+        request=ChatEntrada,
+        responses={
+            (200, "text/event-stream"): OpenApiResponse(description="Flujo SSE"),
+            400: ERROR,
+            429: ERROR,
+        },
+    )
+    def post(self, request: Request) -> Response | StreamingHttpResponse:
+        turno = _iniciar(request)
+        if isinstance(turno, Response):
+            return turno
+
+        def flujo() -> Iterator[str]:
+            for evento in services.turno_eventos(turno):
+                datos = json.dumps(evento.datos, ensure_ascii=False)
+                yield f"id: {evento.id}\nevent: {evento.tipo}\ndata: {datos}\n\n"
+
+        respuesta = StreamingHttpResponse(flujo(), content_type="text/event-stream; charset=utf-8")
+        respuesta["Cache-Control"] = "no-cache"
+        respuesta["X-Accel-Buffering"] = "no"
+        return respuesta
+
+
+class ConfirmarEntrada(serializers.Serializer):  # type: ignore[type-arg]
+    accion_id = serializers.UUIDField()
+    confirmada = serializers.BooleanField()
+    comentario = serializers.CharField(required=False, allow_blank=True, default="")
+    parametros = serializers.DictField(required=False, allow_null=True, default=None)
+
+
+class ConfirmarApi(APIView):
+    @extend_schema(
+        summary="Confirmar o cancelar una acción propuesta",
+        request=ConfirmarEntrada,
+        responses={200: ACCION, 400: ERROR, 404: ERROR, 409: ERROR, 410: ERROR},
+    )
+    def post(self, request: Request) -> Response:
+        entrada = ConfirmarEntrada(data=request.data)
+        entrada.is_valid(raise_exception=True)
+        d = entrada.validated_data
+        try:
+            accion = services.accion_decidir(
+                accion_id=d["accion_id"], usuario=request.user, confirmada=d["confirmada"],
+                comentario=d["comentario"], parametros=d["parametros"],
+            )  # fmt: skip
+        except services.AccionNoEncontrada:
+            return Response({"error": "Acción no encontrada."}, status=status.HTTP_404_NOT_FOUND)
+        except services.AccionExpirada:
+            return Response(
+                {"error": "La acción venció (5 minutos); pídala de nuevo."}, status=status.HTTP_410_GONE
+            )
+        except services.AccionEnConflicto:
+            return Response(
+                {"error": "La acción ya fue decidida en sentido contrario."}, status=status.HTTP_409_CONFLICT
+            )
+        except ErrorDeHerramienta as error:
+            return Response({"error": str(error)}, status=status.HTTP_400_BAD_REQUEST)
+        return Response(services.accion_json(accion))
+
+
+class ConversacionesApi(APIView):
+    @extend_schema(summary="Mis conversaciones", responses=ConversacionSerializer(many=True))
+    def get(self, request: Request) -> Response:
+        conversaciones = Conversacion.objects.filter(
+            usuario_id=id_de(request.user), eliminada_at__isnull=True
+        ).select_related("dominio")
+        return Response(ConversacionSerializer(conversaciones[:100], many=True).data)
+
+
+class ConversacionApi(APIView):
+    @extend_schema(summary="Eliminar (ocultar) una conversación", responses={204: None, 404: ERROR})
+    def delete(self, request: Request, pk: str) -> Response:
+        services.conversacion_eliminar(conversacion=_conversacion(request, pk))
+        return Response(status=status.HTTP_204_NO_CONTENT)
+
+
+class MensajesApi(APIView):
+    @extend_schema(summary="Mensajes de una conversación", responses=MensajeSerializer(many=True))
+    def get(self, request: Request, pk: str) -> Response:
+        conversacion = _conversacion(request, pk)
+        return Response(MensajeSerializer(conversacion.mensajes.exclude(rol="tool"), many=True).data)
+
+
+class FeedbackEntrada(serializers.Serializer):  # type: ignore[type-arg]
+    valor = serializers.ChoiceField(choices=[1, -1])
+    comentario = serializers.CharField(required=False, allow_blank=True, default="")
+
+
+class FeedbackApi(APIView):
+    @extend_schema(
+        summary="Calificar una respuesta", request=FeedbackEntrada, responses={204: None, 404: ERROR}
+    )
+    def post(self, request: Request, pk: str) -> Response:
+        entrada = FeedbackEntrada(data=request.data)
+        entrada.is_valid(raise_exception=True)
+        try:
+            mensaje = Mensaje.objects.get(
+                pk=pk, conversacion__usuario_id=id_de(request.user), rol=Mensaje.Rol.ASISTENTE
+            )
+        except (Mensaje.DoesNotExist, ValueError) as error:
+            raise NotFound("Mensaje no encontrado.") from error
+        services.mensaje_calificar(
+            mensaje=mensaje,
+            valor=int(entrada.validated_data["valor"]),
+            comentario=entrada.validated_data["comentario"],
+        )
+        return Response(status=status.HTTP_204_NO_CONTENT)
+
+
+class HerramientasApi(APIView):
+    @extend_schema(
+        summary="Herramientas que el asistente puede usar para mí",
+        responses=inline_serializer(
+            "Herramienta",
+            {
+                "name": serializers.CharField(),
+                "description": serializers.CharField(),
+                "input_schema": serializers.DictField(),
+                "escritura": serializers.BooleanField(),
+            },
+            many=True,
+        ),
+    )
+    def get(self, request: Request) -> Response:
+        return Response([{**h.esquema(), "escritura": h.escritura} for h in herramientas_para(request.user)])
+
+
+class MemoriaApi(APIView):
+    @extend_schema(
+        summary="Mi memoria de largo plazo",
+        responses=inline_serializer(
+            "Memoria",
+            {
+                "preferencias": serializers.DictField(),
+                "proyectos_frecuentes": serializers.ListField(),
+                "feedback": serializers.ListField(),
+            },
+        ),
+    )
+    def get(self, request: Request) -> Response:
+        memoria = MemoriaUsuario.objects.filter(usuario_id=id_de(request.user)).first()
+        if memoria is None:
+            return Response({"preferencias": {}, "proyectos_frecuentes": [], "feedback": []})
+        return Response(
+            {
+                "preferencias": memoria.preferencias,
+                "proyectos_frecuentes": memoria.proyectos_frecuentes,
+                "feedback": memoria.feedback,
+            }
+        )
+
+    @extend_schema(summary="Borrar mi memoria", responses={204: None})
+    def delete(self, request: Request) -> Response:
+        services.memoria_borrar(usuario=request.user)
+        return Response(status=status.HTTP_204_NO_CONTENT)
+
+
+class SaludAsistenteApi(APIView):
+    @extend_schema(
+        summary="Salud del asistente",
+        responses=inline_serializer(
+            "SaludAsistente",
+            {
+                "motor": serializers.CharField(),
+                "herramientas": serializers.ListField(child=serializers.CharField()),
+                "acciones_pendientes": serializers.IntegerField(),
+            },
+        ),
+    )
+    def get(self, request: Request) -> Response:
+        return Response(
+            {
+                "motor": motor_llm_configurado(),
+                "herramientas": [h.nombre for h in herramientas_para(request.user)],
+                "acciones_pendientes": AccionPendiente.objects.filter(
+                    usuario_id=id_de(request.user), estado="pendiente"
+                ).count(),
+            }
+        )
+
+
+def _iniciar(request: Request) -> services.Turno | Response:
+    if not puede_consultar(request.user):
+        return Response({"error": "Su usuario no tiene un rol asignado."}, status=status.HTTP_403_FORBIDDEN)
+    entrada = ChatEntrada(data=request.data)
+    if not entrada.is_valid():
+        return Response(
+            {"error": "Solicitud inválida.", "errores": entrada.errors}, status=status.HTTP_400_BAD_REQUEST
+        )
+    d = entrada.validated_data
+    try:
+        return services.turno_iniciar(
+            usuario=request.user, mensaje=d["mensaje"], conversacion_id=d.get("conversacion_id"),
+            proyecto_id=d.get("proyecto_id"), vista=d.get("vista", ""), dominio=d.get("dominio"),
+        )  # fmt: skip
+    except services.TurnoRechazado as error:
+        respuesta = Response({"error": str(error)}, status=error.codigo)
+        if error.reintentar_en:
+            respuesta["Retry-After"] = str(error.reintentar_en)
+        return respuesta
+
+
+def _conversacion(request: Request, pk: str) -> Conversacion:
+    try:
+        return Conversacion.objects.get(pk=pk, usuario_id=id_de(request.user), eliminada_at__isnull=True)
+    except (Conversacion.DoesNotExist, ValueError) as error:
+        raise NotFound("Conversación no encontrada.") from error

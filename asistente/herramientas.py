@@ -1,0 +1,385 @@
+"""Herramientas del asistente. Cada una llama a un selector o servicio: no contienen reglas propias.
+
+El docstring de cada función es la descripción que ve el modelo.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from typing import Any, Literal
+
+from pydantic import BaseModel, Field
+
+from asistente.registro import MAXIMO_RESULTADOS, Contexto, ErrorDeHerramienta, herramienta
+from normativa import selectors as normativa
+from normativa.models import FragmentoLegal, Norma
+from proyectos import selectors as proyectos
+from proyectos import services as servicios_proyectos
+from proyectos.analisis.entrada import CIRCUNSTANCIAS, EntradaInvalida
+from proyectos.models import Analisis, Proyecto
+from proyectos.roles import puede_administrar, puede_consultar, puede_escribir
+
+TTL_NORMATIVA = 24 * 3600
+TTL_PROYECTO = 5 * 60
+GRUPO_PROYECTOS = "proyectos"
+Tipo = Literal[
+    "explotacion", "prospeccion", "planta_procesamiento", "deposito_relaves", "botadero_esteriles",
+    "aridos_pozo", "aridos_cauce", "aridos_playa", "hidrocarburos",
+]  # fmt: skip
+
+
+def _hay_corpus() -> bool:
+    return FragmentoLegal.objects.exclude(norma__tipo=Norma.Tipo.DOCUMENTACION).exists()
+
+
+def _hay_documentacion() -> bool:
+    return FragmentoLegal.objects.filter(norma__tipo=Norma.Tipo.DOCUMENTACION).exists()
+
+
+# --- Lectura: normativa y documentación --------------------------------------------------------
+
+
+class BuscarNormativa(BaseModel):
+    consulta: str = Field(min_length=2, max_length=500, description="Pregunta o términos en español.")
+    top_k: int = Field(default=5, ge=1, le=20)
+    normas: list[str] = Field(default_factory=list, description="Siglas para acotar, p. ej. «Ley 19.300».")
+
+
+@herramienta(permiso=puede_consultar, ttl_s=TTL_NORMATIVA, disponible=_hay_corpus)
+def buscar_normativa(entrada: BuscarNormativa, ctx: Contexto) -> dict[str, Any]:
+    """Busca en el corpus normativo (Ley 19.300, DS 40/2012, leyes relacionadas y guías del SEA) y
+    devuelve fragmentos con su cita (norma, artículo, letra), enlace a LeyChile, extracto y la
+    confianza de la búsqueda (HIGH, MEDIUM, LOW o NONE). Úsela antes de afirmar algo sobre la ley."""
+    busqueda = normativa.buscar_normativa(
+        consulta=entrada.consulta, top_k=entrada.top_k, normas=entrada.normas or None
+    )
+    fuentes = [_fuente(r) for r in busqueda.resultados]
+    return {"confianza": busqueda.confianza, "fuentes": fuentes}
+
+
+class BuscarDocumentacion(BaseModel):
+    consulta: str = Field(min_length=2, max_length=500)
+
+
+@herramienta(permiso=puede_consultar, ttl_s=TTL_NORMATIVA, disponible=_hay_documentacion)
+def buscar_documentacion(entrada: BuscarDocumentacion, ctx: Contexto) -> dict[str, Any]:
+    """Busca en la documentación del sistema (README, guía de contribución, documentos técnicos): cómo
+    funciona el motor de prefactibilidad, la búsqueda, la API o cómo se agrega algo."""
+    busqueda = normativa.buscar_documentacion(consulta=entrada.consulta)
+    return {"confianza": busqueda.confianza, "secciones": [_seccion(r) for r in busqueda.resultados]}
+
+
+class ExplicarSistema(BaseModel):
+    tema: str = Field(min_length=2, max_length=300, description="Qué parte del sistema explicar.")
+
+
+@herramienta(permiso=puede_consultar, ttl_s=TTL_NORMATIVA, disponible=_hay_documentacion)
+def explicar_sistema(entrada: ExplicarSistema, ctx: Contexto) -> dict[str, Any]:
+    """Explica cómo funciona una parte del sistema a partir de su documentación (secciones con su
+    título y extracto)."""
+    busqueda = normativa.buscar_documentacion(consulta=entrada.tema)
+    return {"tema": entrada.tema, "secciones": [_seccion(r) for r in busqueda.resultados]}
+
+
+class ProponerImplementacion(BaseModel):
+    necesidad: str = Field(min_length=5, max_length=2000, description="Qué se quiere agregar o cambiar.")
+
+
+@herramienta(permiso=puede_administrar, disponible=_hay_documentacion)
+def proponer_implementacion(entrada: ProponerImplementacion, ctx: Contexto) -> dict[str, Any]:
+    """(Administradores) Reúne la documentación del sistema relevante para implementar una necesidad:
+    capas, convenciones y listas de verificación que aplican. No modifica nada."""
+    busqueda = normativa.buscar_documentacion(consulta=entrada.necesidad, top_k=8)
+    return {"necesidad": entrada.necesidad, "secciones": [_seccion(r) for r in busqueda.resultados]}
+
+
+# --- Lectura: proyectos ------------------------------------------------------------------------
+
+
+class ConsultarProyecto(BaseModel):
+    proyecto_id: int | None = Field(default=None, description="Número del proyecto (#12).")
+    nombre: str | None = Field(default=None, max_length=200, description="Nombre, si no se sabe el número.")
+
+
+def _grupo_proyecto(entrada: Any, ctx: Contexto) -> str:
+    # Cualquier cambio de un proyecto o análisis invalida el grupo (ver asistente/apps.py).
+    return GRUPO_PROYECTOS
+
+
+@herramienta(permiso=puede_consultar, ttl_s=TTL_PROYECTO, grupo_cache=_grupo_proyecto)
+def consultar_proyecto(entrada: ConsultarProyecto, ctx: Contexto) -> dict[str, Any]:
+    """Devuelve los datos de un proyecto del usuario (por número o nombre; sin ninguno, el proyecto
+    activo) y el resumen de su último análisis. Si el nombre no existe, sugiere los parecidos."""
+    proyecto = _proyecto(entrada.proyecto_id, entrada.nombre, ctx)
+    ultimo = proyecto.analisis.first()
+    return {
+        "proyecto": _proyecto_json(proyecto),
+        "ultimo_analisis": _analisis_resumen(ultimo) if ultimo else None,
+    }
+
+
+class ConsultarAnalisis(BaseModel):
+    analisis_id: int | None = None
+    proyecto_id: int | None = Field(default=None, description="Toma el último análisis del proyecto.")
+
+
+@herramienta(permiso=puede_consultar, ttl_s=TTL_PROYECTO, grupo_cache=_grupo_proyecto)
+def consultar_analisis(entrada: ConsultarAnalisis, ctx: Contexto) -> dict[str, Any]:
+    """Devuelve un análisis completo: clasificación, tipologías con su motivo, efectos del Art. 11
+    con evidencia y artículos citados, alertas y advertencias. Sirve para explicar por qué un
+    proyecto es DIA, EIA o no ingresa."""
+    if entrada.analisis_id:
+        try:
+            analisis = proyectos.analisis_visible(usuario=ctx.usuario, pk=entrada.analisis_id)
+        except Analisis.DoesNotExist as error:
+            raise ErrorDeHerramienta(
+                f"No existe el análisis #{entrada.analisis_id} entre sus proyectos."
+            ) from error
+    else:
+        proyecto = _proyecto(entrada.proyecto_id, None, ctx)
+        ultimo = proyecto.analisis.first()
+        if ultimo is None:
+            raise ErrorDeHerramienta(f"El proyecto #{proyecto.pk} «{proyecto.nombre}» aún no tiene análisis.")
+        analisis = ultimo
+    r = analisis.resultado
+    fundamento = [
+        f for t in r.get("detalle_tipologias", []) + r.get("triggers", []) for f in t.get("fundamento", [])
+    ]
+    return {
+        # Las fuentes van en el resultado (no como efecto lateral) para que sobrevivan a la caché.
+        "fuentes": [_fuente_de_fundamento(f) for f in fundamento if f.get("fragmento_id")],
+        "analisis_id": analisis.pk,
+        "proyecto_id": analisis.proyecto_id,
+        "proyecto": analisis.proyecto.nombre,
+        "fecha": analisis.fecha.isoformat(),
+        "clasificacion": r["clasificacion"],
+        "resumen": r.get("resumen", ""),
+        "tipologias": r.get("detalle_tipologias", []),
+        "triggers": r.get("triggers", []),
+        "alertas": r.get("alertas", [])[:MAXIMO_RESULTADOS],
+        "advertencias": r.get("advertencias", []),
+    }
+
+
+class ListarProyectos(BaseModel):
+    estado: Literal["borrador", "en_analisis", "analizado", "archivado"] | None = None
+    region: str | None = Field(default=None, description="Nombre o número de la región.")
+    limite: int = Field(default=20, ge=1, le=MAXIMO_RESULTADOS)
+
+
+@herramienta(permiso=puede_consultar, ttl_s=60, grupo_cache=_grupo_proyecto)
+def listar_proyectos(entrada: ListarProyectos, ctx: Contexto) -> dict[str, Any]:
+    """Lista los proyectos del usuario (filtros opcionales por estado y región), con su última
+    clasificación."""
+    codigo_region = ""
+    if entrada.region:
+        try:
+            codigo_region = proyectos.region_resolver(texto=entrada.region).codigo
+        except proyectos.ErrorDeTerritorio as error:
+            raise ErrorDeHerramienta(str(error)) from error
+    lista = proyectos.proyectos_visibles(
+        usuario=ctx.usuario, estado=entrada.estado or "", region=codigo_region
+    )
+    total = lista.count()
+    return {"total": total, "proyectos": [_proyecto_json(p, breve=True) for p in lista[: entrada.limite]]}
+
+
+class ObtenerEstadisticas(BaseModel):
+    pass
+
+
+@herramienta(permiso=puede_consultar, ttl_s=60, grupo_cache=_grupo_proyecto)
+def obtener_estadisticas(entrada: ObtenerEstadisticas, ctx: Contexto) -> dict[str, Any]:
+    """Cuenta los proyectos del usuario por estado, región, tipo y última clasificación."""
+    lista = list(proyectos.proyectos_visibles(usuario=ctx.usuario))
+    return {
+        "total": len(lista),
+        "por_estado": dict(Counter(p.get_estado_display() for p in lista)),
+        "por_region": dict(Counter(p.region.nombre for p in lista)),
+        "por_tipo": dict(Counter(p.get_tipo_display() for p in lista)),
+        "por_clasificacion": dict(
+            Counter(getattr(p, "ultima_clasificacion", None) or "sin análisis" for p in lista)
+        ),
+    }
+
+
+# --- Escritura (solo al confirmar) ------------------------------------------------------------
+
+
+class CrearProyecto(BaseModel):
+    nombre: str = Field(min_length=2, max_length=200)
+    region: str = Field(min_length=1, description="Región: nombre o número 1–16.")
+    comuna: str | None = None
+    tipo: Tipo = "explotacion"
+    cliente_id: int | None = Field(default=None, description="Cliente; si el usuario tiene uno solo, ese.")
+    capacidad_extraccion_t_mes: float | None = Field(default=None, ge=0)
+    plataformas: int | None = Field(default=None, ge=0)
+    aridos_m3_mes: float | None = Field(default=None, ge=0)
+    aridos_m3_total: float | None = Field(default=None, ge=0)
+    superficie_ha: float | None = Field(default=None, ge=0)
+    circunstancias: list[str] = Field(default_factory=list, description=f"De: {', '.join(CIRCUNSTANCIAS)}.")
+
+
+def _describir_creacion(entrada: Any, ctx: Contexto) -> str:
+    cantidades = []
+    if entrada.capacidad_extraccion_t_mes is not None:
+        cantidades.append(f"{entrada.capacidad_extraccion_t_mes:,.0f} t/mes".replace(",", "."))
+    if entrada.plataformas is not None:
+        cantidades.append(f"{entrada.plataformas} plataformas")
+    detalle = f" ({', '.join(cantidades)})" if cantidades else ""
+    lugar = f"{entrada.comuna}, " if entrada.comuna else ""
+    return (
+        f"Crear el proyecto «{entrada.nombre}» ({entrada.tipo}) en {lugar}región {entrada.region}{detalle}."
+    )
+
+
+@herramienta(permiso=puede_escribir, escritura=True, describir=_describir_creacion)
+def crear_proyecto(entrada: CrearProyecto, ctx: Contexto) -> dict[str, Any]:
+    """Propone crear un proyecto (queda en borrador). Se ejecuta solo cuando el usuario confirma."""
+    clientes = proyectos.clientes_visibles(usuario=ctx.usuario)
+    cliente = clientes.filter(pk=entrada.cliente_id).first() if entrada.cliente_id else None
+    if cliente is None:
+        if clientes.count() != 1:
+            raise ErrorDeHerramienta(
+                "Indique el cliente del proyecto (usted tiene acceso a varios o a ninguno)."
+            )
+        cliente = clientes.get()
+    datos = entrada.model_dump(exclude={"cliente_id"})
+    try:
+        proyecto = servicios_proyectos.proyecto_crear(cliente=cliente, datos=datos, usuario=ctx.usuario)
+    except EntradaInvalida as error:
+        raise ErrorDeHerramienta(str(error)) from error
+    return {"proyecto": _proyecto_json(proyecto)}
+
+
+class EjecutarAnalisis(BaseModel):
+    proyecto_id: int
+    tipo: Literal["rapido", "completo"] = "completo"
+
+
+def _describir_analisis(entrada: Any, ctx: Contexto) -> str:
+    proyecto = Proyecto.objects.filter(pk=entrada.proyecto_id).first()
+    nombre = f" «{proyecto.nombre}»" if proyecto else ""
+    return f"Ejecutar un análisis {entrada.tipo} del proyecto #{entrada.proyecto_id}{nombre}."
+
+
+@herramienta(permiso=puede_escribir, escritura=True, describir=_describir_analisis)
+def ejecutar_analisis(entrada: EjecutarAnalisis, ctx: Contexto) -> dict[str, Any]:
+    """Propone analizar un proyecto (ingreso al SEIA, efectos del Art. 11, clasificación). Se
+    ejecuta solo cuando el usuario confirma."""
+    proyecto = _proyecto(entrada.proyecto_id, None, ctx)
+    try:
+        analisis = servicios_proyectos.analisis_ejecutar(
+            proyecto=proyecto, tipo=entrada.tipo, usuario=ctx.usuario
+        )
+    except EntradaInvalida as error:
+        raise ErrorDeHerramienta(str(error)) from error
+    return {"analisis": _analisis_resumen(analisis), "proyecto_id": proyecto.pk}
+
+
+class ActualizarProyecto(BaseModel):
+    proyecto_id: int
+    cambios: dict[str, Any] = Field(
+        description="Campos a cambiar (nombre, region, comuna, tipo, cantidades…)."
+    )
+
+
+def _describir_actualizacion(entrada: Any, ctx: Contexto) -> str:
+    cambios = ", ".join(f"{k} = {v}" for k, v in entrada.cambios.items())
+    return f"Actualizar el proyecto #{entrada.proyecto_id}: {cambios}."
+
+
+@herramienta(permiso=puede_escribir, escritura=True, describir=_describir_actualizacion)
+def actualizar_proyecto(entrada: ActualizarProyecto, ctx: Contexto) -> dict[str, Any]:
+    """Propone cambiar datos de un proyecto. Se ejecuta solo cuando el usuario confirma."""
+    proyecto = _proyecto(entrada.proyecto_id, None, ctx)
+    try:
+        proyecto = servicios_proyectos.proyecto_actualizar(proyecto=proyecto, cambios=entrada.cambios)
+    except EntradaInvalida as error:
+        raise ErrorDeHerramienta(str(error)) from error
+    return {"proyecto": _proyecto_json(proyecto)}
+
+
+# --- Ayudas ------------------------------------------------------------------------------------
+
+
+def _proyecto(pk: int | None, nombre: str | None, ctx: Contexto) -> Proyecto:
+    visibles = proyectos.proyectos_visibles(usuario=ctx.usuario)
+    pk = pk or (None if nombre else ctx.proyecto_activo_id)
+    if pk:
+        proyecto = visibles.filter(pk=pk).first()
+        if proyecto is None:
+            raise ErrorDeHerramienta(f"No existe el proyecto #{pk} entre los suyos.")
+        return proyecto
+    if not nombre:
+        raise ErrorDeHerramienta("¿De qué proyecto? Indique su número (#12) o su nombre.")
+    exacto = visibles.filter(nombre__iexact=nombre.strip()).first()
+    if exacto:
+        return exacto
+    parecidos = proyectos.proyectos_parecidos(usuario=ctx.usuario, nombre=nombre)
+    sugerencia = f" ¿Quiso decir {', '.join(f'«{p}»' for p in parecidos)}?" if parecidos else ""
+    raise ErrorDeHerramienta(f"No encuentro un proyecto llamado «{nombre}».{sugerencia}")
+
+
+def _proyecto_json(p: Proyecto, *, breve: bool = False) -> dict[str, Any]:
+    datos: dict[str, Any] = {
+        "id": p.pk,
+        "nombre": p.nombre,
+        "cliente": p.cliente.nombre,
+        "region": p.region.nombre,
+        "comuna": p.comuna.nombre if p.comuna else None,
+        "tipo": p.tipo,
+        "estado": p.estado,
+        "ultima_clasificacion": getattr(p, "ultima_clasificacion", None),
+    }
+    if not breve:
+        datos.update(proyectos.proyecto_como_entrada(p))
+        datos["geometria"] = "sí" if p.geometria else "no"
+    return datos
+
+
+def _analisis_resumen(a: Analisis) -> dict[str, Any]:
+    return {
+        "id": a.pk,
+        "fecha": a.fecha.isoformat(),
+        "tipo": a.tipo,
+        "clasificacion": a.clasificacion,
+        "resumen": a.resultado.get("resumen", ""),
+        "letras": sorted({t["letra"] for t in a.resultado.get("triggers", [])}),
+        "tipologias": a.resultado.get("tipologias", []),
+    }
+
+
+def _fuente(r: normativa.Resultado) -> dict[str, Any]:
+    return {
+        "fragmento_id": r.fragmento_id,
+        "norma": r.norma,
+        "articulo": r.articulo,
+        "letra": r.letra,
+        "cita": r.cita,
+        "url": r.url,
+        "extracto": _extracto(r.texto),
+        "advertencia": r.advertencia,
+    }
+
+
+def _fuente_de_fundamento(f: dict[str, Any]) -> dict[str, Any]:
+    return {
+        "fragmento_id": f["fragmento_id"],
+        "norma": f["norma"],
+        "articulo": f["articulo"],
+        "letra": f.get("letra") or "",
+        "cita": f"{f['norma']}, Art. {f['articulo']}" + (f" letra {f['letra']}" if f.get("letra") else ""),
+        "url": f.get("url", ""),
+        "extracto": f.get("cita", ""),
+        "advertencia": "",
+    }
+
+
+def _seccion(r: normativa.Resultado) -> dict[str, Any]:
+    return {"documento": r.norma, "seccion": r.breadcrumb, "extracto": _extracto(r.texto, 700)}
+
+
+def _extracto(texto: str, largo: int = 400) -> str:
+    texto = " ".join(texto.split())
+    return texto if len(texto) <= largo else texto[: texto.rfind(" ", 0, largo)] + " …"

@@ -1,0 +1,456 @@
+"""Motor de reglas (sin conexión): intención determinista, extracción de entidades, las mismas
+herramientas y respuestas extractivas en castellano construidas solo con lo que ellas devuelven.
+
+También es el respaldo cuando Claude falla a mitad de un turno.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+from typing import Any
+
+from asistente.registro import ErrorDeHerramienta, ejecutar
+from asistente.services import Respuesta, Turno, accion_proponer
+from proyectos.models import Region
+from proyectos.selectors import normalizar, sin_tildes
+
+NOMBRE = "reglas"
+CONFIANZAS = ["NONE", "LOW", "MEDIUM", "HIGH"]
+SIN_BASE = (
+    "No tengo base suficiente en el corpus normativo para responder esto con fundamento. Puede "
+    "reformular la pregunta (por ejemplo, nombrando la norma o el artículo) o consultarlo al SEA."
+)
+ETIQUETA_SIN_MODELO = "(Respuesta armada sin modelo de lenguaje, a partir de la documentación del sistema.)"
+
+_SALUDO = re.compile(r"^(hola|buen[oa]s? (dias|tardes|noches)|buenas|saludos|hey)\b")
+_GRACIAS = re.compile(r"\b(gracias|muchas gracias|te agradezco)\b")
+_IDENTIDAD = re.compile(r"\b(quien eres|que eres|como te llamas|eres un (bot|robot|humano))\b")
+_AYUDA = re.compile(r"\b(ayuda|que puedes hacer|que sabes hacer|como te uso|que haces)\b")
+_CREAR = re.compile(
+    r"\b(crea|crear|creame|registra|registrar|agrega|agregar|ingresa un nuevo|nuevo)\b.*\bproyecto\b"
+)
+_ANALIZAR = re.compile(
+    r"\b(analiza|analizar|analizalo|evalua|evaluar|ejecuta\w*|corre\w*)\b.*\b(proyecto|analisis|#\d+)"
+)
+_ACTUALIZAR = re.compile(r"\b(cambia|cambiar|actualiza|actualizar|modifica|modificar)\b.*\b(proyecto|#\d+)")
+_EXPLICAR = re.compile(
+    r"(por ?que\b.*\b(eia|dia|no ingresa|ingresa)\b)|(explica\w* .*\b(analisis|resultado|clasificacion)\b)"
+)
+_ESTADISTICAS = re.compile(r"\b(cuantos proyectos|estadistica\w*|resumen de (mis |los )?proyectos)\b")
+_LISTAR = re.compile(r"\b(lista\w*|muestra\w*|mostrar|cuales son|ver|tengo)\b.*\bproyectos\b")
+_CONSULTAR = re.compile(r"\b(proyecto #?\d+|#\d+|este proyecto)\b")
+_SISTEMA = re.compile(
+    r"\b(como funciona|explica\w*|que es)\b.*\b(sistema|motor|busqueda|asistente|aplicacion|api|plataforma)\b"
+)
+_PROPONER = re.compile(r"\b(propon\w*|como (implemento|implementar|agrego|agregar|anado|anadir))\b")
+
+_TIPOS = [
+    (re.compile(r"prospecc"), "prospeccion"),
+    (re.compile(r"\bplanta\b"), "planta_procesamiento"),
+    (re.compile(r"relave"), "deposito_relaves"),
+    (re.compile(r"botadero|esteril"), "botadero_esteriles"),
+    (re.compile(r"arido.*(cauce|rio)|(cauce|rio).*arido"), "aridos_cauce"),
+    (re.compile(r"arena.*playa|playa"), "aridos_playa"),
+    (re.compile(r"arido|cantera|pozo"), "aridos_pozo"),
+    (re.compile(r"petroleo|\bgas\b|hidrocarburo"), "hidrocarburos"),
+]
+_NUMERO = r"(\d{1,3}(?:\.\d{3})+|\d+(?:[.,]\d+)?)"
+_CANTIDADES = [
+    (re.compile(_NUMERO + r"\s*(toneladas|ton|t)\s*(al|por|/)\s*mes"), "capacidad_extraccion_t_mes"),
+    (re.compile(_NUMERO + r"\s*t/mes"), "capacidad_extraccion_t_mes"),
+    (re.compile(_NUMERO + r"\s*plataformas?"), "plataformas"),
+    (re.compile(_NUMERO + r"\s*(m3|m³|metros cubicos)\s*(al|por|/)\s*mes"), "aridos_m3_mes"),
+    (re.compile(_NUMERO + r"\s*(m3|m³|metros cubicos)(\s*(totales|en total))?"), "aridos_m3_total"),
+    (re.compile(_NUMERO + r"\s*(hectareas|ha)\b"), "superficie_ha"),
+]
+
+
+@dataclass
+class Entidades:
+    proyecto_id: int | None = None
+    nombre: str | None = None
+    region: str | None = None
+    comuna: str | None = None
+    tipo: str | None = None
+    cantidades: dict[str, float] = field(default_factory=dict)
+
+
+class MotorReglas:
+    nombre = NOMBRE
+
+    def responder(self, turno: Turno) -> Respuesta:
+        texto = " ".join(sin_tildes(turno.texto).split())
+        if turno.inyeccion:
+            return Respuesta(
+                "No puedo cambiar mis reglas ni omitir confirmaciones o permisos. Las acciones que modifican "
+                "datos siempre requieren su confirmación explícita. ¿En qué más le puedo ayudar?",
+                advertencias=["El mensaje intentaba cambiar las reglas del asistente; no se ejecutó nada."],
+                motor=NOMBRE,
+            )
+        entidades = extraer_entidades(turno.texto, proyecto_activo=turno.contexto.proyecto_activo_id)
+        for intencion in (
+            self._conversacion,
+            self._crear,
+            self._analizar,
+            self._actualizar,
+            self._explicar,
+            self._estadisticas,
+            self._listar,
+            self._proponer,
+            self._sistema,
+            self._consultar,
+        ):
+            respuesta = intencion(turno, texto, entidades)
+            if respuesta is not None:
+                respuesta.motor = NOMBRE
+                return respuesta
+        respuesta = self._normativa(turno)
+        respuesta.motor = NOMBRE
+        return respuesta
+
+    # --- intenciones --------------------------------------------------------------------------
+
+    def _conversacion(self, turno: Turno, texto: str, e: Entidades) -> Respuesta | None:
+        palabras = len(texto.split())
+        if _SALUDO.search(texto) and palabras <= 6:
+            return Respuesta(
+                "¡Hola! Soy el asistente de prefactibilidad ambiental minera. Puedo responder preguntas "
+                "sobre la Ley 19.300 y el Reglamento del SEIA con citas, explicar los análisis de sus "
+                "proyectos y proponer acciones (crear, actualizar o analizar proyectos) que usted confirma.",
+                sugerencias=_SUGERENCIAS_INICIO,
+            )
+        if _GRACIAS.search(texto) and palabras <= 8:
+            return Respuesta(
+                "De nada. ¿Hay algo más en que le pueda ayudar?", sugerencias=_SUGERENCIAS_INICIO
+            )
+        if _IDENTIDAD.search(texto):
+            return Respuesta(
+                "Soy el asistente de prefactibilidad ambiental minera: respondo con base en el corpus "
+                "normativo cargado (Ley 19.300, DS 40/2012 y guías del SEA) y en sus proyectos. Mis "
+                "respuestas son referenciales y no constituyen asesoría legal.",
+                sugerencias=_SUGERENCIAS_INICIO,
+            )
+        if _AYUDA.search(texto) and palabras <= 8:
+            return Respuesta(
+                "Puedo:\n- responder preguntas sobre la normativa del SEIA, citando artículos;\n"
+                "- mostrar y listar sus proyectos y sus estadísticas;\n"
+                "- explicar por qué un proyecto es DIA, EIA o no ingresa;\n"
+                "- proponer crear, actualizar o analizar un proyecto (usted confirma antes de ejecutar).\n"
+                "Ejemplo: «crea un proyecto llamado Mina Norte en Atacama de 8.000 toneladas al mes».",
+                sugerencias=_SUGERENCIAS_INICIO,
+            )
+        return None
+
+    def _crear(self, turno: Turno, texto: str, e: Entidades) -> Respuesta | None:
+        if not _CREAR.search(texto):
+            return None
+        if not e.nombre:
+            return Respuesta(
+                "¿Cómo se llamará el proyecto? Por ejemplo: «crea un proyecto llamado Mina Norte en Atacama»."
+            )
+        if not e.region:
+            return Respuesta(
+                f"¿En qué región estará «{e.nombre}»?", sugerencias=["En Antofagasta", "En Atacama"]
+            )
+        parametros: dict[str, Any] = {"nombre": e.nombre, "region": e.region, "tipo": e.tipo or "explotacion"}
+        if e.comuna:
+            parametros["comuna"] = e.comuna
+        parametros.update(e.cantidades)
+        return self._proponer_accion(turno, "crear_proyecto", parametros)
+
+    def _analizar(self, turno: Turno, texto: str, e: Entidades) -> Respuesta | None:
+        if not _ANALIZAR.search(texto) or _EXPLICAR.search(texto):
+            return None
+        proyecto = self._resolver_proyecto(turno, e)
+        if isinstance(proyecto, Respuesta):
+            return proyecto
+        tipo = "rapido" if "rapido" in texto else "completo"
+        return self._proponer_accion(turno, "ejecutar_analisis", {"proyecto_id": proyecto, "tipo": tipo})
+
+    def _actualizar(self, turno: Turno, texto: str, e: Entidades) -> Respuesta | None:
+        if not _ACTUALIZAR.search(texto):
+            return None
+        proyecto = self._resolver_proyecto(turno, e)
+        if isinstance(proyecto, Respuesta):
+            return proyecto
+        cambios: dict[str, Any] = dict(e.cantidades)
+        if e.region:
+            cambios["region"] = e.region
+        if e.comuna:
+            cambios["comuna"] = e.comuna
+        if not cambios:
+            return Respuesta(
+                "¿Qué dato quiere cambiar? Por ejemplo: «cambia la capacidad del proyecto #3 a 8.000 t/mes»."
+            )
+        return self._proponer_accion(
+            turno, "actualizar_proyecto", {"proyecto_id": proyecto, "cambios": cambios}
+        )
+
+    def _explicar(self, turno: Turno, texto: str, e: Entidades) -> Respuesta | None:
+        if not _EXPLICAR.search(texto):
+            return None
+        proyecto = self._resolver_proyecto(turno, e)
+        if isinstance(proyecto, Respuesta):
+            return proyecto
+        llamada = ejecutar("consultar_analisis", {"proyecto_id": proyecto}, contexto=turno.contexto)
+        if llamada["error"]:
+            return Respuesta(llamada["error"], llamadas=[llamada])
+        return Respuesta(
+            _texto_explicacion(llamada["resultado"], turno.contexto.fuentes),
+            llamadas=[llamada],
+            advertencias=[turno.dominio.aviso_clasificacion] if turno.dominio.aviso_clasificacion else [],
+            sugerencias=[f"Muéstrame el proyecto #{proyecto}", "¿Qué es un EIA?"],
+        )
+
+    def _estadisticas(self, turno: Turno, texto: str, e: Entidades) -> Respuesta | None:
+        if not _ESTADISTICAS.search(texto):
+            return None
+        llamada = ejecutar("obtener_estadisticas", {}, contexto=turno.contexto)
+        r = llamada["resultado"] or {}
+        if llamada["error"] or not r.get("total"):
+            return Respuesta(llamada["error"] or "Aún no tiene proyectos.", llamadas=[llamada])
+        lineas = [f"Tiene {r['total']} proyecto(s)."]
+        for titulo, clave in (
+            ("Por estado", "por_estado"),
+            ("Por clasificación", "por_clasificacion"),
+            ("Por región", "por_region"),
+        ):
+            lineas.append(f"- {titulo}: " + ", ".join(f"{k}: {v}" for k, v in r[clave].items()))
+        return Respuesta("\n".join(lineas), llamadas=[llamada])
+
+    def _listar(self, turno: Turno, texto: str, e: Entidades) -> Respuesta | None:
+        if not _LISTAR.search(texto):
+            return None
+        parametros: dict[str, Any] = {"region": e.region} if e.region else {}
+        for estado in ("borrador", "analizado", "archivado"):
+            if estado in texto:
+                parametros["estado"] = estado
+        llamada = ejecutar("listar_proyectos", parametros, contexto=turno.contexto)
+        r = llamada["resultado"] or {}
+        if llamada["error"]:
+            return Respuesta(llamada["error"], llamadas=[llamada])
+        if not r.get("proyectos"):
+            return Respuesta("No encontré proyectos con esos criterios.", llamadas=[llamada])
+        lineas = [f"{r['total']} proyecto(s):"] + [
+            f"- #{p['id']} «{p['nombre']}» — {p['region']}, {p['estado']}"
+            + (f", {p['ultima_clasificacion']}" if p["ultima_clasificacion"] else "")
+            for p in r["proyectos"]
+        ]
+        return Respuesta("\n".join(lineas), llamadas=[llamada])
+
+    def _consultar(self, turno: Turno, texto: str, e: Entidades) -> Respuesta | None:
+        if not (_CONSULTAR.search(texto) or (e.nombre and "proyecto" in texto)):
+            return None
+        parametros: dict[str, Any] = {"proyecto_id": e.proyecto_id} if e.proyecto_id else {"nombre": e.nombre}
+        llamada = ejecutar("consultar_proyecto", parametros, contexto=turno.contexto)
+        if llamada["error"]:
+            return Respuesta(llamada["error"], llamadas=[llamada])
+        p = llamada["resultado"]["proyecto"]
+        ultimo = llamada["resultado"]["ultimo_analisis"]
+        lineas = [
+            f"Proyecto #{p['id']} «{p['nombre']}» ({p['cliente']}): {p['tipo']}, Región {p['region']}"
+            + (f", comuna de {p['comuna']}" if p["comuna"] else "")
+            + f". Estado: {p['estado']}. Polígono: {p['geometria']}."
+        ]
+        if ultimo:
+            lineas.append(
+                f"Último análisis ({ultimo['fecha'][:10]}): {ultimo['clasificacion']}. {ultimo['resumen']}"
+            )
+        else:
+            lineas.append("Aún no tiene análisis.")
+        return Respuesta(
+            "\n".join(lineas),
+            llamadas=[llamada],
+            sugerencias=[
+                f"¿Por qué el proyecto #{p['id']} es {ultimo['clasificacion']}?"
+                if ultimo
+                else f"Analiza el proyecto #{p['id']}"
+            ],
+        )
+
+    def _sistema(self, turno: Turno, texto: str, e: Entidades) -> Respuesta | None:
+        if not _SISTEMA.search(texto):
+            return None
+        return self._esquema_documentacion(turno, "explicar_sistema", {"tema": turno.texto})
+
+    def _proponer(self, turno: Turno, texto: str, e: Entidades) -> Respuesta | None:
+        if not _PROPONER.search(texto):
+            return None
+        return self._esquema_documentacion(turno, "proponer_implementacion", {"necesidad": turno.texto})
+
+    def _normativa(self, turno: Turno) -> Respuesta:
+        dominio = turno.dominio
+        llamada = ejecutar(
+            "buscar_normativa",
+            {"consulta": consulta_de(turno.texto), "top_k": dominio.top_k, "normas": dominio.normas or []},
+            contexto=turno.contexto,
+        )
+        if llamada["error"]:
+            return Respuesta(f"No pude buscar en la normativa: {llamada['error']}", llamadas=[llamada])
+        resultado = llamada["resultado"]
+        if resultado["confianza"] == "NONE" or not resultado["fuentes"]:
+            turno.contexto.fuentes.clear()
+            return Respuesta(SIN_BASE, llamadas=[llamada], advertencias=["Sin base suficiente en el corpus."])
+        advertencias = []
+        if CONFIANZAS.index(resultado["confianza"]) < CONFIANZAS.index(dominio.confianza_minima):
+            advertencias.append("Confianza baja de la búsqueda: verifique las citas antes de usarlas.")
+        lineas = ["Según el corpus normativo:"]
+        for numero, fuente in enumerate(turno.contexto.fuentes, start=1):
+            lineas.append(f"- **{fuente['cita']}**: «{_corto(fuente['extracto'])}» [{numero}]")
+        return Respuesta("\n".join(lineas), llamadas=[llamada], advertencias=advertencias)
+
+    # --- ayudas -------------------------------------------------------------------------------
+
+    def _proponer_accion(self, turno: Turno, herramienta: str, parametros: dict[str, Any]) -> Respuesta:
+        try:
+            accion = accion_proponer(turno=turno, herramienta=herramienta, parametros=parametros)
+        except ErrorDeHerramienta as error:
+            return Respuesta(str(error))
+        return Respuesta(
+            f"Propongo lo siguiente: {accion.descripcion} Confírmelo para ejecutarlo "
+            "(la propuesta vence en 5 minutos).",
+            accion=accion,
+        )
+
+    def _resolver_proyecto(self, turno: Turno, e: Entidades) -> int | Respuesta:
+        if e.proyecto_id:
+            return e.proyecto_id
+        if e.nombre:
+            llamada = ejecutar("consultar_proyecto", {"nombre": e.nombre}, contexto=turno.contexto)
+            if llamada["error"]:
+                return Respuesta(llamada["error"], llamadas=[llamada])
+            return int(llamada["resultado"]["proyecto"]["id"])
+        return Respuesta("¿De qué proyecto? Indique su número (por ejemplo, #12) o su nombre entre comillas.")
+
+    def _esquema_documentacion(self, turno: Turno, herramienta: str, parametros: dict[str, Any]) -> Respuesta:
+        llamada = ejecutar(herramienta, parametros, contexto=turno.contexto)
+        if llamada["error"]:
+            return Respuesta(llamada["error"], llamadas=[llamada])
+        secciones = llamada["resultado"]["secciones"]
+        if not secciones:
+            return Respuesta("No encontré documentación del sistema sobre eso.", llamadas=[llamada])
+        lineas = ["Esto es lo que dice la documentación del sistema:"]
+        for s in secciones[:5]:
+            lineas.append(f"- **{s['documento']} › {s['seccion']}**: {s['extracto']}")
+        lineas.append(ETIQUETA_SIN_MODELO)
+        return Respuesta("\n".join(lineas), llamadas=[llamada])
+
+
+_RELLENO = re.compile(
+    r"^\W*(?:(?:me )?(?:puedes|podrias|podria) (?:decir|explicar)(?:me)? )?(?:que|qué) "
+    r"(?:dice|establece|señala|senala|indica|exige|dispone)n? "
+    r"(?:la ley|la normativa|el reglamento|la norma)?\s*"
+    r"(?:sobre|de|respecto (?:a|de)|acerca de|en cuanto a)\s+",
+    re.IGNORECASE,
+)
+
+
+def consulta_de(texto: str) -> str:
+    """La pregunta sin el relleno conversacional («¿qué dice la ley sobre …?» → «…»)."""
+    limpia = _RELLENO.sub("", texto.strip()).strip(" ?¿!¡.")
+    return (limpia if len(limpia) >= 3 else texto)[:500]
+
+
+def extraer_entidades(texto: str, *, proyecto_activo: int | None = None) -> Entidades:
+    """Proyecto (#12, «nombre», «llamado X», «este proyecto»), región, comuna, tipo y cantidades."""
+    normal = " ".join(sin_tildes(texto).split())
+    e = Entidades()
+    if numero := re.search(r"(?:#|proyecto\s+(?:n[°º.]?\s*)?)(\d+)\b", texto, re.IGNORECASE):
+        e.proyecto_id = int(numero.group(1))
+    elif re.search(r"\beste proyecto\b|\besto\b", normal) and proyecto_activo:
+        e.proyecto_id = proyecto_activo
+    if citado := re.search(r"[«\"“']([^»\"”']{2,120})[»\"”']", texto):
+        e.nombre = citado.group(1).strip()
+    elif llamado := re.search(
+        r"\b(?:llamad[oa]|denominad[oa]|de nombre)\s+"
+        r"(.+?)(?=\s+(?:en|de|con|ubicad[oa]|para|que)\s|[,.;:]|$)",
+        texto,
+        re.IGNORECASE,
+    ):
+        e.nombre = llamado.group(1).strip()
+    e.region = _region(normalizar(texto))
+    if comuna := re.search(r"\bcomuna de ([a-z\s]+?)(?=\s+(?:en|de|con)\s|[,.;]|$)", normal):
+        e.comuna = comuna.group(1).strip()
+    e.tipo = next((tipo for patron, tipo in _TIPOS if patron.search(normal)), None)
+    for patron, campo in _CANTIDADES:
+        if campo not in e.cantidades and (m := patron.search(normal)):
+            e.cantidades[campo] = _numero(m.group(1))
+    if "plataformas" in e.cantidades:
+        e.cantidades["plataformas"] = int(e.cantidades["plataformas"])
+    return e
+
+
+def _region(normal: str) -> str | None:
+    """Nombre oficial de la región mencionada (con o sin tildes ni «Región de»)."""
+    candidatos: list[tuple[str, str]] = []
+    for region in Region.objects.all():
+        nombre = normalizar(region.nombre)
+        candidatos.append((nombre, region.nombre))
+        partes = nombre.split()
+        if len(partes) > 1:  # «Libertador General Bernardo O'Higgins» → «ohiggins»
+            candidatos.append((partes[-1], region.nombre))
+    candidatos += [
+        ("metropolitana", "Metropolitana de Santiago"),
+        ("rm", "Metropolitana de Santiago"),
+        ("biobio", "Biobío"),
+    ]
+    for clave, oficial in sorted(candidatos, key=lambda c: -len(c[0])):
+        if re.search(rf"\b{re.escape(clave)}\b", normal):
+            return oficial
+    return None
+
+
+def _corto(texto: str, largo: int = 260) -> str:
+    texto = texto.removesuffix(" …")
+    return texto if len(texto) <= largo else texto[: texto.rfind(" ", 0, largo)] + " …"
+
+
+def _numero(texto: str) -> float:
+    """«8.000» → 8000; «2,5» → 2.5; «1.5» (un decimal) → 1.5."""
+    if re.fullmatch(r"\d{1,3}(\.\d{3})+", texto):
+        return float(texto.replace(".", ""))
+    return float(texto.replace(",", "."))
+
+
+def _texto_explicacion(r: dict[str, Any], fuentes: list[dict[str, Any]]) -> str:
+    indice = {f["fragmento_id"]: n for n, f in enumerate(fuentes, start=1)}
+
+    def citas(fundamento: list[dict[str, Any]]) -> str:
+        partes = []
+        for f in fundamento:
+            marca = f" [{indice[f['fragmento_id']]}]" if f.get("fragmento_id") in indice else ""
+            partes.append(
+                f"{f['norma']}, Art. {f['articulo']}"
+                + (f" letra {f['letra']}" if f.get("letra") else "")
+                + marca
+            )
+        return "; ".join(partes)
+
+    lineas = [
+        f"El proyecto #{r['proyecto_id']} «{r['proyecto']}» es {r['clasificacion']} según el análisis "
+        f"del {r['fecha'][:10]}. {r['resumen']}"
+    ]
+    if r["tipologias"]:
+        lineas.append("Ingreso al SEIA:")
+        lineas += [
+            f"- Tipología {t['tipologia']}: {t['motivo']} ({citas(t['fundamento'])})."
+            for t in r["tipologias"]
+        ]
+    if r["triggers"]:
+        lineas.append("Efectos del Art. 11 que exigen un EIA:")
+        lineas += [
+            f"- Letra {t['letra']}) ({t['severidad']}): {t['descripcion']} "
+            f"Fundamento: {citas(t['fundamento'])}."
+            for t in r["triggers"]
+        ]
+    if r["alertas"]:
+        lineas.append(f"Además hay {len(r['alertas'])} alerta(s) para revisar.")
+    return "\n".join(lineas)
+
+
+_SUGERENCIAS_INICIO = [
+    "¿Cuándo un proyecto minero debe ingresar al SEIA?",
+    "¿Qué efectos obligan a presentar un EIA?",
+    "Lista mis proyectos",
+]

@@ -1,0 +1,200 @@
+"""Registro de herramientas del asistente: funciones tipadas cuyo docstring es su descripción.
+
+Cada herramienta declara su entrada como modelo pydantic (de ahí sale el JSON Schema que ve el
+modelo), el permiso que exige, si escribe (entonces nunca se ejecuta desde el modelo: se propone
+como `AccionPendiente`), el TTL de su caché y si su servicio está disponible. `ejecutar` valida,
+aplica el tiempo límite, usa la caché, registra la llamada y devuelve siempre
+`{herramienta, parametros, resultado, error, ms, cache_hit}`: los errores esperables vuelven como
+datos, no como excepciones.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import inspect
+import json
+import time
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import Any
+
+import structlog
+from django.core.cache import cache
+from django.db import connection, transaction
+from pydantic import BaseModel, ValidationError
+
+from asistente.models import Conversacion, LlamadaHerramienta
+from proyectos.roles import Usuario
+
+TIEMPO_LIMITE_S = 10
+registro = structlog.get_logger(__name__)
+MAXIMO_RESULTADOS = 100
+
+
+class ErrorDeHerramienta(Exception):
+    """Falla esperable (dato inexistente, permiso): vuelve al modelo como texto."""
+
+
+@dataclass
+class Contexto:
+    usuario: Usuario
+    conversacion: Conversacion | None = None
+    proyecto_activo_id: int | None = None
+    fuentes: list[dict[str, Any]] = field(default_factory=list)
+
+
+@dataclass(frozen=True)
+class Herramienta:
+    nombre: str
+    funcion: Callable[[Any, Contexto], dict[str, Any]]
+    entrada: type[BaseModel]
+    permiso: Callable[[Usuario], bool]
+    escritura: bool = False
+    ttl_s: int = 0
+    disponible: Callable[[], bool] = lambda: True
+    describir: Callable[[Any, Contexto], str] | None = None
+    grupo_cache: Callable[[Any, Contexto], str] | None = None
+
+    @property
+    def descripcion(self) -> str:
+        return inspect.cleandoc(self.funcion.__doc__ or "")
+
+    def esquema(self) -> dict[str, Any]:
+        """Definición para la API de Mensajes: nombre, descripción y JSON Schema de la entrada."""
+        esquema = self.entrada.model_json_schema()
+        esquema.pop("title", None)
+        return {"name": self.nombre, "description": self.descripcion, "input_schema": esquema}
+
+
+REGISTRO: dict[str, Herramienta] = {}
+
+
+def herramienta(
+    *,
+    permiso: Callable[[Usuario], bool],
+    escritura: bool = False,
+    ttl_s: int = 0,
+    disponible: Callable[[], bool] | None = None,
+    describir: Callable[[Any, Contexto], str] | None = None,
+    grupo_cache: Callable[[Any, Contexto], str] | None = None,
+) -> Callable[[Callable[[Any, Contexto], dict[str, Any]]], Callable[[Any, Contexto], dict[str, Any]]]:
+    """Registra la función; su primer parámetro anotado con un modelo pydantic es la entrada."""
+
+    def registrar(
+        funcion: Callable[[Any, Contexto], dict[str, Any]],
+    ) -> Callable[[Any, Contexto], dict[str, Any]]:
+        entrada = next(iter(inspect.get_annotations(funcion, eval_str=True).values()))
+        REGISTRO[funcion.__name__] = Herramienta(
+            nombre=funcion.__name__,
+            funcion=funcion,
+            entrada=entrada,
+            permiso=permiso,
+            escritura=escritura,
+            ttl_s=ttl_s,
+            disponible=disponible or (lambda: True),
+            describir=describir,
+            grupo_cache=grupo_cache,
+        )
+        return funcion
+
+    return registrar
+
+
+def herramientas_para(usuario: Usuario) -> list[Herramienta]:
+    """Herramientas que el usuario puede usar y cuyo servicio está disponible ahora."""
+    return [h for h in REGISTRO.values() if h.permiso(usuario) and h.disponible()]
+
+
+def validar_parametros(herramienta: Herramienta, parametros: Any) -> BaseModel:
+    """Entrada validada o `ErrorDeHerramienta` con los problemas en castellano."""
+    try:
+        return herramienta.entrada.model_validate(parametros or {})
+    except ValidationError as error:
+        problemas = "; ".join(
+            f"{'.'.join(str(p) for p in e['loc']) or 'entrada'}: {e['msg']}" for e in error.errors()
+        )
+        raise ErrorDeHerramienta(f"Parámetros inválidos para {herramienta.nombre}: {problemas}") from error
+
+
+def ejecutar(
+    nombre: str, parametros: Any, *, contexto: Contexto, forzar_escritura: bool = False
+) -> dict[str, Any]:
+    """Ejecuta una herramienta de lectura (o una de escritura ya confirmada) y registra la llamada."""
+    inicio = time.perf_counter()
+    herramienta = REGISTRO.get(nombre)
+    resultado: dict[str, Any] | None = None
+    error = ""
+    cache_hit = False
+    try:
+        if herramienta is None or not herramienta.disponible():
+            raise ErrorDeHerramienta(f"La herramienta «{nombre}» no está disponible.")
+        if not herramienta.permiso(contexto.usuario):
+            raise ErrorDeHerramienta(f"Su rol no permite usar «{nombre}».")
+        if herramienta.escritura and not forzar_escritura:
+            raise ErrorDeHerramienta(f"«{nombre}» modifica datos: solo se ejecuta al confirmarla.")
+        entrada = validar_parametros(herramienta, parametros)
+        clave = _clave_cache(herramienta, entrada, contexto) if herramienta.ttl_s else ""
+        if clave and (guardado := cache.get(clave)) is not None:
+            resultado, cache_hit = guardado, True
+        else:
+            resultado = _con_tiempo_limite(herramienta, entrada, contexto)
+            if clave:
+                cache.set(clave, resultado, herramienta.ttl_s)
+    except ErrorDeHerramienta as e:
+        error = str(e)
+    ms = round((time.perf_counter() - inicio) * 1000)
+    LlamadaHerramienta.objects.create(
+        conversacion=contexto.conversacion,
+        usuario_id=contexto.usuario.pk if contexto.usuario.is_authenticated else None,
+        herramienta=nombre,
+        parametros=parametros if isinstance(parametros, dict) else {"valor": str(parametros)},
+        ms=ms,
+        exito=not error,
+        error=error,
+        cache_hit=cache_hit,
+    )
+    if resultado and "fuentes" in resultado:
+        contexto.fuentes.extend(f for f in resultado["fuentes"] if f not in contexto.fuentes)
+    return {
+        "herramienta": nombre,
+        "parametros": parametros,
+        "resultado": resultado,
+        "error": error or None,
+        "ms": ms,
+    }
+
+
+def invalidar_grupo(grupo: str) -> None:
+    """Invalida las entradas de caché de un grupo (p. ej. «proyecto:12» cuando el proyecto cambia)."""
+    try:
+        cache.incr(f"asistente:grupo:{grupo}")
+    except ValueError:
+        cache.set(f"asistente:grupo:{grupo}", 1, None)
+
+
+def _clave_cache(herramienta: Herramienta, entrada: BaseModel, contexto: Contexto) -> str:
+    # Los resultados dependen de lo que el usuario puede ver: la clave incluye al usuario.
+    datos = json.dumps(entrada.model_dump(mode="json"), sort_keys=True)
+    version = ""
+    if herramienta.grupo_cache:
+        grupo = herramienta.grupo_cache(entrada, contexto)
+        version = f"{grupo}:{cache.get(f'asistente:grupo:{grupo}', 0)}"
+    resumen = hashlib.sha256(f"{contexto.usuario.pk}|{datos}|{version}".encode()).hexdigest()[:32]
+    return f"asistente:herramienta:{herramienta.nombre}:{resumen}"
+
+
+def _con_tiempo_limite(herramienta: Herramienta, entrada: BaseModel, contexto: Contexto) -> dict[str, Any]:
+    """Ejecuta con `statement_timeout` de PostgreSQL (las llamadas HTTP ya tienen el suyo)."""
+    try:
+        with transaction.atomic():
+            with connection.cursor() as cursor:
+                cursor.execute(f"SET LOCAL statement_timeout = {TIEMPO_LIMITE_S * 1000}")
+            return herramienta.funcion(entrada, contexto)
+    except ErrorDeHerramienta:
+        raise
+    except Exception as error:
+        if "statement timeout" in str(error):
+            raise ErrorDeHerramienta(f"«{herramienta.nombre}» superó {TIEMPO_LIMITE_S} s.") from error
+        # Un fallo inesperado no tumba el turno: se registra y vuelve como error de la herramienta.
+        registro.exception("herramienta_fallo", herramienta=herramienta.nombre)
+        raise ErrorDeHerramienta(f"«{herramienta.nombre}» falló por un error interno.") from error

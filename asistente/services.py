@@ -1,0 +1,484 @@
+"""Operaciones del asistente: el turno (validar, limitar, persistir, ejecutar el motor, responder con
+eventos), las acciones por confirmar y la memoria del usuario.
+
+Secuencia de eventos de un turno (diseño §4), la misma para SSE y websocket:
+`meta → sources → warnings? → start → (token | tool | action)* → done | error`, con id creciente.
+"""
+
+from __future__ import annotations
+
+import re
+import time
+from collections.abc import Iterator
+from dataclasses import dataclass, field
+from typing import Any
+from uuid import UUID
+
+import structlog
+from django.conf import settings
+from django.core.cache import cache
+from django.db import transaction
+from django.utils import timezone
+
+from asistente.models import AccionPendiente, Conversacion, Dominio, MemoriaUsuario, Mensaje
+from asistente.registro import REGISTRO, Contexto, ErrorDeHerramienta, ejecutar, validar_parametros
+from proyectos import selectors as proyectos
+from proyectos.models import Proyecto
+from proyectos.roles import Usuario, id_de
+
+registro = structlog.get_logger(__name__)
+
+LARGO_MAXIMO = 4000
+VENTANA_MENSAJES = 20
+LIMITES = {
+    "mensajes_minuto": (10, 60),
+    "mensajes_hora": (100, 3600),
+    "acciones_hora": (20, 3600),
+    "busquedas_externas_hora": (30, 3600),
+}
+# Heurísticas de inyección: marcan el mensaje (se guarda tal cual) y el asistente no cambia sus reglas.
+PATRONES_INYECCION = [
+    r"ignor\w* (todas |las |tus )*(instrucciones|reglas|indicaciones)",
+    r"olvid\w* (todas |las |tus )*(instrucciones|reglas)",
+    r"sin (pedir |solicitar |necesidad de )?confirma",
+    r"no (me )?(pidas|pida|solicites) confirma",
+    r"(salta|omite|omitir|saltar)\w* (la |las )?confirma",
+    r"(system|sistema) ?prompt",
+    r"modo (desarrollador|dios|administrador)",
+    r"ahora eres|actua como (si fueras )?(un |el )?(administrador|root|otro)",
+    r"(revela|muestra)\w* (tus|las) (instrucciones|reglas)",
+    r"ejecuta\w* directamente",
+]
+
+
+class TurnoRechazado(Exception):
+    """El mensaje no se procesa: `codigo` HTTP (400, 404, 429) y mensaje en castellano."""
+
+    def __init__(self, mensaje: str, *, codigo: int = 400, reintentar_en: int | None = None) -> None:
+        super().__init__(mensaje)
+        self.codigo = codigo
+        self.reintentar_en = reintentar_en
+
+
+class AccionNoEncontrada(Exception):
+    pass
+
+
+class AccionExpirada(Exception):
+    pass
+
+
+class AccionEnConflicto(Exception):
+    pass
+
+
+@dataclass
+class Evento:
+    id: int
+    tipo: str
+    datos: dict[str, Any]
+
+
+@dataclass
+class Turno:
+    usuario: Usuario
+    conversacion: Conversacion
+    dominio: Dominio
+    mensaje: Mensaje
+    vista: str = ""
+    inyeccion: bool = False
+    contexto: Contexto = field(init=False)
+
+    def __post_init__(self) -> None:
+        self.contexto = Contexto(
+            usuario=self.usuario,
+            conversacion=self.conversacion,
+            proyecto_activo_id=self.conversacion.proyecto_id,
+        )
+
+    @property
+    def texto(self) -> str:
+        return self.mensaje.contenido
+
+    def historial(self) -> list[Mensaje]:
+        """Los últimos mensajes de la conversación (sin el actual), del más antiguo al más nuevo."""
+        anteriores = self.conversacion.mensajes.exclude(pk=self.mensaje.pk).filter(
+            rol__in=["user", "assistant"]
+        )
+        return list(reversed(anteriores.order_by("-creado_at")[:VENTANA_MENSAJES]))
+
+
+@dataclass
+class Respuesta:
+    """Lo que un motor entrega: el texto, lo que llamó y, si corresponde, una acción propuesta."""
+
+    texto: str
+    llamadas: list[dict[str, Any]] = field(default_factory=list)
+    accion: AccionPendiente | None = None
+    advertencias: list[str] = field(default_factory=list)
+    sugerencias: list[str] = field(default_factory=list)
+    tokens_entrada: int = 0
+    tokens_salida: int = 0
+    costo_usd: float = 0.0
+    motor: str = ""
+
+
+def turno_iniciar(
+    *,
+    usuario: Usuario,
+    mensaje: Any,
+    conversacion_id: UUID | str | None = None,
+    proyecto_id: int | None = None,
+    vista: str = "",
+    dominio: str | None = None,
+) -> Turno:
+    """Valida, limita y guarda el mensaje del usuario antes de cualquier llamada a modelo o herramienta."""
+    if not isinstance(mensaje, str) or not mensaje.strip():
+        raise TurnoRechazado("Escriba un mensaje.")
+    if len(mensaje) > LARGO_MAXIMO:
+        raise TurnoRechazado(
+            f"El mensaje supera {LARGO_MAXIMO} caracteres ({len(mensaje)}); acórtelo o divídalo."
+        )
+    limite_consumir(usuario=usuario, limite="mensajes_minuto")
+    limite_consumir(usuario=usuario, limite="mensajes_hora")
+    conversacion = _conversacion(usuario, conversacion_id, dominio)
+    if proyecto_id is not None:
+        try:
+            conversacion.proyecto = proyectos.proyecto_visible(usuario=usuario, pk=int(proyecto_id))
+        except (Proyecto.DoesNotExist, ValueError) as error:
+            raise TurnoRechazado("Proyecto no encontrado.", codigo=404) from error
+    if not conversacion.titulo:
+        conversacion.titulo = " ".join(mensaje.split())[:80]
+    conversacion.save()
+    inyeccion = mensaje_sospechoso(mensaje)
+    guardado = Mensaje.objects.create(
+        conversacion=conversacion, rol=Mensaje.Rol.USUARIO, contenido=mensaje, marcado_inyeccion=inyeccion
+    )
+    if inyeccion:
+        registro.warning("inyeccion_marcada", mensaje_id=str(guardado.pk), usuario=usuario.pk)
+    return Turno(usuario, conversacion, conversacion.dominio, guardado, vista=vista, inyeccion=inyeccion)
+
+
+def turno_eventos(turno: Turno) -> Iterator[Evento]:
+    """Ejecuta el motor y produce la secuencia de eventos; guarda la respuesta del asistente."""
+    from asistente.motores import motor_para
+
+    contador = iter(range(1, 1_000_000))
+
+    def evento(tipo: str, datos: dict[str, Any]) -> Evento:
+        return Evento(next(contador), tipo, datos)
+
+    inicio = time.perf_counter()
+    yield evento(
+        "meta", {"conversacion_id": str(turno.conversacion.pk), "mensaje_usuario_id": str(turno.mensaje.pk)}
+    )
+    try:
+        respuesta = motor_para(turno).responder(turno)
+    except Exception:
+        registro.exception("turno_fallo", conversacion=str(turno.conversacion.pk))
+        yield evento(
+            "error", {"mensaje": "No pude completar la respuesta. Intente nuevamente en unos segundos."}
+        )
+        return
+    texto, fuentes = depurar_citas(respuesta.texto, turno.contexto.fuentes)
+    advertencias = respuesta.advertencias + descargos_de(turno.dominio, turno.texto)
+    mensaje = Mensaje.objects.create(
+        conversacion=turno.conversacion,
+        rol=Mensaje.Rol.ASISTENTE,
+        contenido=texto,
+        tool_calls=respuesta.llamadas,
+        fuentes=fuentes,
+        advertencias=list(dict.fromkeys(advertencias)),
+        sugerencias=respuesta.sugerencias,
+        tokens_entrada=respuesta.tokens_entrada,
+        tokens_salida=respuesta.tokens_salida,
+        costo_usd=respuesta.costo_usd,
+        motor=respuesta.motor,
+        latencia_ms=round((time.perf_counter() - inicio) * 1000),
+    )
+    yield evento("sources", {"fuentes": fuentes})
+    if mensaje.advertencias:
+        yield evento("warnings", {"advertencias": mensaje.advertencias})
+    yield evento("start", {"mensaje_id": str(mensaje.pk)})
+    for llamada in respuesta.llamadas:
+        yield evento("tool", llamada)
+    for trozo in re.findall(r"\S+\s*|\s+", texto):
+        yield evento("token", {"texto": trozo})
+    if respuesta.accion is not None:
+        yield evento("action", accion_json(respuesta.accion))
+    yield evento(
+        "done",
+        {
+            "mensaje": mensaje_json(mensaje),
+            "accion_pendiente": accion_json(respuesta.accion) if respuesta.accion else None,
+            "sugerencias": respuesta.sugerencias,
+        },
+    )
+
+
+def accion_proponer(*, turno: Turno, herramienta: str, parametros: dict[str, Any]) -> AccionPendiente:
+    """Crea la acción pendiente de una herramienta de escritura (valida parámetros y permiso)."""
+    definicion = REGISTRO[herramienta]
+    if not definicion.permiso(turno.usuario):
+        raise ErrorDeHerramienta(
+            f"Su rol no permite «{herramienta}»: pídaselo a alguien con rol de escritura."
+        )
+    entrada = validar_parametros(definicion, parametros)
+    limite_consumir(usuario=turno.usuario, limite="acciones_hora")
+    descripcion = definicion.describir(entrada, turno.contexto) if definicion.describir else herramienta
+    return AccionPendiente.objects.create(
+        conversacion=turno.conversacion,
+        usuario=turno.usuario,  # type: ignore[misc]
+        tipo=herramienta,
+        parametros=entrada.model_dump(mode="json"),
+        descripcion=descripcion,
+    )
+
+
+def accion_decidir(
+    *,
+    accion_id: UUID | str,
+    usuario: Usuario,
+    confirmada: bool,
+    comentario: str = "",
+    parametros: dict[str, Any] | None = None,
+) -> AccionPendiente:
+    """Confirma o cancela una acción de su dueño, una sola vez.
+
+    La decisión se toma con un UPDATE condicional (estado pendiente y vigente): con confirmaciones
+    simultáneas, solo una gana y ejecuta el servicio. Repetir la misma decisión devuelve el mismo
+    resultado; una decisión contraria da conflicto; una acción vencida queda «expirada».
+    """
+    try:
+        accion = AccionPendiente.objects.get(pk=accion_id, usuario_id=id_de(usuario))
+    except (AccionPendiente.DoesNotExist, ValueError) as error:
+        raise AccionNoEncontrada from error
+    if parametros is not None and accion.estado == AccionPendiente.Estado.PENDIENTE:
+        definicion = REGISTRO[accion.tipo]
+        parametros = validar_parametros(definicion, {**accion.parametros, **parametros}).model_dump(
+            mode="json"
+        )
+    ahora = timezone.now()
+    nuevo = AccionPendiente.Estado.CONFIRMADA if confirmada else AccionPendiente.Estado.CANCELADA
+    cambios: dict[str, Any] = {"estado": nuevo, "decidida_at": ahora, "comentario": comentario}
+    if parametros is not None:
+        cambios["parametros"] = parametros
+    # Decisión y ejecución en una transacción: un UPDATE concurrente espera el bloqueo de la fila y,
+    # al liberarse, ya no la encuentra pendiente; relee entonces el estado final con su resultado.
+    with transaction.atomic():
+        gano = AccionPendiente.objects.filter(
+            pk=accion.pk, estado=AccionPendiente.Estado.PENDIENTE, expires_at__gt=ahora
+        ).update(**cambios)
+        if gano:
+            accion.refresh_from_db()
+            if confirmada:
+                _ejecutar_accion(accion, usuario)
+            _mensaje_de_seguimiento(accion)
+            return accion
+    accion.refresh_from_db()
+    return _decision_repetida(accion, confirmada)
+
+
+def acciones_expirar() -> int:
+    """Marca como expiradas las acciones pendientes vencidas y lo informa en su conversación."""
+    vencidas = list(
+        AccionPendiente.objects.filter(
+            estado=AccionPendiente.Estado.PENDIENTE, expires_at__lte=timezone.now()
+        )
+    )
+    for accion in vencidas:
+        if _expirar(accion):
+            accion.refresh_from_db()
+            _mensaje_de_seguimiento(accion)
+    return len(vencidas)
+
+
+def limite_consumir(*, usuario: Usuario, limite: str) -> None:
+    """Cuenta un uso en Redis; si se superó el límite de la ventana, `TurnoRechazado` 429."""
+    maximo, ventana = LIMITES[limite]
+    clave = f"asistente:limite:{limite}:{usuario.pk}:{int(time.time() // ventana)}"
+    if cache.add(clave, 1, ventana):
+        usados = 1
+    else:
+        try:
+            usados = cache.incr(clave)
+        except ValueError:
+            cache.set(clave, 1, ventana)
+            usados = 1
+    if usados > maximo:
+        restante = ventana - int(time.time() % ventana)
+        raise TurnoRechazado(
+            f"Superó el límite de {maximo} por {'minuto' if ventana == 60 else 'hora'} "
+            f"({limite.replace('_', ' ')}). "
+            f"Intente en {restante} s.",
+            codigo=429,
+            reintentar_en=restante,
+        )
+
+
+def mensaje_sospechoso(texto: str) -> bool:
+    """Indica si el texto intenta cambiar las reglas del asistente (inyección de instrucciones)."""
+    plano = " ".join(proyectos.sin_tildes(texto).split())
+    return any(re.search(patron, plano) for patron in PATRONES_INYECCION)
+
+
+def depurar_citas(texto: str, fuentes: list[dict[str, Any]]) -> tuple[str, list[dict[str, Any]]]:
+    """Quita los marcadores [n] que no corresponden a una fuente recuperada en este turno."""
+
+    def revisar(coincidencia: re.Match[str]) -> str:
+        numero = int(coincidencia.group(1))
+        if 1 <= numero <= len(fuentes):
+            return coincidencia.group(0)
+        registro.warning("cita_sin_fuente", marcador=coincidencia.group(0))
+        return ""
+
+    return re.sub(r"\s?\[(\d+)\]", revisar, texto), fuentes
+
+
+def descargos_de(dominio: Dominio, texto: str) -> list[str]:
+    """Textos de descargo cuyo disparador aparece en la pregunta (política del dominio)."""
+    normal = proyectos.normalizar(texto)
+    return [
+        d["texto"]
+        for d in dominio.descargos or []
+        if any(proyectos.normalizar(p) in normal for p in d.get("disparadores", []))
+    ]
+
+
+def conversacion_eliminar(*, conversacion: Conversacion) -> None:
+    conversacion.eliminada_at = timezone.now()
+    conversacion.save(update_fields=["eliminada_at"])
+
+
+def mensaje_calificar(*, mensaje: Mensaje, valor: int, comentario: str = "") -> Mensaje:
+    """Guarda la calificación (1 o -1) y la agrega a la memoria del usuario."""
+    mensaje.feedback, mensaje.feedback_comentario = valor, comentario
+    mensaje.save(update_fields=["feedback", "feedback_comentario"])
+    memoria, _ = MemoriaUsuario.objects.get_or_create(usuario_id=mensaje.conversacion.usuario_id)
+    memoria.feedback = [
+        *memoria.feedback,
+        {"mensaje": str(mensaje.pk), "valor": valor, "comentario": comentario},
+    ][-50:]
+    memoria.save()
+    return mensaje
+
+
+def memoria_borrar(*, usuario: Usuario) -> None:
+    MemoriaUsuario.objects.filter(usuario_id=id_de(usuario)).delete()
+
+
+def accion_json(accion: AccionPendiente) -> dict[str, Any]:
+    return {
+        "id": str(accion.pk),
+        "tipo": accion.tipo,
+        "parametros": accion.parametros,
+        "descripcion": accion.descripcion,
+        "estado": accion.estado,
+        "expires_at": accion.expires_at.isoformat(),
+        "resultado": accion.resultado,
+        "error": accion.error or None,
+    }
+
+
+def mensaje_json(mensaje: Mensaje) -> dict[str, Any]:
+    return {
+        "id": str(mensaje.pk),
+        "rol": mensaje.rol,
+        "contenido": mensaje.contenido,
+        "fuentes": mensaje.fuentes,
+        "advertencias": mensaje.advertencias,
+        "creado_at": mensaje.creado_at.isoformat(),
+    }
+
+
+def _conversacion(usuario: Usuario, conversacion_id: UUID | str | None, dominio: str | None) -> Conversacion:
+    if conversacion_id:
+        try:
+            return Conversacion.objects.select_related("dominio").get(
+                pk=conversacion_id, usuario_id=id_de(usuario), eliminada_at__isnull=True
+            )
+        except (Conversacion.DoesNotExist, ValueError) as error:
+            raise TurnoRechazado("Conversación no encontrada.", codigo=404) from error
+    codigo = dominio or settings.ASISTENTE_DOMINIO
+    elegido = Dominio.objects.filter(codigo=codigo, activo=True).first()
+    if elegido is None:
+        raise TurnoRechazado(f"Dominio desconocido o inactivo: «{codigo}».", codigo=400)
+    return Conversacion(usuario=usuario, dominio=elegido)  # type: ignore[misc]
+
+
+def _decision_repetida(accion: AccionPendiente, confirmada: bool) -> AccionPendiente:
+    if accion.estado == AccionPendiente.Estado.PENDIENTE:  # vencida sin que nadie la marcara
+        _expirar(accion)
+        accion.refresh_from_db()
+    if accion.estado == AccionPendiente.Estado.EXPIRADA:
+        raise AccionExpirada
+    misma = accion.estado in (
+        (AccionPendiente.Estado.CONFIRMADA, AccionPendiente.Estado.FALLIDA)
+        if confirmada
+        else (AccionPendiente.Estado.CANCELADA,)
+    )
+    if not misma:
+        raise AccionEnConflicto
+    return accion
+
+
+def _expirar(accion: AccionPendiente) -> bool:
+    return bool(
+        AccionPendiente.objects.filter(pk=accion.pk, estado=AccionPendiente.Estado.PENDIENTE).update(
+            estado=AccionPendiente.Estado.EXPIRADA, decidida_at=timezone.now()
+        )
+    )
+
+
+def _ejecutar_accion(accion: AccionPendiente, usuario: Usuario) -> None:
+    contexto = Contexto(usuario=usuario, conversacion=accion.conversacion)
+    try:
+        with transaction.atomic():
+            llamada = ejecutar(accion.tipo, accion.parametros, contexto=contexto, forzar_escritura=True)
+            if llamada["error"]:
+                raise ErrorDeHerramienta(llamada["error"])
+    except ErrorDeHerramienta as error:
+        accion.estado, accion.error = AccionPendiente.Estado.FALLIDA, str(error)
+        accion.save(update_fields=["estado", "error"])
+        return
+    accion.resultado = llamada["resultado"]
+    accion.save(update_fields=["resultado"])
+
+
+def _mensaje_de_seguimiento(accion: AccionPendiente) -> Mensaje:
+    """El asistente cuenta qué pasó con la acción (creado, falló, cancelada, venció)."""
+    texto = _texto_de_seguimiento(accion)
+    return Mensaje.objects.create(
+        conversacion=accion.conversacion, rol=Mensaje.Rol.ASISTENTE, contenido=texto, motor="acciones"
+    )
+
+
+def _texto_de_seguimiento(accion: AccionPendiente) -> str:
+    estado = accion.estado
+    if estado == AccionPendiente.Estado.FALLIDA:
+        return f"No se pudo ejecutar: {accion.descripcion} Motivo: {accion.error} No se modificó nada."
+    if estado == AccionPendiente.Estado.CANCELADA:
+        return (
+            f"Cancelé la acción: {accion.descripcion} Puede pedírmela de nuevo con otros datos (por ejemplo, "
+            "otra región, tipo o cantidad), o puedo mostrarle sus proyectos existentes."
+        )
+    if estado == AccionPendiente.Estado.EXPIRADA:
+        return (
+            f"La acción venció sin confirmarse (5 minutos): {accion.descripcion} "
+            "Pídamela de nuevo si aún la necesita."
+        )
+    resultado = accion.resultado or {}
+    if accion.tipo == "crear_proyecto":
+        p = resultado["proyecto"]
+        return (
+            f"Proyecto creado: #{p['id']} «{p['nombre']}» (Región {p['region']}, {p['estado']}). "
+            "¿Quiere que lo analice?"
+        )
+    if accion.tipo == "ejecutar_analisis":
+        a = resultado["analisis"]
+        proyecto_id = resultado["proyecto_id"]
+        return f"Análisis #{a['id']} del proyecto #{proyecto_id}: {a['clasificacion']}. {a['resumen']}"
+    if accion.tipo == "actualizar_proyecto":
+        p = resultado["proyecto"]
+        return f"Proyecto #{p['id']} «{p['nombre']}» actualizado."
+    return f"Listo: {accion.descripcion}"

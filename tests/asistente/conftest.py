@@ -1,0 +1,94 @@
+"""Usuarios con cliente y proyecto para conversar con el asistente."""
+
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any
+
+import pytest
+from django.contrib.auth.models import AbstractUser
+
+from asistente.services import Turno, turno_eventos, turno_iniciar
+from proyectos.models import Cliente, Proyecto
+from proyectos.roles import Rol
+from proyectos.services import proyecto_crear, usuario_crear_o_actualizar
+
+
+@dataclass
+class Charla:
+    """Resultado de un turno: los eventos y el último («done» o «error»)."""
+
+    turno: Turno
+    eventos: list[Any]
+
+    @property
+    def final(self) -> dict[str, Any]:
+        return dict(self.eventos[-1].datos)
+
+    @property
+    def texto(self) -> str:
+        return str(self.final["mensaje"]["contenido"])
+
+    @property
+    def fuentes(self) -> list[dict[str, Any]]:
+        return list(self.final["mensaje"]["fuentes"])
+
+    @property
+    def accion(self) -> dict[str, Any] | None:
+        return self.final["accion_pendiente"]  # type: ignore[no-any-return]
+
+    @property
+    def tipos(self) -> list[str]:
+        return [e.tipo for e in self.eventos]
+
+
+@pytest.fixture
+def usuaria(db: None) -> Callable[..., AbstractUser]:
+    def crear(nombre: str = "consultora", rol: Rol = Rol.ESCRITURA) -> AbstractUser:
+        usuario = usuario_crear_o_actualizar(nombre=nombre, rol=rol, password="clave-123!").usuario
+        cliente, _ = Cliente.objects.get_or_create(nombre=f"Cliente de {nombre}")
+        cliente.usuarios.add(usuario.pk)
+        return usuario
+
+    return crear
+
+
+@pytest.fixture
+def conversar() -> Callable[..., Charla]:
+    def enviar(usuario: AbstractUser, mensaje: str, **opciones: Any) -> Charla:
+        turno = turno_iniciar(usuario=usuario, mensaje=mensaje, **opciones)
+        return Charla(turno, list(turno_eventos(turno)))
+
+    return enviar
+
+
+@pytest.fixture
+def proyecto_eia(motor: None, usuaria: Callable[..., AbstractUser]) -> Proyecto:
+    """Proyecto de Mejillones (sitio prioritario) ya analizado: EIA por la letra d."""
+    from proyectos.services import analisis_ejecutar
+
+    dueña = usuaria("duena")
+    cliente = Cliente.objects.get(nombre="Cliente de duena")
+    proyecto = proyecto_crear(
+        cliente=cliente,
+        datos={
+            "nombre": "Mina Mejillones",
+            "region": "Antofagasta",
+            "tipo": "explotacion",
+            "capacidad_extraccion_t_mes": 15000,
+            "geometria": {
+                "type": "Polygon",
+                "coordinates": [
+                    [
+                        [-70.555, -23.286],
+                        [-70.545, -23.286],
+                        [-70.545, -23.277],
+                        [-70.555, -23.277],
+                        [-70.555, -23.286],
+                    ]
+                ],
+            },
+        },
+        usuario=dueña,
+    )
+    analisis_ejecutar(proyecto=proyecto, usuario=dueña)
+    return proyecto

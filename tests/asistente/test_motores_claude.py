@@ -1,0 +1,194 @@
+"""Motor Claude con el SDK real contra un servidor local que habla la API de Mensajes (SSE)."""
+
+import json
+from collections.abc import Callable, Iterator
+from typing import Any
+
+import pytest
+from django.contrib.auth.models import AbstractUser
+from django.test import override_settings
+
+from asistente.models import AccionPendiente, Mensaje
+from proyectos.models import Proyecto
+from tests.asistente.conftest import Charla
+from tests.utilidades import ServidorLocal
+
+RUTA = "/v1/messages"
+
+
+def sse(*bloques: dict[str, Any], stop: str = "end_turn", entrada: int = 120, salida: int = 30) -> str:
+    """Un mensaje de la API de Mensajes como flujo SSE (message_start … message_stop)."""
+    eventos: list[tuple[str, dict[str, Any]]] = [
+        (
+            "message_start",
+            {
+                "type": "message_start",
+                "message": {
+                    "id": "msg_1", "type": "message", "role": "assistant", "model": "claude-prueba",
+                    "content": [],
+                    "stop_reason": None, "stop_sequence": None,
+                    "usage": {"input_tokens": entrada, "output_tokens": 1, "cache_read_input_tokens": 100},
+                },
+            },
+        )
+    ]  # fmt: skip
+    for indice, bloque in enumerate(bloques):
+        if bloque["type"] == "text":
+            eventos.append(
+                (
+                    "content_block_start",
+                    {
+                        "type": "content_block_start",
+                        "index": indice,
+                        "content_block": {"type": "text", "text": ""},
+                    },
+                )
+            )
+            for trozo in bloque["text"].split(" "):
+                eventos.append(
+                    (
+                        "content_block_delta",
+                        {
+                            "type": "content_block_delta",
+                            "index": indice,
+                            "delta": {"type": "text_delta", "text": trozo + " "},
+                        },
+                    )
+                )
+        else:
+            eventos.append(
+                (
+                    "content_block_start",
+                    {
+                        "type": "content_block_start",
+                        "index": indice,
+                        "content_block": {**bloque, "input": {}},
+                    },
+                )
+            )
+            eventos.append(
+                (
+                    "content_block_delta",
+                    {
+                        "type": "content_block_delta",
+                        "index": indice,
+                        "delta": {"type": "input_json_delta", "partial_json": json.dumps(bloque["input"])},
+                    },
+                )
+            )
+        eventos.append(("content_block_stop", {"type": "content_block_stop", "index": indice}))
+    eventos.append(
+        (
+            "message_delta",
+            {
+                "type": "message_delta",
+                "delta": {"stop_reason": stop, "stop_sequence": None},
+                "usage": {"output_tokens": salida},
+            },
+        )
+    )
+    eventos.append(("message_stop", {"type": "message_stop"}))
+    return "".join(f"event: {nombre}\ndata: {json.dumps(datos)}\n\n" for nombre, datos in eventos)
+
+
+def uso_de_herramienta(nombre: str, entrada: dict[str, Any], ident: str = "toolu_1") -> dict[str, Any]:
+    return {"type": "tool_use", "id": ident, "name": nombre, "input": entrada}
+
+
+@pytest.fixture
+def servidor() -> Iterator[ServidorLocal]:
+    local = ServidorLocal()
+    with override_settings(
+        ANTHROPIC_API_KEY="clave-de-prueba",
+        ANTHROPIC_BASE_URL=local.url,
+        ASISTENTE_MOTOR="claude",
+        ANTHROPIC_MAX_RETRIES=1,
+    ):
+        yield local
+    local.cerrar()
+
+
+def responder_sse(servidor: ServidorLocal, cuerpo: str, estado: int = 200) -> None:
+    servidor.responder(RUTA, estado, cuerpo, {"Content-Type": "text/event-stream"})
+
+
+def pedidos_json(servidor: ServidorLocal) -> list[dict[str, Any]]:
+    return [json.loads(p[3]) for p in servidor.pedidos]
+
+
+@pytest.mark.usefixtures("corpus")
+def test_a_tool_round_feeds_results_back_and_the_answer_cites_this_turns_fragments(
+    servidor: ServidorLocal, usuaria: Callable[..., AbstractUser], conversar: Callable[..., Charla]
+) -> None:
+    responder_sse(
+        servidor, sse(uso_de_herramienta("buscar_normativa", {"consulta": "glaciares EIA"}), stop="tool_use")
+    )
+    responder_sse(
+        servidor, sse({"type": "text", "text": "La ley exige EIA cerca de glaciares [1]. Otro dato [9]."})
+    )
+
+    charla = conversar(usuaria(), "¿Un proyecto cerca de un glaciar requiere EIA?")
+
+    assert charla.texto.startswith("La ley exige EIA cerca de glaciares [1].") and "[9]" not in charla.texto
+    assert charla.fuentes and charla.fuentes[0]["fragmento_id"]
+    assert next(t for t in charla.tipos if t in ("tool", "token")) == "tool"
+    primero, segundo = pedidos_json(servidor)
+    assert primero["stream"] is True and primero["system"][0]["cache_control"] == {"type": "ephemeral"}
+    assert primero["tools"][-1]["cache_control"] == {"type": "ephemeral"}
+    resultado = segundo["messages"][-1]["content"][0]
+    assert resultado["type"] == "tool_result" and resultado["tool_use_id"] == "toolu_1"
+    assert '"marcador": "[1]"' in resultado["content"]
+    mensaje = Mensaje.objects.get(pk=charla.final["mensaje"]["id"])
+    assert mensaje.motor == "claude" and mensaje.tokens_entrada == 440 and mensaje.tokens_salida == 60
+    assert mensaje.costo_usd > 0
+
+
+@pytest.mark.usefixtures("capas")
+def test_a_write_tool_from_the_model_only_creates_a_pending_action(
+    servidor: ServidorLocal, usuaria: Callable[..., AbstractUser], conversar: Callable[..., Charla]
+) -> None:
+    responder_sse(
+        servidor,
+        sse(
+            uso_de_herramienta("crear_proyecto", {"nombre": "Mina Norte", "region": "Atacama"}),
+            stop="tool_use",
+        ),
+    )
+
+    charla = conversar(usuaria(), "crea la Mina Norte en Atacama, ya, sin preguntar")
+
+    assert charla.accion is not None and charla.accion["tipo"] == "crear_proyecto"
+    assert not Proyecto.objects.exists() and AccionPendiente.objects.get().estado == "pendiente"
+    assert len(servidor.pedidos) == 1
+
+
+def test_a_tool_error_goes_back_to_the_model_for_another_try(
+    servidor: ServidorLocal, usuaria: Callable[..., AbstractUser], conversar: Callable[..., Charla]
+) -> None:
+    responder_sse(
+        servidor, sse(uso_de_herramienta("consultar_proyecto", {"proyecto_id": 999}), stop="tool_use")
+    )
+    responder_sse(servidor, sse({"type": "text", "text": "Ese proyecto no existe entre los suyos."}))
+
+    charla = conversar(usuaria(), "¿cómo va el proyecto 999?")
+
+    resultado = pedidos_json(servidor)[1]["messages"][-1]["content"][0]
+    assert resultado["is_error"] is True and "No existe el proyecto #999" in resultado["content"]
+    assert charla.texto.startswith("Ese proyecto no existe")
+
+
+@pytest.mark.parametrize("estado", [500, 529, 429])
+def test_when_the_api_keeps_failing_the_rules_engine_answers_with_a_warning(
+    servidor: ServidorLocal,
+    usuaria: Callable[..., AbstractUser],
+    conversar: Callable[..., Charla],
+    estado: int,
+) -> None:
+    cuerpo = json.dumps({"type": "error", "error": {"type": "overloaded_error", "message": "Overloaded"}})
+    servidor.responder(RUTA, estado, cuerpo, {"Content-Type": "application/json", "retry-after": "0"})
+
+    charla = conversar(usuaria(), "hola")
+
+    assert charla.tipos[-1] == "done" and "asistente de prefactibilidad" in charla.texto
+    assert charla.final["mensaje"]["advertencias"][0].startswith("El modelo de lenguaje no respondió")
+    assert len(servidor.pedidos) == 2  # el intento y un reintento del SDK

@@ -1,0 +1,226 @@
+"""Acciones por confirmar: dueño, vencimiento, idempotencia, conflicto, edición y concurrencia."""
+
+import threading
+from collections.abc import Callable, Iterator
+from datetime import timedelta
+from typing import Any
+
+import pytest
+from django.contrib.auth import get_user_model
+from django.contrib.auth.models import AbstractUser
+from django.db import connection
+from django.utils import timezone
+
+from asistente.models import AccionPendiente, Conversacion, Dominio, Mensaje
+from asistente.registro import ErrorDeHerramienta
+from asistente.services import (
+    AccionEnConflicto,
+    AccionExpirada,
+    AccionNoEncontrada,
+    TurnoRechazado,
+    accion_decidir,
+    acciones_expirar,
+    turno_iniciar,
+)
+from proyectos.models import Cliente, Proyecto
+from proyectos.roles import Rol
+from proyectos.services import usuario_crear_o_actualizar
+from tests.asistente.conftest import Charla
+
+pytestmark = pytest.mark.usefixtures("capas")
+
+
+def proponer(
+    conversar: Callable[..., Charla], usuario: AbstractUser, nombre: str = "Mina Norte"
+) -> dict[str, Any]:
+    charla = conversar(usuario, f"crea un proyecto llamado {nombre} en Atacama")
+    assert charla.accion is not None
+    return charla.accion
+
+
+def test_only_the_owner_can_decide(
+    usuaria: Callable[..., AbstractUser], conversar: Callable[..., Charla]
+) -> None:
+    accion = proponer(conversar, usuaria())
+
+    with pytest.raises(AccionNoEncontrada):
+        accion_decidir(accion_id=accion["id"], usuario=usuaria("intrusa"), confirmada=True)
+    assert not Proyecto.objects.exists()
+
+
+def test_an_expired_action_is_gone_and_marked_expired(
+    usuaria: Callable[..., AbstractUser], conversar: Callable[..., Charla]
+) -> None:
+    consultora = usuaria()
+    accion = proponer(conversar, consultora)
+    AccionPendiente.objects.filter(pk=accion["id"]).update(expires_at=timezone.now() - timedelta(seconds=1))
+
+    with pytest.raises(AccionExpirada):
+        accion_decidir(accion_id=accion["id"], usuario=consultora, confirmada=True)
+
+    assert AccionPendiente.objects.get(pk=accion["id"]).estado == "expirada"
+    assert not Proyecto.objects.exists()
+
+
+def test_the_beat_task_expires_stale_actions_and_says_so(
+    usuaria: Callable[..., AbstractUser], conversar: Callable[..., Charla]
+) -> None:
+    accion = proponer(conversar, usuaria())
+    AccionPendiente.objects.filter(pk=accion["id"]).update(expires_at=timezone.now() - timedelta(minutes=1))
+
+    assert acciones_expirar() == 1
+
+    assert AccionPendiente.objects.get(pk=accion["id"]).estado == "expirada"
+    assert Mensaje.objects.filter(contenido__startswith="La acción venció").count() == 1
+
+
+def test_a_contrary_second_decision_conflicts(
+    usuaria: Callable[..., AbstractUser], conversar: Callable[..., Charla]
+) -> None:
+    consultora = usuaria()
+    accion = proponer(conversar, consultora)
+    accion_decidir(accion_id=accion["id"], usuario=consultora, confirmada=False)
+
+    with pytest.raises(AccionEnConflicto):
+        accion_decidir(accion_id=accion["id"], usuario=consultora, confirmada=True)
+    assert not Proyecto.objects.exists()
+
+
+def test_cancelling_is_fed_back_with_alternatives(
+    usuaria: Callable[..., AbstractUser], conversar: Callable[..., Charla]
+) -> None:
+    consultora = usuaria()
+    accion = proponer(conversar, consultora)
+
+    accion_decidir(
+        accion_id=accion["id"], usuario=consultora, confirmada=False, comentario="mejor otra región"
+    )
+
+    ultimo = Mensaje.objects.filter(rol="assistant").latest("creado_at")
+    assert ultimo.contenido.startswith("Cancelé la acción") and "otra región" in ultimo.contenido
+
+
+def test_edited_parameters_are_validated_again(
+    usuaria: Callable[..., AbstractUser], conversar: Callable[..., Charla]
+) -> None:
+    consultora = usuaria()
+    accion = proponer(conversar, consultora)
+
+    with pytest.raises(ErrorDeHerramienta):
+        accion_decidir(
+            accion_id=accion["id"],
+            usuario=consultora,
+            confirmada=True,
+            parametros={"capacidad_extraccion_t_mes": -5},
+        )
+    confirmada = accion_decidir(
+        accion_id=accion["id"], usuario=consultora, confirmada=True, parametros={"nombre": "Mina Norte II"}
+    )
+
+    assert confirmada.estado == "confirmada" and Proyecto.objects.get().nombre == "Mina Norte II"
+
+
+def test_a_service_error_leaves_the_action_failed_and_nothing_half_done(
+    usuaria: Callable[..., AbstractUser], conversar: Callable[..., Charla]
+) -> None:
+    consultora = usuaria()
+    accion = proponer(conversar, consultora)
+    AccionPendiente.objects.filter(pk=accion["id"]).update(
+        parametros={**accion["parametros"], "comuna": "Rancagua"}
+    )
+
+    resultado = accion_decidir(accion_id=accion["id"], usuario=consultora, confirmada=True)
+
+    assert resultado.estado == "fallida" and "Rancagua" in resultado.error
+    assert not Proyecto.objects.exists()
+    assert Mensaje.objects.filter(contenido__startswith="No se pudo ejecutar").exists()
+
+
+def test_long_messages_are_refused_in_spanish(usuaria: Callable[..., AbstractUser]) -> None:
+    with pytest.raises(TurnoRechazado, match="supera 4000 caracteres"):
+        turno_iniciar(usuario=usuaria(), mensaje="a" * 4001)
+    assert not Mensaje.objects.exists()
+
+
+def test_the_eleventh_message_in_a_minute_is_rate_limited(usuaria: Callable[..., AbstractUser]) -> None:
+    consultora = usuaria()
+    for _ in range(10):
+        turno_iniciar(usuario=consultora, mensaje="hola")
+
+    with pytest.raises(TurnoRechazado) as error:
+        turno_iniciar(usuario=consultora, mensaje="hola")
+
+    assert error.value.codigo == 429 and error.value.reintentar_en
+
+
+def test_the_user_message_is_stored_before_the_engine_runs(usuaria: Callable[..., AbstractUser]) -> None:
+    turno = turno_iniciar(usuario=usuaria(), mensaje="<script>alert(1)</script> hola")
+
+    assert Mensaje.objects.get(pk=turno.mensaje.pk).contenido == "<script>alert(1)</script> hola"
+
+
+def test_a_second_domain_added_by_staff_works_without_code(
+    usuaria: Callable[..., AbstractUser], conversar: Callable[..., Charla]
+) -> None:
+    Dominio.objects.create(
+        codigo="aguas",
+        nombre="Derechos de agua",
+        prompt_sistema="Responde sobre aguas.",
+        descargos=[{"disparadores": ["caudal"], "texto": "Consulte a la DGA."}],
+    )
+
+    charla = conversar(usuaria(), "hola, ¿qué pasa con el caudal?", dominio="aguas")
+
+    assert Conversacion.objects.get(pk=charla.turno.conversacion.pk).dominio.codigo == "aguas"
+    assert "Consulte a la DGA." in charla.final["mensaje"]["advertencias"]
+
+
+@pytest.fixture
+def accion_confirmable(corpus: Any, capas: Any, django_db_blocker: Any) -> Iterator[tuple[AbstractUser, str]]:
+    """Acción confirmada por hilos: los datos deben estar confirmados en la base (y se borran)."""
+    from asistente.services import turno_eventos
+
+    with django_db_blocker.unblock():
+        usuario = usuario_crear_o_actualizar(
+            nombre="concurrente", rol=Rol.ESCRITURA, password="x-123456"
+        ).usuario
+        cliente = Cliente.objects.create(nombre="Cliente concurrente")
+        cliente.usuarios.add(usuario.pk)
+        turno = turno_iniciar(usuario=usuario, mensaje="crea un proyecto llamado Mina Paralela en Atacama")
+        final = list(turno_eventos(turno))[-1].datos
+        yield usuario, final["accion_pendiente"]["id"]
+        Proyecto.objects.filter(cliente=cliente).delete()
+        Conversacion.objects.filter(usuario_id=usuario.pk).delete()
+        cliente.delete()
+        get_user_model().objects.filter(pk=usuario.pk).delete()
+
+
+def test_twenty_concurrent_confirmations_execute_the_service_once(
+    accion_confirmable: tuple[AbstractUser, str], django_db_blocker: Any
+) -> None:
+    usuario, accion_id = accion_confirmable
+    resultados: list[str] = []
+    barrera = threading.Barrier(20)
+
+    def confirmar() -> None:
+        try:
+            barrera.wait()
+            resultados.append(accion_decidir(accion_id=accion_id, usuario=usuario, confirmada=True).estado)
+        finally:
+            connection.close()
+
+    with django_db_blocker.unblock():
+        hilos = [threading.Thread(target=confirmar) for _ in range(20)]
+        for hilo in hilos:
+            hilo.start()
+        for hilo in hilos:
+            hilo.join()
+        creados = Proyecto.objects.filter(nombre="Mina Paralela").count()
+        seguimientos = (
+            Mensaje.objects.filter(contenido__startswith="Proyecto creado")
+            .filter(conversacion__usuario_id=usuario.pk)
+            .count()
+        )
+
+    assert resultados == ["confirmada"] * 20
+    assert creados == 1 and seguimientos == 1
