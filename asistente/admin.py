@@ -66,7 +66,7 @@ class MensajeInline(admin.StackedInline[Mensaje, Conversacion]):
     model = Mensaje
     extra = 0
     can_delete = False
-    fields = [
+    fields = readonly_fields = (
         "rol",
         "contenido",
         "motor",
@@ -79,8 +79,7 @@ class MensajeInline(admin.StackedInline[Mensaje, Conversacion]):
         "tool_calls",
         "marcado_inyeccion",
         "feedback",
-    ]
-    readonly_fields = fields
+    )
 
     def has_add_permission(self, request: HttpRequest, obj: Conversacion | None = None) -> bool:
         return False
@@ -90,8 +89,7 @@ class LlamadaInline(admin.TabularInline[LlamadaHerramienta, Conversacion]):
     model = LlamadaHerramienta
     extra = 0
     can_delete = False
-    fields = ["creada_at", "herramienta", "parametros", "ms", "exito", "cache_hit", "error"]
-    readonly_fields = fields
+    fields = readonly_fields = ("creada_at", "herramienta", "parametros", "ms", "exito", "cache_hit", "error")
 
     def has_add_permission(self, request: HttpRequest, obj: Conversacion | None = None) -> bool:
         return False

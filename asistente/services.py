@@ -30,6 +30,7 @@ registro = structlog.get_logger(__name__)
 
 LARGO_MAXIMO = 4000
 VENTANA_MENSAJES = 20
+LARGO_RESUMEN = 4000
 LIMITES = {
     "mensajes_minuto": (10, 60),
     "mensajes_hora": (100, 3600),
@@ -196,6 +197,8 @@ def turno_eventos(turno: Turno) -> Iterator[Evento]:
         motor=respuesta.motor,
         latencia_ms=round((time.perf_counter() - inicio) * 1000),
     )
+    memoria_recordar_proyectos(usuario=turno.usuario, ids=_proyectos_del_turno(turno, respuesta))
+    conversacion_resumir(conversacion=turno.conversacion)
     yield evento("sources", {"fuentes": fuentes})
     if mensaje.advertencias:
         yield evento("warnings", {"advertencias": mensaje.advertencias})
@@ -345,6 +348,39 @@ def descargos_de(dominio: Dominio, texto: str) -> list[str]:
     ]
 
 
+def conversacion_resumir(*, conversacion: Conversacion) -> None:
+    """Lleva al resumen acumulado los intercambios que salen de la ventana de mensajes recientes.
+
+    Es extractivo (pregunta y comienzo de la respuesta) para no depender de un modelo; el motor
+    Claude lo recibe como contexto.
+    """
+    mensajes = list(conversacion.mensajes.filter(rol__in=["user", "assistant"]).order_by("creado_at"))
+    resumidos = int(conversacion.metadata.get("resumidos", 0))
+    fuera = mensajes[resumidos : max(len(mensajes) - VENTANA_MENSAJES, resumidos)]
+    if not fuera:
+        return
+    lineas = [
+        f"{'Usuario' if m.rol == 'user' else 'Asistente'}: {' '.join(m.contenido.split())[:160]}"
+        for m in fuera
+    ]
+    conversacion.resumen = ("\n".join([conversacion.resumen, *lineas]).strip())[-LARGO_RESUMEN:]
+    conversacion.metadata = {**conversacion.metadata, "resumidos": resumidos + len(fuera)}
+    conversacion.save(update_fields=["resumen", "metadata"])
+
+
+def memoria_recordar_proyectos(*, usuario: Usuario, ids: list[int]) -> None:
+    """Cuenta los proyectos que el usuario consulta (los frecuentes, primero)."""
+    if not ids:
+        return
+    memoria, _ = MemoriaUsuario.objects.get_or_create(usuario_id=id_de(usuario))
+    cuentas = {int(p["id"]): int(p["veces"]) for p in memoria.proyectos_frecuentes}
+    for pk in ids:
+        cuentas[pk] = cuentas.get(pk, 0) + 1
+    ordenados = sorted(cuentas.items(), key=lambda par: -par[1])[:10]
+    memoria.proyectos_frecuentes = [{"id": pk, "veces": veces} for pk, veces in ordenados]
+    memoria.save(update_fields=["proyectos_frecuentes", "actualizada_at"])
+
+
 def conversacion_eliminar(*, conversacion: Conversacion) -> None:
     conversacion.eliminada_at = timezone.now()
     conversacion.save(update_fields=["eliminada_at"])
@@ -389,6 +425,18 @@ def mensaje_json(mensaje: Mensaje) -> dict[str, Any]:
         "advertencias": mensaje.advertencias,
         "creado_at": mensaje.creado_at.isoformat(),
     }
+
+
+def _proyectos_del_turno(turno: Turno, respuesta: Respuesta) -> list[int]:
+    ids = {turno.conversacion.proyecto_id} if turno.conversacion.proyecto_id else set()
+    for llamada in respuesta.llamadas:
+        resultado = llamada.get("resultado") or {}
+        proyecto = resultado.get("proyecto")
+        if isinstance(proyecto, dict) and proyecto.get("id"):
+            ids.add(int(proyecto["id"]))
+        if resultado.get("proyecto_id"):
+            ids.add(int(resultado["proyecto_id"]))
+    return sorted(ids)
 
 
 def _conversacion(usuario: Usuario, conversacion_id: UUID | str | None, dominio: str | None) -> Conversacion:

@@ -192,3 +192,17 @@ def test_when_the_api_keeps_failing_the_rules_engine_answers_with_a_warning(
     assert charla.tipos[-1] == "done" and "asistente de prefactibilidad" in charla.texto
     assert charla.final["mensaje"]["advertencias"][0].startswith("El modelo de lenguaje no respondió")
     assert len(servidor.pedidos) == 2  # el intento y un reintento del SDK
+
+
+def test_a_slow_api_times_out_and_the_rules_engine_answers(
+    servidor: ServidorLocal, usuaria: Callable[..., AbstractUser], conversar: Callable[..., Charla]
+) -> None:
+    servidor.responder(
+        RUTA, 200, sse({"type": "text", "text": "tarde"}), {"Content-Type": "text/event-stream"}, 2.5
+    )
+
+    with override_settings(ANTHROPIC_TIMEOUT_S=1, ANTHROPIC_MAX_RETRIES=0):
+        charla = conversar(usuaria(), "hola")
+
+    assert "asistente de prefactibilidad" in charla.texto
+    assert charla.final["mensaje"]["advertencias"][0].startswith("El modelo de lenguaje no respondió")

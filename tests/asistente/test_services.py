@@ -224,3 +224,35 @@ def test_twenty_concurrent_confirmations_execute_the_service_once(
 
     assert resultados == ["confirmada"] * 20
     assert creados == 1 and seguimientos == 1
+
+
+def test_messages_leaving_the_window_go_to_the_running_summary(usuaria: Callable[..., AbstractUser]) -> None:
+    from asistente.services import conversacion_resumir
+
+    consultora = usuaria()
+    turno = turno_iniciar(usuario=consultora, mensaje="primera pregunta sobre glaciares")
+    for n in range(24):
+        Mensaje.objects.create(
+            conversacion=turno.conversacion, rol="assistant" if n % 2 else "user", contenido=f"mensaje {n}"
+        )
+
+    conversacion_resumir(conversacion=turno.conversacion)
+    conversacion_resumir(conversacion=turno.conversacion)
+
+    resumen = Conversacion.objects.get(pk=turno.conversacion.pk).resumen
+    assert resumen.startswith("Usuario: primera pregunta sobre glaciares")
+    assert resumen.count("primera pregunta") == 1 and "mensaje 3" in resumen and "mensaje 4" not in resumen
+
+
+def test_consulted_projects_are_remembered_as_frequent(
+    proyecto_eia: Proyecto, conversar: Callable[..., Charla]
+) -> None:
+    from asistente.models import MemoriaUsuario
+
+    dueña = proyecto_eia.creado_por
+    conversar(dueña, f"muéstrame el proyecto #{proyecto_eia.pk}")
+    conversar(dueña, f"¿por qué el proyecto #{proyecto_eia.pk} es EIA?")
+
+    assert MemoriaUsuario.objects.get(usuario=dueña).proyectos_frecuentes == [
+        {"id": proyecto_eia.pk, "veces": 2}
+    ]
