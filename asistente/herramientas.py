@@ -333,8 +333,10 @@ def _proyecto_json(p: Proyecto, *, breve: bool = False) -> dict[str, Any]:
         "ultima_clasificacion": getattr(p, "ultima_clasificacion", None),
     }
     if not breve:
-        datos.update(proyectos.proyecto_como_entrada(p))
+        entrada = proyectos.proyecto_como_entrada(p)
+        datos.update({k: v for k, v in entrada.items() if k not in ("region", "comuna", "geometria")})
         datos["geometria"] = "sí" if p.geometria else "no"
+        datos["tipo_nombre"] = p.get_tipo_display()
     return datos
 
 

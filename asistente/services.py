@@ -479,14 +479,12 @@ def _expirar(accion: AccionPendiente) -> bool:
 
 
 def _ejecutar_accion(accion: AccionPendiente, usuario: Usuario) -> None:
+    # `ejecutar` corre el servicio en un punto de guardado: si falla, nada queda a medias y la
+    # llamada fallida igual queda registrada.
     contexto = Contexto(usuario=usuario, conversacion=accion.conversacion)
-    try:
-        with transaction.atomic():
-            llamada = ejecutar(accion.tipo, accion.parametros, contexto=contexto, forzar_escritura=True)
-            if llamada["error"]:
-                raise ErrorDeHerramienta(llamada["error"])
-    except ErrorDeHerramienta as error:
-        accion.estado, accion.error = AccionPendiente.Estado.FALLIDA, str(error)
+    llamada = ejecutar(accion.tipo, accion.parametros, contexto=contexto, forzar_escritura=True)
+    if llamada["error"]:
+        accion.estado, accion.error = AccionPendiente.Estado.FALLIDA, llamada["error"]
         accion.save(update_fields=["estado", "error"])
         return
     accion.resultado = llamada["resultado"]

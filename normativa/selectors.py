@@ -133,8 +133,10 @@ def buscar_normativa(
     citados = _fragmentos_citados(base, referencias) if modo == "hibrido" else {}
     for fragmento_id, realce in citados.items():
         puntajes[fragmento_id] = puntajes.get(fragmento_id, 0.0) + realce
+    definiciones: dict[int, float] = {}
     if modo == "hibrido" and referencias.termino_definido:
-        for fragmento_id, realce in _definiciones(base, referencias.termino_definido).items():
+        definiciones = _definiciones(base, referencias.termino_definido)
+        for fragmento_id, realce in definiciones.items():
             puntajes[fragmento_id] = puntajes.get(fragmento_id, 0.0) + realce
     ordenados = sorted(puntajes, key=lambda fid: puntajes[fid], reverse=True)
     elegidos = _diversificar(ordenados[: top_k * 6 + 20], top_k)
@@ -149,7 +151,9 @@ def buscar_normativa(
     ]
     confianza = _confianza(
         resultados,
-        citados=bool(citados and elegidos and elegidos[0] in citados),
+        # Una cita explícita o la definición del término preguntado en primer lugar es evidencia
+        # fuerte aunque la similitud densa de una pregunta corta («¿Qué es una DIA?») sea baja.
+        citados=bool(elegidos and (elegidos[0] in citados or elegidos[0] in definiciones)),
         desconocidas=_fraccion_desconocida(lexemas),
     )
     return ResultadoBusqueda(

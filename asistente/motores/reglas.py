@@ -16,6 +16,9 @@ from proyectos.models import Region
 from proyectos.selectors import normalizar, sin_tildes
 
 NOMBRE = "reglas"
+# Fundamento preferente de una respuesta normativa; las guías del SEA la complementan.
+NORMAS_PRIMERO = ("Ley 19.300", "DS 40")
+MAXIMO_FUENTES = 6
 CONFIANZAS = ["NONE", "LOW", "MEDIUM", "HIGH"]
 SIN_BASE = (
     "No tengo base suficiente en el corpus normativo para responder esto con fundamento. Puede "
@@ -249,7 +252,7 @@ class MotorReglas:
         p = llamada["resultado"]["proyecto"]
         ultimo = llamada["resultado"]["ultimo_analisis"]
         lineas = [
-            f"Proyecto #{p['id']} «{p['nombre']}» ({p['cliente']}): {p['tipo']}, Región {p['region']}"
+            f"Proyecto #{p['id']} «{p['nombre']}» ({p['cliente']}): {p['tipo_nombre']}, Región {p['region']}"
             + (f", comuna de {p['comuna']}" if p["comuna"] else "")
             + f". Estado: {p['estado']}. Polígono: {p['geometria']}."
         ]
@@ -280,25 +283,28 @@ class MotorReglas:
         return self._esquema_documentacion(turno, "proponer_implementacion", {"necesidad": turno.texto})
 
     def _normativa(self, turno: Turno) -> Respuesta:
+        """Primero la ley y el reglamento (el fundamento que se cita), luego todo el corpus."""
         dominio = turno.dominio
-        llamada = ejecutar(
-            "buscar_normativa",
-            {"consulta": consulta_de(turno.texto), "top_k": dominio.top_k, "normas": dominio.normas or []},
-            contexto=turno.contexto,
-        )
-        if llamada["error"]:
-            return Respuesta(f"No pude buscar en la normativa: {llamada['error']}", llamadas=[llamada])
-        resultado = llamada["resultado"]
-        if resultado["confianza"] == "NONE" or not resultado["fuentes"]:
+        consulta = consulta_de(turno.texto)
+        pedidos = [{"consulta": consulta, "top_k": dominio.top_k, "normas": dominio.normas or []}]
+        if not dominio.normas:
+            pedidos.insert(0, {"consulta": consulta, "top_k": 3, "normas": list(NORMAS_PRIMERO)})
+        llamadas = [ejecutar("buscar_normativa", p, contexto=turno.contexto) for p in pedidos]
+        validas = [ll for ll in llamadas if not ll["error"]]
+        if not validas:
+            return Respuesta(f"No pude buscar en la normativa: {llamadas[-1]['error']}", llamadas=llamadas)
+        confianza = max((ll["resultado"]["confianza"] for ll in validas), key=CONFIANZAS.index)
+        if confianza == "NONE" or not turno.contexto.fuentes:
             turno.contexto.fuentes.clear()
-            return Respuesta(SIN_BASE, llamadas=[llamada], advertencias=["Sin base suficiente en el corpus."])
+            return Respuesta(SIN_BASE, llamadas=llamadas, advertencias=["Sin base suficiente en el corpus."])
         advertencias = []
-        if CONFIANZAS.index(resultado["confianza"]) < CONFIANZAS.index(dominio.confianza_minima):
+        if CONFIANZAS.index(confianza) < CONFIANZAS.index(dominio.confianza_minima):
             advertencias.append("Confianza baja de la búsqueda: verifique las citas antes de usarlas.")
+        del turno.contexto.fuentes[MAXIMO_FUENTES:]
         lineas = ["Según el corpus normativo:"]
         for numero, fuente in enumerate(turno.contexto.fuentes, start=1):
             lineas.append(f"- **{fuente['cita']}**: «{_corto(fuente['extracto'])}» [{numero}]")
-        return Respuesta("\n".join(lineas), llamadas=[llamada], advertencias=advertencias)
+        return Respuesta("\n".join(lineas), llamadas=llamadas, advertencias=advertencias)
 
     # --- ayudas -------------------------------------------------------------------------------
 
@@ -362,6 +368,13 @@ def extraer_entidades(texto: str, *, proyecto_activo: int | None = None) -> Enti
         e.proyecto_id = proyecto_activo
     if citado := re.search(r"[«\"“']([^»\"”']{2,120})[»\"”']", texto):
         e.nombre = citado.group(1).strip()
+    elif (
+        nombrado := re.search(
+            r"\bproyecto\s+((?:[A-ZÁÉÍÓÚÑ][\wáéíóúñüÁÉÍÓÚÑ'-]*)(?:\s+(?:de\s+|del\s+)?[A-ZÁÉÍÓÚÑ0-9][\wáéíóúñüÁÉÍÓÚÑ'-]*)*)",
+            texto,
+        )
+    ) and not _es_sigla(nombrado.group(1)):
+        e.nombre = nombrado.group(1).strip()
     elif llamado := re.search(
         r"\b(?:llamad[oa]|denominad[oa]|de nombre)\s+"
         r"(.+?)(?=\s+(?:en|de|con|ubicad[oa]|para|que)\s|[,.;:]|$)",
@@ -379,6 +392,11 @@ def extraer_entidades(texto: str, *, proyecto_activo: int | None = None) -> Enti
     if "plataformas" in e.cantidades:
         e.cantidades["plataformas"] = int(e.cantidades["plataformas"])
     return e
+
+
+def _es_sigla(texto: str) -> bool:
+    """«EIA», «DIA», «SEIA»: siglas que siguen a «proyecto» sin ser un nombre."""
+    return texto.strip().isupper() and len(texto.strip()) <= 5
 
 
 def _region(normal: str) -> str | None:

@@ -165,3 +165,25 @@ def test_regions_are_recognised_with_or_without_accents(texto: str, region: str)
 
 def test_conversational_filler_is_removed_from_the_search() -> None:
     assert consulta_de("¿Qué dice la ley sobre glaciares?") == "glaciares"
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize(
+    ("mensaje", "nombre"),
+    [
+        ("¿Por qué el proyecto Mina Mejillones es EIA?", "Mina Mejillones"),
+        ("crea el proyecto Mina de Cobre Sur en Atacama", "Mina de Cobre Sur"),
+        ("¿Qué requiere un proyecto EIA?", None),
+        ("crea un proyecto llamado Mina Norte en Atacama", "Mina Norte"),
+    ],
+)
+def test_project_names_are_read_without_taking_acronyms_for_names(mensaje: str, nombre: str | None) -> None:
+    assert extraer_entidades(mensaje).nombre == nombre
+
+
+@pytest.mark.usefixtures("corpus")
+def test_a_law_question_cites_the_law_before_the_guides(usuaria: CrearUsuaria, conversar: Conversar) -> None:
+    charla = conversar(usuaria(), "¿Qué es una DIA?")
+
+    assert charla.fuentes[0]["cita"] == "Ley 19.300, Art. 2, letra f)"
+    assert charla.texto.startswith("Según el corpus normativo:\n- **Ley 19.300, Art. 2, letra f)**")

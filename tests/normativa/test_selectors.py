@@ -222,3 +222,12 @@ def test_una_seccion_que_todas_las_guias_repiten_no_acapara_los_resultados():
     ]
     assert len(repetidas) == 2, citas(busqueda)
     assert len(busqueda.resultados) == 5
+
+
+@pytest.mark.usefixtures("corpus")
+@pytest.mark.django_db
+def test_una_definicion_hallada_por_su_termino_da_confianza_alta_aunque_la_pregunta_sea_corta() -> None:
+    busqueda = buscar_normativa(consulta="¿Qué es una DIA?", top_k=3)
+
+    assert busqueda.resultados[0].cita == "Ley 19.300, Art. 2, letra f)"
+    assert busqueda.confianza == "HIGH"
