@@ -10,7 +10,6 @@ Los usuarios, conversaciones y proyectos del benchmark se borran al terminar.
 
 from __future__ import annotations
 
-import json
 import statistics
 import time
 from collections.abc import Callable
@@ -48,12 +47,12 @@ def ejecutar() -> None:
 
 
 def _claude(usuarios: Callable[[], object]) -> None:
-    from tests.utilidades import ServidorLocal
+    from tests.utilidades import ServidorLocal, mensaje_sse
 
     servidor = ServidorLocal()
-    texto = _sse([{"type": "text", "text": "Respuesta breve del modelo con una cita [1]."}])
-    herramienta = _sse(
-        [{"type": "tool_use", "id": "toolu_1", "name": "listar_proyectos", "input": {}}], stop="tool_use"
+    texto = mensaje_sse({"type": "text", "text": "Respuesta breve del modelo con una cita [1]."})
+    herramienta = mensaje_sse(
+        {"type": "tool_use", "id": "toolu_1", "name": "listar_proyectos", "input": {}}, stop="tool_use"
     )
     with override_settings(
         ANTHROPIC_API_KEY="clave-bench", ANTHROPIC_BASE_URL=servidor.url, ASISTENTE_MOTOR="claude"
@@ -114,75 +113,3 @@ def _turnos(usuarios: Callable[[], object], mensajes: list[str]) -> list[float]:
 def _fila(nombre: str, tiempos: list[float]) -> None:
     cuantiles = statistics.quantiles(tiempos, n=100)
     print(f"{nombre:<52} {len(tiempos):>4} {cuantiles[49]:>8.1f} {cuantiles[94]:>8.1f}")
-
-
-def _sse(bloques: list[dict[str, object]], stop: str = "end_turn") -> str:
-    eventos: list[tuple[str, dict[str, object]]] = [
-        (
-            "message_start",
-            {
-                "type": "message_start",
-                "message": {
-                    "id": "msg_b", "type": "message", "role": "assistant", "model": "bench", "content": [],
-                    "stop_reason": None, "stop_sequence": None,
-                    "usage": {"input_tokens": 100, "output_tokens": 1},
-                },
-            },
-        )
-    ]  # fmt: skip
-    for indice, bloque in enumerate(bloques):
-        if bloque["type"] == "text":
-            eventos.append(
-                (
-                    "content_block_start",
-                    {
-                        "type": "content_block_start",
-                        "index": indice,
-                        "content_block": {"type": "text", "text": ""},
-                    },
-                )
-            )
-            eventos.append(
-                (
-                    "content_block_delta",
-                    {
-                        "type": "content_block_delta",
-                        "index": indice,
-                        "delta": {"type": "text_delta", "text": bloque["text"]},
-                    },
-                )
-            )
-        else:
-            eventos.append(
-                (
-                    "content_block_start",
-                    {
-                        "type": "content_block_start",
-                        "index": indice,
-                        "content_block": {**bloque, "input": {}},
-                    },
-                )
-            )
-            eventos.append(
-                (
-                    "content_block_delta",
-                    {
-                        "type": "content_block_delta",
-                        "index": indice,
-                        "delta": {"type": "input_json_delta", "partial_json": json.dumps(bloque["input"])},
-                    },
-                )
-            )
-        eventos.append(("content_block_stop", {"type": "content_block_stop", "index": indice}))
-    eventos.append(
-        (
-            "message_delta",
-            {
-                "type": "message_delta",
-                "delta": {"stop_reason": stop, "stop_sequence": None},
-                "usage": {"output_tokens": 20},
-            },
-        )
-    )
-    eventos.append(("message_stop", {"type": "message_stop"}))
-    return "".join(f"event: {nombre}\ndata: {json.dumps(datos)}\n\n" for nombre, datos in eventos)

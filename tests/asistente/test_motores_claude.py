@@ -12,83 +12,9 @@ from asistente.models import AccionPendiente, Mensaje
 from proyectos.models import Proyecto
 from tests.asistente.conftest import Charla
 from tests.utilidades import ServidorLocal
+from tests.utilidades import mensaje_sse as sse
 
 RUTA = "/v1/messages"
-
-
-def sse(*bloques: dict[str, Any], stop: str = "end_turn", entrada: int = 120, salida: int = 30) -> str:
-    """Un mensaje de la API de Mensajes como flujo SSE (message_start … message_stop)."""
-    eventos: list[tuple[str, dict[str, Any]]] = [
-        (
-            "message_start",
-            {
-                "type": "message_start",
-                "message": {
-                    "id": "msg_1", "type": "message", "role": "assistant", "model": "claude-prueba",
-                    "content": [],
-                    "stop_reason": None, "stop_sequence": None,
-                    "usage": {"input_tokens": entrada, "output_tokens": 1, "cache_read_input_tokens": 100},
-                },
-            },
-        )
-    ]  # fmt: skip
-    for indice, bloque in enumerate(bloques):
-        if bloque["type"] == "text":
-            eventos.append(
-                (
-                    "content_block_start",
-                    {
-                        "type": "content_block_start",
-                        "index": indice,
-                        "content_block": {"type": "text", "text": ""},
-                    },
-                )
-            )
-            for trozo in bloque["text"].split(" "):
-                eventos.append(
-                    (
-                        "content_block_delta",
-                        {
-                            "type": "content_block_delta",
-                            "index": indice,
-                            "delta": {"type": "text_delta", "text": trozo + " "},
-                        },
-                    )
-                )
-        else:
-            eventos.append(
-                (
-                    "content_block_start",
-                    {
-                        "type": "content_block_start",
-                        "index": indice,
-                        "content_block": {**bloque, "input": {}},
-                    },
-                )
-            )
-            eventos.append(
-                (
-                    "content_block_delta",
-                    {
-                        "type": "content_block_delta",
-                        "index": indice,
-                        "delta": {"type": "input_json_delta", "partial_json": json.dumps(bloque["input"])},
-                    },
-                )
-            )
-        eventos.append(("content_block_stop", {"type": "content_block_stop", "index": indice}))
-    eventos.append(
-        (
-            "message_delta",
-            {
-                "type": "message_delta",
-                "delta": {"stop_reason": stop, "stop_sequence": None},
-                "usage": {"output_tokens": salida},
-            },
-        )
-    )
-    eventos.append(("message_stop", {"type": "message_stop"}))
-    return "".join(f"event: {nombre}\ndata: {json.dumps(datos)}\n\n" for nombre, datos in eventos)
 
 
 def uso_de_herramienta(nombre: str, entrada: dict[str, Any], ident: str = "toolu_1") -> dict[str, Any]:
