@@ -2,8 +2,10 @@
 
 from django.urls import path
 
+from asistente.consumers import AsistenteConsumer
 from config.consumers import EcoConsumer
 
 websocket_urlpatterns = [
     path("ws/eco/", EcoConsumer.as_asgi()),
+    path("ws/asistente/", AsistenteConsumer.as_asgi()),
 ]

@@ -1,6 +1,7 @@
 """Fixtures compartidas: usuarios con rol, clientes de API con token, el corpus real y las capas."""
 
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
+from typing import Any
 
 import pytest
 from django.contrib.auth.models import AbstractUser
@@ -29,6 +30,31 @@ def api_con_token(db: None) -> Callable[..., APIClient]:
         return cliente
 
     return crear
+
+
+@pytest.fixture(scope="session")
+def django_db_setup(django_test_environment: None, django_db_blocker: Any) -> Iterator[None]:
+    """Crea siempre la base de pruebas cuando alguien la pide.
+
+    pytest-django solo la crea si algún test de la sesión está marcado para usar la base; las
+    pruebas con hilos propios (navegador, websocket, concurrencia) usan datos confirmados sin esa
+    marca y, corridas solas, habrían tocado la base de desarrollo.
+    """
+    from django.test.utils import setup_databases, teardown_databases
+
+    with django_db_blocker.unblock():
+        configuracion = setup_databases(verbosity=0, interactive=False, aliases={"default"})  # type: ignore[arg-type]
+    yield
+    with django_db_blocker.unblock():
+        teardown_databases(configuracion, verbosity=0)
+
+
+@pytest.fixture(scope="session", autouse=True)
+def cache_vacia() -> None:
+    """La caché de Redis de pruebas empieza vacía: los ids se repiten entre corridas."""
+    from django.core.cache import cache
+
+    cache.clear()
 
 
 @pytest.fixture(scope="session")

@@ -1,0 +1,153 @@
+"""Websocket del asistente (`ws/asistente/`): adaptador sobre los mismos servicios que la API REST.
+
+Mensajes del cliente: `mensaje`, `confirmar`, `contexto` y `reanudar`. Marcos del servidor:
+`{"evento", "id", "datos"}` con la misma secuencia de eventos que el SSE, más `confirmacion`,
+`contexto` y `latido` (cada 25 s, para que los proxies no cierren un socket inactivo).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+from typing import Any
+
+from channels.db import database_sync_to_async
+from channels.generic.websocket import AsyncJsonWebsocketConsumer
+
+from asistente import flujos, services
+from asistente.models import Conversacion
+from asistente.registro import ErrorDeHerramienta
+from proyectos.roles import puede_consultar
+
+CIERRE_NO_AUTENTICADO = 4401
+LATIDO_S = 25
+
+
+class AsistenteConsumer(AsyncJsonWebsocketConsumer):
+    async def connect(self) -> None:
+        usuario = self.scope.get("user")
+        if (
+            usuario is None
+            or not usuario.is_authenticated
+            or not await database_sync_to_async(puede_consultar)(usuario)
+        ):
+            await self.close(code=CIERRE_NO_AUTENTICADO)
+            return
+        self.usuario = usuario
+        self.vista = ""
+        self.proyecto_id: int | None = None
+        self.tareas: set[asyncio.Task[None]] = set()
+        await self.accept()
+        self._lanzar(self._latidos())
+
+    async def disconnect(self, code: int) -> None:
+        # El turno sigue en su hilo y sus eventos quedan en Redis: se pueden reanudar.
+        for tarea in getattr(self, "tareas", set()):
+            tarea.cancel()
+
+    async def receive_json(self, content: Any, **kwargs: Any) -> None:
+        if not isinstance(content, dict):
+            await self._error("Se esperaba un objeto JSON con «tipo».")
+            return
+        tipo = content.get("tipo")
+        if tipo == "mensaje":
+            await self._mensaje(content)
+        elif tipo == "confirmar":
+            await self._confirmar(content)
+        elif tipo == "contexto":
+            self.vista = str(content.get("vista") or "")[:200]
+            self.proyecto_id = (
+                content.get("proyecto_id") if isinstance(content.get("proyecto_id"), int) else None
+            )
+            await self.send_json(
+                {
+                    "evento": "contexto",
+                    "id": 0,
+                    "datos": {"vista": self.vista, "proyecto_id": self.proyecto_id},
+                }
+            )
+        elif tipo == "reanudar":
+            await self._reanudar(content)
+        else:
+            await self._error(f"Tipo de mensaje desconocido: «{tipo}».")
+
+    async def _mensaje(self, content: dict[str, Any]) -> None:
+        try:
+            turno = await database_sync_to_async(services.turno_iniciar)(
+                usuario=self.usuario,
+                mensaje=content.get("mensaje"),
+                conversacion_id=content.get("conversacion_id"),
+                proyecto_id=content.get("proyecto_id", self.proyecto_id),
+                vista=str(content.get("vista") or self.vista),
+            )
+        except services.TurnoRechazado as error:
+            await self._error(str(error), codigo=error.codigo, reintentar_en=error.reintentar_en)
+            return
+        turno_id = await database_sync_to_async(flujos.turno_lanzar)(turno)
+        self._lanzar(self._retransmitir(turno_id, 0))
+
+    async def _reanudar(self, content: dict[str, Any]) -> None:
+        conversacion_id = str(content.get("conversacion_id") or "")
+        propia = (
+            await database_sync_to_async(
+                Conversacion.objects.filter(pk=conversacion_id, usuario_id=self.usuario.pk).exists
+            )()
+            if _uuid(conversacion_id)
+            else False
+        )
+        turno_id = await flujos.ultimo_turno(conversacion_id) if propia else None
+        if turno_id is None:
+            await self._error("Conversación no encontrada o sin turnos para reanudar.", codigo=404)
+            return
+        ultimo = content.get("ultimo_evento")
+        self._lanzar(self._retransmitir(turno_id, ultimo if isinstance(ultimo, int) else 0))
+
+    async def _confirmar(self, content: dict[str, Any]) -> None:
+        parametros = content.get("parametros")
+        try:
+            accion = await database_sync_to_async(services.accion_decidir)(
+                accion_id=str(content.get("accion_id") or ""),
+                usuario=self.usuario,
+                confirmada=bool(content.get("confirmada")),
+                comentario=str(content.get("comentario") or ""),
+                parametros=parametros if isinstance(parametros, dict) else None,
+            )
+        except services.AccionNoEncontrada:
+            await self._error("Acción no encontrada.", codigo=404)
+        except services.AccionExpirada:
+            await self._error("La acción venció (5 minutos); pídala de nuevo.", codigo=410)
+        except services.AccionEnConflicto:
+            await self._error("La acción ya fue decidida en sentido contrario.", codigo=409)
+        except ErrorDeHerramienta as error:
+            await self._error(str(error), codigo=400)
+        else:
+            await self.send_json({"evento": "confirmacion", "id": 0, "datos": services.accion_json(accion)})
+
+    async def _retransmitir(self, turno_id: str, despues_de: int) -> None:
+        async for evento in flujos.eventos_desde(turno_id, despues_de=despues_de):
+            await self.send_json(evento)
+
+    async def _latidos(self) -> None:
+        while True:
+            await asyncio.sleep(LATIDO_S)
+            await self.send_json({"evento": "latido", "id": 0, "datos": {}})
+
+    async def _error(self, mensaje: str, *, codigo: int = 400, reintentar_en: int | None = None) -> None:
+        datos: dict[str, Any] = {"mensaje": mensaje, "codigo": codigo}
+        if reintentar_en:
+            datos["reintentar_en"] = reintentar_en
+        await self.send_json({"evento": "error", "id": 0, "datos": datos})
+
+    def _lanzar(self, corrutina: Any) -> None:
+        tarea = asyncio.ensure_future(corrutina)
+        self.tareas.add(tarea)
+        tarea.add_done_callback(self.tareas.discard)
+
+
+def _uuid(texto: str) -> bool:
+    import uuid
+
+    with contextlib.suppress(ValueError):
+        uuid.UUID(texto)
+        return True
+    return False

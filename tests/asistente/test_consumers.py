@@ -1,0 +1,147 @@
+"""Websocket del asistente: autenticación, la misma secuencia de eventos, reanudación y confirmación.
+
+El consumidor y el hilo del turno usan sus propias conexiones: los datos se confirman en la base y se
+borran al terminar (sin `transactional_db`, que vaciaría el corpus de la sesión).
+"""
+
+from collections.abc import Iterator
+from typing import Any
+
+import pytest
+from channels.testing import WebsocketCommunicator
+from django.contrib.auth import get_user_model
+from django.contrib.auth.models import AbstractUser
+
+from asistente.consumers import CIERRE_NO_AUTENTICADO, AsistenteConsumer
+from asistente.models import Conversacion
+from config.asgi import application
+from proyectos.models import Cliente, Proyecto
+from proyectos.roles import Rol
+from proyectos.services import usuario_crear_o_actualizar
+
+
+@pytest.fixture
+def usuarias(capas: Any, django_db_blocker: Any) -> Iterator[tuple[AbstractUser, AbstractUser]]:
+    with django_db_blocker.unblock():
+        creadas = []
+        for nombre in ("ws-una", "ws-otra"):
+            usuario = usuario_crear_o_actualizar(
+                nombre=nombre, rol=Rol.ESCRITURA, password="x-123456"
+            ).usuario
+            cliente = Cliente.objects.create(nombre=f"Cliente {nombre}")
+            cliente.usuarios.add(usuario.pk)
+            creadas.append(usuario)
+        yield creadas[0], creadas[1]
+        Proyecto.objects.filter(cliente__nombre__startswith="Cliente ws-").delete()
+        Conversacion.objects.filter(usuario__username__startswith="ws-").delete()
+        Cliente.objects.filter(nombre__startswith="Cliente ws-").delete()
+        get_user_model().objects.filter(username__startswith="ws-").delete()
+
+
+async def conectar(usuario: AbstractUser) -> WebsocketCommunicator:
+    comunicador = WebsocketCommunicator(AsistenteConsumer.as_asgi(), "/ws/asistente/")
+    comunicador.scope["user"] = usuario
+    conectado, _ = await comunicador.connect()
+    assert conectado
+    return comunicador
+
+
+async def hasta_el_final(comunicador: WebsocketCommunicator) -> list[dict[str, Any]]:
+    marcos = []
+    while True:
+        marco = await comunicador.receive_json_from(timeout=20)
+        marcos.append(marco)
+        if marco["evento"] in ("done", "error"):
+            return marcos
+
+
+async def test_an_anonymous_socket_is_closed_with_4401() -> None:
+    comunicador = WebsocketCommunicator(
+        application, "/ws/asistente/", headers=[(b"origin", b"http://localhost")]
+    )
+
+    conectado, codigo = await comunicador.connect()
+
+    assert not conectado and codigo == CIERRE_NO_AUTENTICADO
+
+
+async def test_a_message_streams_the_same_event_sequence_as_sse(
+    usuarias: Any, django_db_blocker: Any
+) -> None:
+    with django_db_blocker.unblock():
+        comunicador = await conectar(usuarias[0])
+        await comunicador.send_json_to({"tipo": "mensaje", "mensaje": "hola"})
+
+        marcos = await hasta_el_final(comunicador)
+        await comunicador.disconnect()
+
+    eventos = [m["evento"] for m in marcos]
+    assert eventos[:3] == ["meta", "sources", "start"] and eventos[-1] == "done" and "token" in eventos
+    assert [m["id"] for m in marcos] == list(range(1, len(marcos) + 1))
+    assert "asistente de prefactibilidad" in marcos[-1]["datos"]["mensaje"]["contenido"]
+
+
+async def test_a_reconnecting_client_resumes_after_its_last_event(
+    usuarias: Any, django_db_blocker: Any
+) -> None:
+    with django_db_blocker.unblock():
+        primera = await conectar(usuarias[0])
+        await primera.send_json_to({"tipo": "mensaje", "mensaje": "hola"})
+        vistos = [await primera.receive_json_from(timeout=20) for _ in range(3)]
+        await primera.disconnect()
+        conversacion = vistos[0]["datos"]["conversacion_id"]
+
+        segunda = await conectar(usuarias[0])
+        await segunda.send_json_to({"tipo": "reanudar", "conversacion_id": conversacion, "ultimo_evento": 3})
+        resto = await hasta_el_final(segunda)
+        await segunda.disconnect()
+
+    assert [m["id"] for m in vistos + resto] == list(range(1, len(vistos) + len(resto) + 1))
+    assert resto[-1]["evento"] == "done"
+
+
+async def test_another_users_conversation_cannot_be_resumed(usuarias: Any, django_db_blocker: Any) -> None:
+    with django_db_blocker.unblock():
+        duena = await conectar(usuarias[0])
+        await duena.send_json_to({"tipo": "mensaje", "mensaje": "hola"})
+        conversacion = (await hasta_el_final(duena))[0]["datos"]["conversacion_id"]
+        await duena.disconnect()
+
+        intrusa = await conectar(usuarias[1])
+        await intrusa.send_json_to({"tipo": "reanudar", "conversacion_id": conversacion, "ultimo_evento": 0})
+        respuesta = await intrusa.receive_json_from(timeout=10)
+        await intrusa.disconnect()
+
+    assert respuesta["evento"] == "error" and respuesta["datos"]["codigo"] == 404
+
+
+async def test_an_action_is_confirmed_over_the_socket(usuarias: Any, django_db_blocker: Any) -> None:
+    with django_db_blocker.unblock():
+        comunicador = await conectar(usuarias[0])
+        await comunicador.send_json_to(
+            {"tipo": "mensaje", "mensaje": "crea un proyecto llamado Mina Socket en Atacama"}
+        )
+        marcos = await hasta_el_final(comunicador)
+        accion = next(m for m in marcos if m["evento"] == "action")["datos"]
+        await comunicador.send_json_to({"tipo": "confirmar", "accion_id": accion["id"], "confirmada": True})
+        confirmacion = await comunicador.receive_json_from(timeout=20)
+        await comunicador.disconnect()
+        creado = await Proyecto.objects.filter(nombre="Mina Socket").acount()
+
+    assert confirmacion["evento"] == "confirmacion" and confirmacion["datos"]["estado"] == "confirmada"
+    assert creado == 1
+
+
+async def test_rate_limits_and_bad_frames_come_back_as_error_frames(
+    usuarias: Any, django_db_blocker: Any
+) -> None:
+    with django_db_blocker.unblock():
+        comunicador = await conectar(usuarias[1])
+        await comunicador.send_json_to({"tipo": "volar"})
+        desconocido = await comunicador.receive_json_from(timeout=10)
+        await comunicador.send_json_to({"tipo": "mensaje", "mensaje": "x" * 4001})
+        largo = await comunicador.receive_json_from(timeout=10)
+        await comunicador.disconnect()
+
+    assert desconocido["evento"] == "error" and "desconocido" in desconocido["datos"]["mensaje"]
+    assert largo["datos"]["codigo"] == 400 and "4000 caracteres" in largo["datos"]["mensaje"]
