@@ -111,7 +111,7 @@ def validar_parametros(herramienta: Herramienta, parametros: Any) -> BaseModel:
         return herramienta.entrada.model_validate(parametros or {})
     except ValidationError as error:
         problemas = "; ".join(
-            f"{'.'.join(str(p) for p in e['loc']) or 'entrada'}: {e['msg']}" for e in error.errors()
+            f"{'.'.join(str(p) for p in e['loc']) or 'entrada'}: {_en_castellano(e)}" for e in error.errors()
         )
         raise ErrorDeHerramienta(f"Parámetros inválidos para {herramienta.nombre}: {problemas}") from error
 
@@ -162,6 +162,28 @@ def ejecutar(
         "error": error or None,
         "ms": ms,
     }
+
+
+def _en_castellano(error: Any) -> str:
+    """Mensaje de validación de pydantic en castellano (los tipos comunes; el resto, tal cual)."""
+    contexto = error.get("ctx") or {}
+    mensajes = {
+        "missing": "falta este dato",
+        "int_parsing": "debe ser un número entero",
+        "int_from_float": "debe ser un número entero",
+        "float_parsing": "debe ser un número",
+        "bool_parsing": "debe ser sí o no",
+        "string_type": "debe ser texto",
+        "string_too_short": f"debe tener al menos {contexto.get('min_length')} caracteres",
+        "string_too_long": f"debe tener a lo más {contexto.get('max_length')} caracteres",
+        "greater_than_equal": f"debe ser mayor o igual a {contexto.get('ge')}",
+        "less_than_equal": f"debe ser menor o igual a {contexto.get('le')}",
+        "literal_error": f"debe ser uno de: {contexto.get('expected')}",
+        "extra_forbidden": "campo desconocido",
+        "dict_type": "debe ser un objeto",
+        "list_type": "debe ser una lista",
+    }
+    return mensajes.get(error.get("type"), str(error.get("msg")))
 
 
 def invalidar_grupo(grupo: str) -> None:

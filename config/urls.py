@@ -17,6 +17,7 @@ urlpatterns = [
     path("api/", include("proyectos.urls_api")),
     path("api/asistente/", include("asistente.urls_api")),
     path("proyectos/", include("proyectos.urls")),
+    path("asistente/", include("asistente.urls")),
     path("api/schema/", SpectacularAPIView.as_view(), name="schema"),
     path("api/docs/", SpectacularSwaggerView.as_view(url_name="schema"), name="api-docs"),
 ]

@@ -1,0 +1,167 @@
+// Chat del asistente por websocket: eventos meta → sources → warnings? → start → token* → done.
+// Reanuda tras una recarga o un corte con el id del último evento recibido (sessionStorage).
+"use strict";
+(function () {
+  const config = JSON.parse(document.getElementById("config-chat").textContent);
+  const $ = (id) => document.getElementById(id);
+  const lista = $("mensajes"), entrada = $("entrada"), enviar = $("enviar"), actividad = $("actividad");
+  const fuentes = $("fuentes"), advertencias = $("advertencias"), panelAdv = $("panel-advertencias");
+  const error = $("error"), dialogo = $("dialogo-accion");
+  let socket = null, burbuja = null, texto = "", conversacion = config.conversacion_id, enCurso = false;
+  let ultimoMensaje = "", accion = null, cuenta = null, reintentos = 0;
+
+  function escapar(t) { const d = document.createElement("div"); d.textContent = t == null ? "" : String(t); return d.innerHTML; }
+  // Markdown mínimo y seguro: se escapa todo y luego se permiten negritas, listas, saltos y [n].
+  function markdown(t) {
+    const lineas = escapar(t).split("\n");
+    let html = "", enLista = false;
+    for (const linea of lineas) {
+      const item = linea.match(/^\s*[-*] (.*)$/);
+      if (item && !enLista) { html += "<ul>"; enLista = true; }
+      if (!item && enLista) { html += "</ul>"; enLista = false; }
+      const cuerpo = (item ? item[1] : linea)
+        .replace(/\*\*(.+?)\*\*/g, "<strong>$1</strong>")
+        .replace(/\[(\d+)\]/g, '<a href="#fuente-$1" class="marcador">[$1]</a>');
+      html += item ? "<li>" + cuerpo + "</li>" : (cuerpo ? "<p>" + cuerpo + "</p>" : "");
+    }
+    return html + (enLista ? "</ul>" : "");
+  }
+  function clave() { return "chat:ultimo:" + conversacion; }
+  function conectar() {
+    const protocolo = location.protocol === "https:" ? "wss://" : "ws://";
+    socket = new WebSocket(protocolo + location.host + config.ws);
+    socket.onopen = function () {
+      reintentos = 0;
+      socket.send(JSON.stringify({ tipo: "contexto", vista: config.vista, proyecto_id: config.proyecto_id }));
+      const ultimo = conversacion ? sessionStorage.getItem(clave()) : null;
+      if (conversacion && ultimo && sessionStorage.getItem(clave() + ":fin") !== "1") {
+        socket.send(JSON.stringify({ tipo: "reanudar", conversacion_id: conversacion, ultimo_evento: Number(ultimo) }));
+      }
+    };
+    socket.onmessage = function (m) { recibir(JSON.parse(m.data)); };
+    socket.onclose = function (e) {
+      if (e.code === 4401) { mostrarError("Su sesión terminó: vuelva a ingresar."); return; }
+      setTimeout(conectar, Math.min(1000 * 2 ** reintentos++, 15000));
+    };
+  }
+  function recibir(marco) {
+    const d = marco.datos || {};
+    if (marco.id && conversacion) sessionStorage.setItem(clave(), marco.id);
+    switch (marco.evento) {
+      case "meta":
+        conversacion = d.conversacion_id; sessionStorage.setItem(clave(), marco.id); sessionStorage.removeItem(clave() + ":fin");
+        if (!new URLSearchParams(location.search).get("c")) history.replaceState(null, "", "?c=" + conversacion);
+        break;
+      case "sources": pintarFuentes(d.fuentes || []); break;
+      case "warnings": pintarAdvertencias(d.advertencias || []); break;
+      case "start": burbuja = agregar("assistant", ""); burbuja.dataset.id = d.mensaje_id; texto = ""; break;
+      case "tool": actividad.hidden = false; actividad.textContent = "Consultando " + d.herramienta.replaceAll("_", " ") + "…"; break;
+      case "token":
+        if (!burbuja) { burbuja = agregar("assistant", ""); texto = ""; }
+        texto += d.texto; burbuja.querySelector(".contenido").innerHTML = markdown(texto); burbuja.scrollIntoView({ block: "end" });
+        break;
+      case "action": abrirAccion(d); break;
+      case "done": terminar(d); break;
+      case "confirmacion": cerrarAccion(); agregar("assistant", seguimiento(d)); break;
+      case "error": terminar(null); mostrarError(d.mensaje || "Ocurrió un error."); break;
+      default: break;
+    }
+  }
+  function terminar(d) {
+    enCurso = false; entrada.disabled = enviar.disabled = false; actividad.hidden = true;
+    if (conversacion) sessionStorage.setItem(clave() + ":fin", "1");
+    if (d && d.mensaje && burbuja) { burbuja.querySelector(".contenido").innerHTML = markdown(d.mensaje.contenido); agregarCalificacion(burbuja, d.mensaje.id); }
+    burbuja = null; entrada.focus();
+  }
+  function agregar(rol, contenido) {
+    const li = document.createElement("li");
+    li.className = "chat-mensaje " + rol;
+    li.innerHTML = '<div class="contenido">' + markdown(contenido) + "</div>";
+    lista.appendChild(li); li.scrollIntoView({ block: "end" });
+    return li;
+  }
+  function agregarCalificacion(li, id) {
+    const caja = document.createElement("div");
+    caja.className = "calificar";
+    caja.innerHTML = '¿Le sirvió? <button type="button" class="enlace">Sí</button> <button type="button" class="enlace">No</button>';
+    caja.querySelectorAll("button").forEach(function (b, i) {
+      b.onclick = function () {
+        fetch("/api/asistente/mensajes/" + id + "/feedback", {
+          method: "POST", credentials: "same-origin",
+          headers: { "Content-Type": "application/json", "X-CSRFToken": csrf() },
+          body: JSON.stringify({ valor: i === 0 ? 1 : -1 }),
+        }).then(function () { caja.textContent = "Gracias por su opinión."; });
+      };
+    });
+    li.appendChild(caja);
+  }
+  function pintarFuentes(lista_) {
+    fuentes.innerHTML = lista_.length ? "" : '<li class="vacio">Sin fuentes en esta respuesta.</li>';
+    lista_.forEach(function (f, i) {
+      const li = document.createElement("li");
+      li.id = "fuente-" + (i + 1);
+      li.innerHTML = '<a href="' + escapar(f.url) + '" target="_blank" rel="noopener">' + escapar(f.cita) + "</a><p>" + escapar(f.extracto) + "</p>";
+      fuentes.appendChild(li);
+    });
+  }
+  function pintarAdvertencias(lista_) {
+    panelAdv.hidden = !lista_.length;
+    advertencias.innerHTML = lista_.map(function (a) { return "<li>" + escapar(a) + "</li>"; }).join("");
+  }
+  function abrirAccion(a) {
+    accion = a;
+    $("descripcion-accion").textContent = a.descripcion;
+    const campos = $("parametros-accion");
+    campos.querySelectorAll("label").forEach(function (l) { l.remove(); });
+    Object.entries(a.parametros || {}).forEach(function ([k, v]) {
+      if (typeof v === "object" && v !== null) return;
+      const label = document.createElement("label");
+      label.innerHTML = escapar(k.replaceAll("_", " ")) + ' <input name="' + escapar(k) + '" value="' + escapar(v) + '">';
+      campos.appendChild(label);
+    });
+    const vence = new Date(a.expires_at).getTime();
+    clearInterval(cuenta);
+    cuenta = setInterval(function () {
+      const s = Math.max(0, Math.round((vence - Date.now()) / 1000));
+      $("cuenta-accion").textContent = Math.floor(s / 60) + ":" + String(s % 60).padStart(2, "0");
+      if (s === 0) { cerrarAccion(); agregar("assistant", "La acción venció sin confirmarse."); }
+    }, 1000);
+    dialogo.showModal();
+  }
+  function cerrarAccion() { clearInterval(cuenta); if (dialogo.open) dialogo.close(); }
+  function decidir(confirmada) {
+    const parametros = {};
+    $("parametros-accion").querySelectorAll("input").forEach(function (i) {
+      const original = accion.parametros[i.name];
+      const vacio = original === null || original === undefined;
+      const valor = i.value.trim();
+      if ((vacio && valor === "") || String(original) === valor) return;
+      const numerico = /^-?\d+([.,]\d+)?$/.test(valor);
+      parametros[i.name] = valor === "" ? null : numerico ? Number(valor.replace(",", ".")) : valor;
+    });
+    socket.send(JSON.stringify({ tipo: "confirmar", accion_id: accion.id, confirmada: confirmada, parametros: Object.keys(parametros).length ? parametros : null }));
+  }
+  function seguimiento(a) {
+    if (a.estado === "fallida") return "No se pudo ejecutar: " + (a.error || "") + " No se modificó nada.";
+    if (a.estado === "cancelada") return "Acción cancelada. Puede pedírmela de nuevo con otros datos.";
+    const r = a.resultado || {};
+    if (r.proyecto) return "Listo: proyecto #" + r.proyecto.id + " «" + r.proyecto.nombre + "» (" + r.proyecto.estado + ").";
+    if (r.analisis) return "Análisis #" + r.analisis.id + ": " + r.analisis.clasificacion + ". " + (r.analisis.resumen || "");
+    return "Acción " + a.estado + ".";
+  }
+  function mostrarError(mensaje) { error.hidden = false; error.querySelector("span").textContent = mensaje; }
+  function csrf() { const m = document.cookie.match(/csrftoken=([^;]+)/); return m ? m[1] : ""; }
+  function mandar(mensaje) {
+    if (!mensaje.trim() || enCurso || !socket || socket.readyState !== 1) return;
+    enCurso = true; entrada.disabled = enviar.disabled = true; error.hidden = true; ultimoMensaje = mensaje;
+    agregar("user", mensaje);
+    socket.send(JSON.stringify({ tipo: "mensaje", mensaje: mensaje, conversacion_id: conversacion, proyecto_id: config.proyecto_id, vista: config.vista }));
+    entrada.value = "";
+  }
+  $("formulario").addEventListener("submit", function (e) { e.preventDefault(); mandar(entrada.value); });
+  entrada.addEventListener("keydown", function (e) { if (e.key === "Enter" && !e.shiftKey) { e.preventDefault(); mandar(entrada.value); } });
+  $("reintentar").addEventListener("click", function () { error.hidden = true; mandar(ultimoMensaje); });
+  $("confirmar-accion").addEventListener("click", function () { decidir(true); });
+  $("cancelar-accion").addEventListener("click", function () { decidir(false); });
+  conectar();
+})();

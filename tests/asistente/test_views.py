@@ -1,0 +1,39 @@
+"""Página del chat: solo conversaciones propias y el texto guardado se muestra saneado."""
+
+from collections.abc import Callable
+
+import pytest
+from django.contrib.auth.models import AbstractUser
+from django.test import Client
+
+from asistente.models import Conversacion, Dominio, Mensaje
+
+
+def navegador(usuario: AbstractUser) -> Client:
+    cliente = Client()
+    cliente.force_login(usuario)
+    return cliente
+
+
+@pytest.mark.django_db
+def test_the_chat_page_renders_stored_messages_sanitised(usuaria: Callable[..., AbstractUser]) -> None:
+    consultora = usuaria()
+    conversacion = Conversacion.objects.create(
+        usuario=consultora, dominio=Dominio.objects.get(codigo="mineria"), titulo="Prueba"
+    )
+    Mensaje.objects.create(
+        conversacion=conversacion, rol="user", contenido="<script>alert(1)</script> **hola**"
+    )
+
+    pagina = navegador(consultora).get(f"/asistente/?c={conversacion.pk}").content.decode()
+
+    assert "<script>alert(1)</script>" not in pagina and "<strong>hola</strong>" in pagina
+    assert 'id="config-chat"' in pagina and "/ws/asistente/" in pagina
+
+
+@pytest.mark.django_db
+def test_another_users_conversation_page_does_not_exist(usuaria: Callable[..., AbstractUser]) -> None:
+    duena = usuaria("duena")
+    conversacion = Conversacion.objects.create(usuario=duena, dominio=Dominio.objects.get(codigo="mineria"))
+
+    assert navegador(usuaria("otra")).get(f"/asistente/?c={conversacion.pk}").status_code == 404
