@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-import markdown
+import markdown  # type: ignore[import-untyped]
 import nh3
 from django.contrib.auth.decorators import login_required
 from django.core.exceptions import PermissionDenied

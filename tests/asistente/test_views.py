@@ -11,7 +11,7 @@ from asistente.models import Conversacion, Dominio, Mensaje
 
 def navegador(usuario: AbstractUser) -> Client:
     cliente = Client()
-    cliente.force_login(usuario)
+    cliente.force_login(usuario)  # type: ignore[arg-type]
     return cliente
 
 
@@ -19,7 +19,7 @@ def navegador(usuario: AbstractUser) -> Client:
 def test_the_chat_page_renders_stored_messages_sanitised(usuaria: Callable[..., AbstractUser]) -> None:
     consultora = usuaria()
     conversacion = Conversacion.objects.create(
-        usuario=consultora, dominio=Dominio.objects.get(codigo="mineria"), titulo="Prueba"
+        usuario_id=consultora.pk, dominio=Dominio.objects.get(codigo="mineria"), titulo="Prueba"
     )
     Mensaje.objects.create(
         conversacion=conversacion, rol="user", contenido="<script>alert(1)</script> **hola**"
@@ -34,6 +34,8 @@ def test_the_chat_page_renders_stored_messages_sanitised(usuaria: Callable[..., 
 @pytest.mark.django_db
 def test_another_users_conversation_page_does_not_exist(usuaria: Callable[..., AbstractUser]) -> None:
     duena = usuaria("duena")
-    conversacion = Conversacion.objects.create(usuario=duena, dominio=Dominio.objects.get(codigo="mineria"))
+    conversacion = Conversacion.objects.create(
+        usuario_id=duena.pk, dominio=Dominio.objects.get(codigo="mineria")
+    )
 
     assert navegador(usuaria("otra")).get(f"/asistente/?c={conversacion.pk}").status_code == 404
