@@ -11,6 +11,8 @@ from django.http import HttpRequest
 
 from asistente.models import (
     AccionPendiente,
+    Aviso,
+    ConfiguracionAvisos,
     Conversacion,
     Dominio,
     LlamadaHerramienta,
@@ -127,3 +129,18 @@ class LlamadaHerramientaAdmin(admin.ModelAdmin[LlamadaHerramienta]):
     list_display = ["herramienta", "usuario", "ms", "exito", "cache_hit", "creada_at"]
     list_filter = ["herramienta", "exito", "cache_hit"]
     readonly_fields = [f.name for f in LlamadaHerramienta._meta.fields]
+
+
+@admin.register(ConfiguracionAvisos)
+class ConfiguracionAvisosAdmin(admin.ModelAdmin[ConfiguracionAvisos]):
+    list_display = ["__str__", "activo", "maximo_por_hora", "hora_inicio", "hora_fin", "frecuencia_min"]
+
+    def has_add_permission(self, request: HttpRequest) -> bool:
+        return not ConfiguracionAvisos.objects.exists()
+
+
+@admin.register(Aviso)
+class AvisoAdmin(admin.ModelAdmin[Aviso]):
+    list_display = ["tipo", "usuario", "objeto", "creado_at", "descartado_at"]
+    list_filter = ["tipo"]
+    readonly_fields = ["usuario", "tipo", "objeto", "mensaje", "enlace", "accion", "creado_at"]

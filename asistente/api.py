@@ -15,7 +15,7 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from asistente import services
+from asistente import avisos, services
 from asistente.models import AccionPendiente, Conversacion, MemoriaUsuario, Mensaje
 from asistente.registro import ErrorDeHerramienta, herramientas_para
 from config.salud import motor_llm_configurado
@@ -282,6 +282,34 @@ class MemoriaApi(APIView):
     @extend_schema(summary="Borrar mi memoria", responses={204: None})
     def delete(self, request: Request) -> Response:
         services.memoria_borrar(usuario=request.user)
+        return Response(status=status.HTTP_204_NO_CONTENT)
+
+
+class AvisosApi(APIView):
+    @extend_schema(
+        summary="Mis avisos proactivos sin descartar",
+        responses=inline_serializer(
+            "Aviso",
+            {
+                "id": serializers.IntegerField(),
+                "tipo": serializers.CharField(),
+                "mensaje": serializers.CharField(),
+                "enlace": serializers.CharField(),
+                "accion_id": serializers.UUIDField(allow_null=True),
+                "creado_at": serializers.DateTimeField(),
+            },
+            many=True,
+        ),
+    )
+    def get(self, request: Request) -> Response:
+        return Response([avisos.aviso_json(a) for a in avisos.avisos_pendientes(usuario=request.user)])
+
+
+class AvisoDescartarApi(APIView):
+    @extend_schema(summary="Descartar un aviso", request=None, responses={204: None, 404: ERROR})
+    def post(self, request: Request, pk: int) -> Response:
+        if not avisos.aviso_descartar(usuario=request.user, aviso_id=pk):
+            raise NotFound("Aviso no encontrado.")
         return Response(status=status.HTTP_204_NO_CONTENT)
 
 

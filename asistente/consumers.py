@@ -14,7 +14,7 @@ from typing import Any
 from channels.db import database_sync_to_async
 from channels.generic.websocket import AsyncJsonWebsocketConsumer
 
-from asistente import flujos, services
+from asistente import avisos, flujos, services
 from asistente.models import Conversacion
 from asistente.registro import ErrorDeHerramienta
 from proyectos.roles import puede_consultar
@@ -66,6 +66,8 @@ class AsistenteConsumer(AsyncJsonWebsocketConsumer):
                     "datos": {"vista": self.vista, "proyecto_id": self.proyecto_id},
                 }
             )
+            for aviso in await database_sync_to_async(_avisos_al_abrir)(self.usuario, self.proyecto_id):
+                await self.send_json({"evento": "aviso", "id": 0, "datos": aviso})
         elif tipo == "reanudar":
             await self._reanudar(content)
         else:
@@ -142,6 +144,12 @@ class AsistenteConsumer(AsyncJsonWebsocketConsumer):
         tarea = asyncio.ensure_future(corrutina)
         self.tareas.add(tarea)
         tarea.add_done_callback(self.tareas.discard)
+
+
+def _avisos_al_abrir(usuario: Any, proyecto_id: int | None) -> list[dict[str, object]]:
+    """Avisos nuevos del proyecto que el usuario abrió, más los pendientes aún no descartados."""
+    avisos.avisos_evaluar(usuario=usuario, proyecto_id=proyecto_id)
+    return [avisos.aviso_json(a) for a in avisos.avisos_pendientes(usuario=usuario)]
 
 
 def _uuid(texto: str) -> bool:

@@ -187,3 +187,64 @@ class LlamadaHerramienta(models.Model):
 
     def __str__(self) -> str:
         return f"{self.herramienta} ({self.ms} ms)"
+
+
+class ConfiguracionAvisos(models.Model):
+    """Avisos proactivos: qué disparadores están activos, cuántos y a qué hora (una sola fila)."""
+
+    DISPARADORES = (
+        "proyecto_sin_geometria",
+        "analisis_desactualizado",
+        "alertas_criticas_sin_revisar",
+        "normativa_actualizada",
+    )
+
+    activo = models.BooleanField(default=True)
+    disparadores = models.JSONField(default=list, blank=True, help_text="Activos (vacío: todos).")
+    frecuencia_min = models.PositiveSmallIntegerField(
+        default=5, help_text="Cada cuánto revisa la tarea periódica."
+    )
+    maximo_por_hora = models.PositiveSmallIntegerField(default=3)
+    hora_inicio = models.PositiveSmallIntegerField(
+        default=8, help_text="Hora de Santiago desde la que se avisa."
+    )
+    hora_fin = models.PositiveSmallIntegerField(
+        default=20, help_text="Hora de Santiago hasta la que se avisa."
+    )
+
+    class Meta:
+        verbose_name = "configuración de avisos"
+        verbose_name_plural = "configuración de avisos"
+
+    def __str__(self) -> str:
+        return "Configuración de avisos"
+
+    @classmethod
+    def vigente(cls) -> ConfiguracionAvisos:
+        configuracion, _ = cls.objects.get_or_create(pk=1)
+        return configuracion
+
+    def activos(self) -> tuple[str, ...]:
+        return tuple(d for d in self.DISPARADORES if not self.disparadores or d in self.disparadores)
+
+
+class Aviso(models.Model):
+    """Aviso proactivo para un usuario sobre uno de sus proyectos (persistente hasta descartarlo)."""
+
+    usuario = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="avisos")
+    tipo = models.CharField(max_length=40)
+    objeto = models.CharField(max_length=60, help_text="Sobre qué: «proyecto:12», «norma:Ley 19.300».")
+    mensaje = models.TextField()
+    enlace = models.CharField(max_length=300, blank=True)
+    accion = models.ForeignKey(
+        AccionPendiente, on_delete=models.SET_NULL, null=True, blank=True, related_name="+"
+    )
+    creado_at = models.DateTimeField(auto_now_add=True)
+    descartado_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        ordering = ["-creado_at"]
+        indexes = [models.Index(fields=["usuario", "tipo", "objeto", "creado_at"])]
+
+    def __str__(self) -> str:
+        return f"{self.tipo} · {self.objeto}"

@@ -2,6 +2,7 @@
 
 from celery import shared_task
 
+from asistente.avisos import avisos_evaluar_activos
 from asistente.services import acciones_expirar
 
 
@@ -9,3 +10,9 @@ from asistente.services import acciones_expirar
 def expirar_acciones() -> int:
     """Marca como expiradas las acciones pendientes vencidas."""
     return acciones_expirar()
+
+
+@shared_task(name="asistente.avisos_evaluar")
+def evaluar_avisos() -> int:
+    """Revisa los proyectos de los usuarios con actividad reciente y crea los avisos que falten."""
+    return avisos_evaluar_activos()

@@ -14,5 +14,7 @@ urlpatterns = [
     path("mensajes/<uuid:pk>/feedback", api.FeedbackApi.as_view(), name="asistente-feedback"),
     path("herramientas/", api.HerramientasApi.as_view(), name="asistente-herramientas"),
     path("memoria/", api.MemoriaApi.as_view(), name="asistente-memoria"),
+    path("avisos/", api.AvisosApi.as_view(), name="asistente-avisos"),
+    path("avisos/<int:pk>/descartar", api.AvisoDescartarApi.as_view(), name="asistente-aviso-descartar"),
     path("health/", api.SaludAsistenteApi.as_view(), name="asistente-salud"),
 ]

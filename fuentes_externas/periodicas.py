@@ -32,6 +32,8 @@ TAREAS_PERIODICAS: list[TareaPeriodica] = [
     TareaPeriodica(
         nombre="expirar acciones del asistente", tarea="asistente.acciones_expirar", cada_segundos=60
     ),
+    # Avisos proactivos (la configuración en el admin limita cuántos y a qué hora).
+    TareaPeriodica(nombre="avisos proactivos", tarea="asistente.avisos_evaluar", cada_segundos=300),
 ]
 
 

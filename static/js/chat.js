@@ -61,6 +61,7 @@
         texto += d.texto; burbuja.querySelector(".contenido").innerHTML = markdown(texto); burbuja.scrollIntoView({ block: "end" });
         break;
       case "action": abrirAccion(d); break;
+      case "aviso": mostrarAviso(d); break;
       case "done": terminar(d); break;
       case "confirmacion": cerrarAccion(); agregar("assistant", seguimiento(d)); break;
       case "error": terminar(null); mostrarError(d.mensaje || "Ocurrió un error."); break;
@@ -148,6 +149,19 @@
     if (r.proyecto) return "Listo: proyecto #" + r.proyecto.id + " «" + r.proyecto.nombre + "» (" + r.proyecto.estado + ").";
     if (r.analisis) return "Análisis #" + r.analisis.id + ": " + r.analisis.clasificacion + ". " + (r.analisis.resumen || "");
     return "Acción " + a.estado + ".";
+  }
+  function mostrarAviso(a) {
+    const zona = $("avisos");
+    if (!zona || zona.querySelector('[data-aviso="' + a.id + '"]')) return;
+    const li = document.createElement("li");
+    li.dataset.aviso = a.id;
+    li.innerHTML = escapar(a.mensaje) + (a.enlace ? ' <a href="' + escapar(a.enlace) + '">Ir</a>' : "") +
+      ' <button type="button" class="enlace">Descartar</button>';
+    li.querySelector("button").onclick = function () {
+      fetch("/api/asistente/avisos/" + a.id + "/descartar", { method: "POST", credentials: "same-origin", headers: { "X-CSRFToken": csrf() } })
+        .then(function () { li.remove(); });
+    };
+    zona.appendChild(li);
   }
   function mostrarError(mensaje) { error.hidden = false; error.querySelector("span").textContent = mensaje; }
   function csrf() { const m = document.cookie.match(/csrftoken=([^;]+)/); return m ? m[1] : ""; }

@@ -145,3 +145,37 @@ async def test_rate_limits_and_bad_frames_come_back_as_error_frames(
 
     assert desconocido["evento"] == "error" and "desconocido" in desconocido["datos"]["mensaje"]
     assert largo["datos"]["codigo"] == 400 and "4000 caracteres" in largo["datos"]["mensaje"]
+
+
+async def test_opening_a_project_without_geometry_pushes_a_nudge(
+    usuarias: Any, django_db_blocker: Any
+) -> None:
+    from datetime import timedelta
+
+    from django.utils import timezone
+
+    from asistente.models import ConfiguracionAvisos
+    from proyectos.services import proyecto_crear
+
+    def preparar() -> int:
+        ConfiguracionAvisos.objects.update_or_create(pk=1, defaults={"hora_inicio": 0, "hora_fin": 24})
+        cliente = Cliente.objects.get(nombre="Cliente ws-una")
+        proyecto = proyecto_crear(
+            cliente=cliente, datos={"nombre": "Mina Sin Mapa", "region": "Atacama", "tipo": "explotacion"}
+        )
+        Proyecto.objects.filter(pk=proyecto.pk).update(creado_at=timezone.now() - timedelta(days=2))
+        return proyecto.pk
+
+    from channels.db import database_sync_to_async
+
+    with django_db_blocker.unblock():
+        proyecto_id = await database_sync_to_async(preparar)()
+        comunicador = await conectar(usuarias[0])
+        await comunicador.send_json_to({"tipo": "contexto", "vista": "proyecto", "proyecto_id": proyecto_id})
+        contexto = await comunicador.receive_json_from(timeout=10)
+        aviso = await comunicador.receive_json_from(timeout=10)
+        await comunicador.disconnect()
+        await database_sync_to_async(ConfiguracionAvisos.objects.filter(pk=1).delete)()
+
+    assert contexto["evento"] == "contexto" and aviso["evento"] == "aviso"
+    assert aviso["datos"]["tipo"] == "proyecto_sin_geometria" and "Mina Sin Mapa" in aviso["datos"]["mensaje"]

@@ -1,0 +1,209 @@
+"""Avisos proactivos: lo que en los proyectos del usuario necesita atención.
+
+Se evalúan al abrir un proyecto (evento `contexto` del websocket) y con una tarea periódica para los
+usuarios con actividad reciente. Límites (editables en el admin): disparadores activos, máximo por
+hora, horario de Santiago y un mismo aviso sobre el mismo objeto a lo más una vez al día.
+"""
+
+from __future__ import annotations
+
+from datetime import datetime, timedelta
+from zoneinfo import ZoneInfo
+
+from django.contrib.auth import get_user_model
+from django.db.models import Q
+from django.urls import reverse
+from django.utils import timezone
+
+from asistente.models import AccionPendiente, Aviso, ConfiguracionAvisos, Conversacion, Dominio, Mensaje
+from normativa.models import VersionNorma
+from proyectos import selectors as proyectos
+from proyectos.models import Proyecto
+from proyectos.roles import Usuario, id_de, puede_escribir
+
+ZONA = ZoneInfo("America/Santiago")
+
+
+def avisos_evaluar(
+    *, usuario: Usuario, proyecto_id: int | None = None, ahora: datetime | None = None
+) -> list[Aviso]:
+    """Crea (y devuelve) los avisos que correspondan ahora, respetando la configuración."""
+    ahora = ahora or timezone.now()
+    configuracion = ConfiguracionAvisos.vigente()
+    local = ahora.astimezone(ZONA)
+    if not configuracion.activo or not configuracion.hora_inicio <= local.hour < configuracion.hora_fin:
+        return []
+    recientes = Aviso.objects.filter(usuario_id=usuario.pk, creado_at__gte=ahora - timedelta(hours=1)).count()
+    cupo = configuracion.maximo_por_hora - recientes
+    if cupo <= 0:
+        return []
+    visibles = proyectos.proyectos_visibles(usuario=usuario)
+    if proyecto_id is not None:
+        visibles = visibles.filter(pk=proyecto_id)
+    creados: list[Aviso] = []
+    for tipo, objeto, mensaje, enlace, proyecto in _candidatos(
+        list(visibles), configuracion.activos(), ahora
+    ):
+        if len(creados) >= cupo:
+            break
+        ya_avisado = Aviso.objects.filter(
+            usuario_id=usuario.pk, tipo=tipo, objeto=objeto, creado_at__gte=ahora - timedelta(days=1)
+        ).exists()
+        if ya_avisado:
+            continue
+        accion = _accion_reanalizar(usuario, proyecto) if tipo == "analisis_desactualizado" else None
+        creados.append(
+            Aviso.objects.create(
+                usuario_id=id_de(usuario),
+                tipo=tipo,
+                objeto=objeto,
+                mensaje=mensaje,
+                enlace=enlace,
+                accion=accion,
+            )
+        )
+    return creados
+
+
+def avisos_pendientes(*, usuario: Usuario) -> list[Aviso]:
+    """Avisos sin descartar (se muestran al volver aunque el usuario estuviera desconectado)."""
+    return list(Aviso.objects.filter(usuario_id=usuario.pk, descartado_at__isnull=True)[:50])
+
+
+def aviso_descartar(*, usuario: Usuario, aviso_id: int) -> bool:
+    return bool(
+        Aviso.objects.filter(pk=aviso_id, usuario_id=usuario.pk, descartado_at__isnull=True).update(
+            descartado_at=timezone.now()
+        )
+    )
+
+
+def avisos_evaluar_activos(*, horas: int = 24) -> int:
+    """Tarea periódica: evalúa a los usuarios que conversaron o iniciaron sesión hace poco."""
+    desde = timezone.now() - timedelta(hours=horas)
+    modelo = get_user_model()
+    activos = modelo.objects.filter(
+        Q(last_login__gte=desde)
+        | Q(pk__in=Mensaje.objects.filter(creado_at__gte=desde).values("conversacion__usuario_id"))
+    ).distinct()
+    return sum(len(avisos_evaluar(usuario=u)) for u in activos)
+
+
+def aviso_json(aviso: Aviso) -> dict[str, object]:
+    return {
+        "id": aviso.pk,
+        "tipo": aviso.tipo,
+        "mensaje": aviso.mensaje,
+        "enlace": aviso.enlace,
+        "accion_id": str(aviso.accion_id) if aviso.accion_id else None,
+        "creado_at": aviso.creado_at.isoformat(),
+    }
+
+
+def _candidatos(
+    lista: list[Proyecto], activos: tuple[str, ...], ahora: datetime
+) -> list[tuple[str, str, str, str, Proyecto]]:
+    candidatos = []
+    for p in lista:
+        objeto = f"proyecto:{p.pk}"
+        analisis = p.analisis.first()
+        ultima = analisis.fecha if analisis else None
+        if (
+            "proyecto_sin_geometria" in activos
+            and p.estado == Proyecto.Estado.BORRADOR
+            and not p.geometria
+            and p.creado_at < ahora - timedelta(days=1)
+        ):
+            candidatos.append(
+                (
+                    "proyecto_sin_geometria",
+                    objeto,
+                    f"El proyecto {p.nombre} no tiene geometría definida. ¿Desea ir al mapa para dibujarla?",
+                    reverse("proyectos:mapa", args=[p.pk]),
+                    p,
+                )
+            )
+        if (
+            "analisis_desactualizado" in activos
+            and ultima
+            and p.geometria_modificada_at
+            and p.geometria_modificada_at > ultima
+        ):
+            candidatos.append(
+                (
+                    "analisis_desactualizado",
+                    objeto,
+                    f"La geometría de {p.nombre} cambió después de su último análisis. "
+                    "¿Lo vuelvo a analizar?",
+                    reverse("proyectos:detalle", args=[p.pk]),
+                    p,
+                )
+            )
+        if (
+            "alertas_criticas_sin_revisar" in activos
+            and analisis
+            and not analisis.alertas_revisadas
+            and any(a.get("severidad") == "critica" for a in analisis.resultado.get("alertas", []))
+        ):
+            candidatos.append(
+                (
+                    "alertas_criticas_sin_revisar",
+                    f"analisis:{analisis.pk}",
+                    f"El análisis de {p.nombre} tiene alertas críticas sin revisar.",
+                    reverse("proyectos:informe", args=[analisis.pk]),
+                    p,
+                )
+            )
+        if "normativa_actualizada" in activos and analisis:
+            candidatos += _normas_actualizadas(p, analisis.fecha, analisis.resultado)
+    return candidatos
+
+
+def _normas_actualizadas(
+    proyecto: Proyecto, fecha: datetime, resultado: dict[str, object]
+) -> list[tuple[str, str, str, str, Proyecto]]:
+    citas = [
+        f
+        for item in list(resultado.get("triggers", [])) + list(resultado.get("detalle_tipologias", []))  # type: ignore[call-overload]
+        for f in item.get("fundamento", [])
+    ]
+    normas = sorted({str(f["norma"]) for f in citas})
+    nuevas = VersionNorma.objects.filter(
+        norma__sigla__in=normas, creada_at__gt=fecha, vigente=True
+    ).select_related("norma")
+    avisos = []
+    for version in nuevas:
+        articulos = sorted({str(f["articulo"]) for f in citas if f["norma"] == version.norma.sigla})
+        avisos.append(
+            (
+                "normativa_actualizada",
+                f"norma:{version.norma.sigla}:{version.pk}:proyecto:{proyecto.pk}",
+                f"{version.norma.sigla} tiene una versión nueva posterior al análisis de {proyecto.nombre}; "
+                f"el análisis cita sus artículos {', '.join(articulos)}. Conviene revisarlo.",
+                reverse("proyectos:detalle", args=[proyecto.pk]),
+                proyecto,
+            )
+        )
+    return avisos
+
+
+def _accion_reanalizar(usuario: Usuario, proyecto: Proyecto) -> AccionPendiente | None:
+    """Propone volver a analizar (siempre con confirmación); solo a quien puede escribir."""
+    if not puede_escribir(usuario):
+        return None
+    dominio = Dominio.objects.filter(activo=True).order_by("pk").first()
+    if dominio is None:
+        return None
+    conversacion, _ = Conversacion.objects.get_or_create(
+        usuario_id=usuario.pk,
+        titulo="Avisos del asistente",
+        eliminada_at__isnull=True,
+        defaults={"dominio": dominio},
+    )
+    return AccionPendiente.objects.create(
+        conversacion=conversacion,
+        usuario_id=id_de(usuario),
+        tipo="ejecutar_analisis",
+        parametros={"proyecto_id": proyecto.pk, "tipo": "completo"},
+        descripcion=f"Ejecutar un análisis completo del proyecto #{proyecto.pk} «{proyecto.nombre}».",
+    )

@@ -1,0 +1,155 @@
+"""Avisos proactivos: los cuatro disparadores, sin repetir en el día, máximo por hora y horario."""
+
+from collections.abc import Callable
+from datetime import datetime, timedelta
+
+import pytest
+from django.contrib.auth.models import AbstractUser
+from django.db.models import Max
+from django.utils import timezone
+from rest_framework.test import APIClient
+
+from asistente.avisos import ZONA, avisos_evaluar
+from asistente.models import AccionPendiente, Aviso, ConfiguracionAvisos
+from normativa.models import VersionNorma
+from proyectos.models import Analisis, Cliente, Proyecto
+from proyectos.services import proyecto_crear
+
+MEDIODIA = timezone.now().astimezone(ZONA).replace(hour=12, minute=0)
+TALTAL = {
+    "type": "Polygon",
+    "coordinates": [
+        [
+            [-70.005, -25.3045],
+            [-69.995, -25.3045],
+            [-69.995, -25.2955],
+            [-70.005, -25.2955],
+            [-70.005, -25.3045],
+        ]
+    ],
+}
+
+
+def borrador_antiguo(usuario: AbstractUser, nombre: str = "Mina Olvidada", **datos: object) -> Proyecto:
+    cliente = Cliente.objects.get(usuarios=usuario)
+    proyecto = proyecto_crear(
+        cliente=cliente, datos={"nombre": nombre, "region": "Antofagasta", "tipo": "explotacion", **datos}
+    )
+    Proyecto.objects.filter(pk=proyecto.pk).update(creado_at=MEDIODIA - timedelta(days=2))
+    return Proyecto.objects.get(pk=proyecto.pk)
+
+
+def analizar(proyecto: Proyecto, resultado: dict[str, object], fecha: datetime) -> Analisis:
+    analisis = Analisis.objects.create(
+        proyecto=proyecto, entrada={}, resultado=resultado, clasificacion="DIA"
+    )
+    Analisis.objects.filter(pk=analisis.pk).update(fecha=fecha)
+    return Analisis.objects.get(pk=analisis.pk)
+
+
+@pytest.mark.django_db
+def test_a_draft_without_geometry_is_nudged_once_a_day_with_a_link_to_the_map(
+    usuaria: Callable[..., AbstractUser],
+) -> None:
+    consultora = usuaria()
+    proyecto = borrador_antiguo(consultora)
+
+    (aviso,) = avisos_evaluar(usuario=consultora, ahora=MEDIODIA)
+    repetido = avisos_evaluar(usuario=consultora, ahora=MEDIODIA + timedelta(hours=2))
+
+    assert aviso.tipo == "proyecto_sin_geometria" and aviso.enlace == f"/proyectos/{proyecto.pk}/mapa/"
+    assert (
+        aviso.mensaje
+        == "El proyecto Mina Olvidada no tiene geometría definida. ¿Desea ir al mapa para dibujarla?"
+    )
+    assert repetido == []
+
+
+@pytest.mark.django_db
+def test_no_nudges_outside_active_hours_or_beyond_the_hourly_limit(
+    usuaria: Callable[..., AbstractUser],
+) -> None:
+    consultora = usuaria()
+    for n in range(5):
+        borrador_antiguo(consultora, nombre=f"Mina {n}")
+
+    de_noche = avisos_evaluar(usuario=consultora, ahora=MEDIODIA.replace(hour=22))
+    de_dia = avisos_evaluar(usuario=consultora, ahora=MEDIODIA)
+
+    assert de_noche == [] and len(de_dia) == ConfiguracionAvisos.vigente().maximo_por_hora == 3
+
+
+@pytest.mark.django_db
+def test_a_polygon_changed_after_the_analysis_offers_a_confirmable_rerun(
+    usuaria: Callable[..., AbstractUser],
+) -> None:
+    consultora = usuaria()
+    proyecto = borrador_antiguo(consultora, geometria=TALTAL)
+    analizar(proyecto, {"alertas": []}, MEDIODIA - timedelta(days=1))
+    Proyecto.objects.filter(pk=proyecto.pk).update(geometria_modificada_at=MEDIODIA - timedelta(hours=1))
+
+    avisos = avisos_evaluar(usuario=consultora, ahora=MEDIODIA)
+
+    (aviso,) = [a for a in avisos if a.tipo == "analisis_desactualizado"]
+    accion = AccionPendiente.objects.get(pk=aviso.accion_id)
+    assert accion.tipo == "ejecutar_analisis" and accion.estado == "pendiente"
+    assert Analisis.objects.filter(proyecto=proyecto).count() == 1
+
+
+@pytest.mark.django_db
+def test_unreviewed_critical_alerts_point_to_the_report(usuaria: Callable[..., AbstractUser]) -> None:
+    consultora = usuaria()
+    proyecto = borrador_antiguo(consultora, geometria=TALTAL)
+    analisis = analizar(proyecto, {"alertas": [{"severidad": "critica", "mensaje": "PN a 2 km"}]}, MEDIODIA)
+
+    avisos = avisos_evaluar(usuario=consultora, ahora=MEDIODIA)
+
+    assert [a.enlace for a in avisos if a.tipo == "alertas_criticas_sin_revisar"] == [
+        f"/proyectos/analisis/{analisis.pk}/"
+    ]
+
+
+@pytest.mark.usefixtures("corpus")
+@pytest.mark.django_db
+def test_a_new_version_of_a_cited_norm_is_announced_with_the_cited_articles(
+    usuaria: Callable[..., AbstractUser],
+) -> None:
+    consultora = usuaria()
+    proyecto = borrador_antiguo(consultora, geometria=TALTAL)
+    fundamento = [
+        {"norma": "Ley 19.300", "articulo": "11", "letra": "d"},
+        {"norma": "DS 40", "articulo": "8"},
+    ]
+    # El análisis es posterior a la carga del corpus: solo la versión creada después es «nueva».
+    ultima_carga = VersionNorma.objects.aggregate(ultima=Max("creada_at"))["ultima"]
+    analizar(
+        proyecto,
+        {"alertas": [], "triggers": [{"fundamento": fundamento}]},
+        ultima_carga + timedelta(seconds=1),
+    )
+    VersionNorma.objects.filter(norma__sigla="Ley 19.300", vigente=True).update(vigente=False)
+    anterior = VersionNorma.objects.filter(norma__sigla="Ley 19.300").first()
+    assert anterior is not None
+    VersionNorma.objects.create(norma=anterior.norma, fuente="prueba", hash="nueva-version", vigente=True)
+
+    avisos = avisos_evaluar(usuario=consultora, ahora=timezone.now().astimezone(ZONA).replace(hour=12))
+
+    (aviso,) = [a for a in avisos if a.tipo == "normativa_actualizada"]
+    assert "Ley 19.300 tiene una versión nueva" in aviso.mensaje and "artículos 11" in aviso.mensaje
+
+
+@pytest.mark.django_db
+def test_nudges_are_listed_until_dismissed_and_only_to_their_owner(
+    usuaria: Callable[..., AbstractUser],
+) -> None:
+    consultora = usuaria()
+    borrador_antiguo(consultora)
+    (aviso,) = avisos_evaluar(usuario=consultora, ahora=MEDIODIA)
+    propia, ajena = APIClient(), APIClient()
+    propia.force_authenticate(consultora)
+    ajena.force_authenticate(usuaria("otra"))
+
+    assert [a["id"] for a in propia.get("/api/asistente/avisos/").json()] == [aviso.pk]
+    assert ajena.post(f"/api/asistente/avisos/{aviso.pk}/descartar").status_code == 404
+    assert propia.post(f"/api/asistente/avisos/{aviso.pk}/descartar").status_code == 204
+    assert propia.get("/api/asistente/avisos/").json() == [] and Aviso.objects.get().descartado_at
