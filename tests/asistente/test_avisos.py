@@ -31,7 +31,7 @@ TALTAL = {
 
 
 def borrador_antiguo(usuario: AbstractUser, nombre: str = "Mina Olvidada", **datos: object) -> Proyecto:
-    cliente = Cliente.objects.get(usuarios=usuario)
+    cliente = Cliente.objects.get(usuarios__pk=usuario.pk)
     proyecto = proyecto_crear(
         cliente=cliente, datos={"nombre": nombre, "region": "Antofagasta", "tipo": "explotacion", **datos}
     )
@@ -91,7 +91,7 @@ def test_a_polygon_changed_after_the_analysis_offers_a_confirmable_rerun(
     avisos = avisos_evaluar(usuario=consultora, ahora=MEDIODIA)
 
     (aviso,) = [a for a in avisos if a.tipo == "analisis_desactualizado"]
-    accion = AccionPendiente.objects.get(pk=aviso.accion_id)
+    accion = AccionPendiente.objects.get(pk=str(aviso.accion_id))
     assert accion.tipo == "ejecutar_analisis" and accion.estado == "pendiente"
     assert Analisis.objects.filter(proyecto=proyecto).count() == 1
 
