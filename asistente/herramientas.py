@@ -16,6 +16,7 @@ from normativa.models import FragmentoLegal, Norma
 from proyectos import selectors as proyectos
 from proyectos import services as servicios_proyectos
 from proyectos.analisis.entrada import CIRCUNSTANCIAS, EntradaInvalida
+from proyectos.analisis.ingreso import numero_cl
 from proyectos.models import Analisis, Proyecto
 from proyectos.roles import puede_administrar, puede_consultar, puede_escribir
 
@@ -223,7 +224,7 @@ class CrearProyecto(BaseModel):
 def _describir_creacion(entrada: Any, ctx: Contexto) -> str:
     cantidades = []
     if entrada.capacidad_extraccion_t_mes is not None:
-        cantidades.append(f"{entrada.capacidad_extraccion_t_mes:,.0f} t/mes".replace(",", "."))
+        cantidades.append(f"{numero_cl(entrada.capacidad_extraccion_t_mes)} t/mes")
     if entrada.plataformas is not None:
         cantidades.append(f"{entrada.plataformas} plataformas")
     detalle = f" ({', '.join(cantidades)})" if cantidades else ""

@@ -23,7 +23,7 @@ import shapely
 from django.db import transaction
 from shapely.geometry.base import BaseGeometry
 
-from proyectos.geo import CapaLeida, ElementoLeido, ErrorDeCapa, como_geojson, leer_capa
+from proyectos.geo import CapaLeida, ElementoLeido, ErrorDeCapa, como_geojson, leer_capa, reparar
 from proyectos.models import CapaGeografica, CategoriaCapa, Comuna, ElementoSensible, Region
 
 DIRECTORIO = Path(__file__).resolve().parent / "datos" / "capas"
@@ -262,7 +262,7 @@ def limites_territoriales_cargar() -> None:
         # Los límites BCN vienen simplificados y algunos quedan inválidos: se reparan al guardar.
         por_codigo = {
             str(f["properties"][campo]).zfill(largo): como_geojson(
-                _reparar(shapely.geometry.shape(f["geometry"]))
+                reparar(shapely.geometry.shape(f["geometry"]))
             )
             for f in datos["features"]
             if f["properties"].get(campo)
@@ -446,15 +446,6 @@ def _elementos_crear(
             )
         )
     ElementoSensible.objects.bulk_create(objetos, batch_size=200)
-
-
-def _reparar(geometria: BaseGeometry) -> BaseGeometry:
-    reparada = shapely.make_valid(geometria)
-    if reparada.geom_type == "GeometryCollection":
-        reparada = shapely.union_all(
-            [g for g in shapely.get_parts(reparada) if g.geom_type in ("Polygon", "MultiPolygon")]
-        )
-    return reparada
 
 
 def _atributos_json(atributos: dict[str, Any]) -> dict[str, Any]:

@@ -181,10 +181,9 @@ def _a_wgs84(elementos: list[ElementoLeido], crs: CRS, descartados: list[str]) -
             elemento.geometria = shapely.transform(elemento.geometria, reproyectar)
     validos: list[ElementoLeido] = []
     for posicion, elemento in enumerate(elementos, start=1):
-        geometria = elemento.geometria
-        if not geometria.is_valid:
-            geometria = shapely.make_valid(geometria)
-        geometria = _solo_areas_o_puntos(geometria)
+        geometria = solo_areas(
+            elemento.geometria if elemento.geometria.is_valid else shapely.make_valid(elemento.geometria)
+        )
         if geometria is None or geometria.is_empty:
             descartados.append(f"elemento {posicion}: geometría vacía tras repararla")
             continue
@@ -199,8 +198,13 @@ def _a_wgs84(elementos: list[ElementoLeido], crs: CRS, descartados: list[str]) -
     return CapaLeida(validos, nombre_crs, descartados)
 
 
-def _solo_areas_o_puntos(geometria: BaseGeometry) -> BaseGeometry | None:
-    """Tras `make_valid` una colección puede mezclar líneas sueltas: se conservan las partes útiles."""
+def reparar(geometria: BaseGeometry) -> BaseGeometry | None:
+    """Geometría válida: `make_valid` y, de lo que resulte, solo las partes útiles."""
+    return solo_areas(shapely.make_valid(geometria))
+
+
+def solo_areas(geometria: BaseGeometry) -> BaseGeometry | None:
+    """Tras `make_valid` una colección puede mezclar líneas sueltas: se conservan las partes de área."""
     if geometria.geom_type != "GeometryCollection":
         return geometria
     partes = [g for g in shapely.get_parts(geometria) if g.geom_type in ("Polygon", "MultiPolygon")]

@@ -168,8 +168,12 @@ def _al_menos(valor: Decimal | None, umbral: Decimal) -> bool:
 
 
 def _n(valor: Decimal | int | None) -> str:
-    """5000 → «5.000» (separador de miles chileno)."""
+    """5000 → «5.000»; con decimales solo si los tiene."""
     if valor is None:
         return "—"
-    entero = f"{valor:,.0f}" if Decimal(valor) == Decimal(valor).to_integral() else f"{valor:,.2f}"
-    return entero.replace(",", "X").replace(".", ",").replace("X", ".")
+    return numero_cl(valor, 0 if Decimal(valor) == Decimal(valor).to_integral() else 2)
+
+
+def numero_cl(valor: Decimal | float, decimales: int = 0) -> str:
+    """Número con separadores chilenos: 15000.5 → «15.000,50» (punto de miles, coma decimal)."""
+    return f"{valor:,.{decimales}f}".replace(",", "X").replace(".", ",").replace("X", ".")

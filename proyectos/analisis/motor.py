@@ -18,7 +18,7 @@ from django.db.models import Prefetch
 from proyectos.analisis import fundamentos
 from proyectos.analisis.entrada import CIRCUNSTANCIAS, Entrada, validar_entrada
 from proyectos.analisis.espacial import Cercania, IndiceEspacial, indice_actual
-from proyectos.analisis.ingreso import tipologias_de_ingreso
+from proyectos.analisis.ingreso import numero_cl, tipologias_de_ingreso
 from proyectos.models import CapaGeografica, CategoriaCapa, Region
 
 VERSION_MOTOR = "2026-11-22.1"
@@ -262,10 +262,9 @@ def _evidencia(cercania: Cercania, capa: CapaGeografica, categoria: CategoriaCap
 def _descripcion_efecto(letra: str, cercania: Cercania, categoria: CategoriaCapa) -> str:
     nombre = cercania.elemento.nombre
     if cercania.distancia_m == 0:
-        donde = f"el proyecto intersecta {nombre} ({cercania.interseccion_ha:,.2f} ha en común)"
+        donde = f"el proyecto intersecta {nombre} ({numero_cl(cercania.interseccion_ha, 2)} ha en común)"
     else:
-        donde = f"el proyecto está a {cercania.distancia_m:,.0f} m de {nombre}"
-    donde = donde.replace(",", "X").replace(".", ",").replace("X", ".")
+        donde = f"el proyecto está a {numero_cl(cercania.distancia_m)} m de {nombre}"
     return f"{DESCRIPCION_LETRA[letra]}: {donde}; categoría {_minuscula(categoria.nombre)}."
 
 
@@ -274,14 +273,14 @@ def _mensaje_alerta(cercania: Cercania, categoria: CategoriaCapa) -> str:
     if cercania.distancia_m == 0:
         texto = f"El proyecto intersecta {nombre} ({_minuscula(categoria.nombre)})"
     else:
-        distancia = f"{cercania.distancia_m:,.0f}".replace(",", ".")
+        distancia = numero_cl(cercania.distancia_m)
         texto = f"{nombre} ({_minuscula(categoria.nombre)}) está a {distancia} m del proyecto"
     if not categoria.interseccion_es_efecto:
         motivo = (
             categoria.descripcion or "no configura un efecto por sí solo; revise su estado y la línea de base"
         )
     else:
-        motivo = f"dentro de la distancia de alerta de {categoria.buffer_alerta_m:,} m".replace(",", ".")
+        motivo = f"dentro de la distancia de alerta de {numero_cl(categoria.buffer_alerta_m)} m"
     return f"{texto}; {motivo}."
 
 

@@ -14,20 +14,9 @@ from asistente.models import AccionPendiente, Aviso, ConfiguracionAvisos
 from normativa.models import VersionNorma
 from proyectos.models import Analisis, Cliente, Proyecto
 from proyectos.services import proyecto_crear
+from tests.proyectos.conftest import TALTAL
 
 MEDIODIA = timezone.now().astimezone(ZONA).replace(hour=12, minute=0)
-TALTAL = {
-    "type": "Polygon",
-    "coordinates": [
-        [
-            [-70.005, -25.3045],
-            [-69.995, -25.3045],
-            [-69.995, -25.2955],
-            [-70.005, -25.2955],
-            [-70.005, -25.3045],
-        ]
-    ],
-}
 
 
 def borrador_antiguo(usuario: AbstractUser, nombre: str = "Mina Olvidada", **datos: object) -> Proyecto:
