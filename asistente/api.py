@@ -10,7 +10,7 @@ from typing import Any
 from django.http import StreamingHttpResponse
 from drf_spectacular.utils import OpenApiResponse, extend_schema, inline_serializer
 from rest_framework import serializers, status
-from rest_framework.exceptions import NotFound
+from rest_framework.exceptions import NotFound, PermissionDenied
 from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
@@ -19,7 +19,7 @@ from asistente import avisos, services
 from asistente.models import AccionPendiente, Conversacion, MemoriaUsuario, Mensaje
 from asistente.registro import ErrorDeHerramienta, herramientas_para
 from config.salud import motor_llm_configurado
-from proyectos.roles import id_de, puede_consultar
+from proyectos.roles import id_de, puede_consultar, puede_escribir
 
 
 class ChatEntrada(serializers.Serializer):  # type: ignore[type-arg]
@@ -295,14 +295,19 @@ class AvisosApi(APIView):
                 "tipo": serializers.CharField(),
                 "mensaje": serializers.CharField(),
                 "enlace": serializers.CharField(),
-                "accion_id": serializers.UUIDField(allow_null=True),
+                "ofrece_accion": serializers.BooleanField(),
                 "creado_at": serializers.DateTimeField(),
             },
             many=True,
         ),
     )
     def get(self, request: Request) -> Response:
-        return Response([avisos.aviso_json(a) for a in avisos.avisos_pendientes(usuario=request.user)])
+        return Response(
+            [
+                avisos.aviso_json(a, usuario=request.user)
+                for a in avisos.avisos_pendientes(usuario=request.user)
+            ]
+        )
 
 
 class AvisoDescartarApi(APIView):
@@ -311,6 +316,21 @@ class AvisoDescartarApi(APIView):
         if not avisos.aviso_descartar(usuario=request.user, aviso_id=pk):
             raise NotFound("Aviso no encontrado.")
         return Response(status=status.HTTP_204_NO_CONTENT)
+
+
+class AvisoAccionApi(APIView):
+    @extend_schema(
+        summary="Proponer la acción que ofrece un aviso (volver a analizar); se confirma aparte",
+        request=None,
+        responses={201: ACCION, 403: ERROR, 404: ERROR},
+    )
+    def post(self, request: Request, pk: int) -> Response:
+        if not puede_escribir(request.user):
+            raise PermissionDenied("Su rol no permite ejecutar análisis.")
+        accion = avisos.aviso_proponer_accion(usuario=request.user, aviso_id=pk)
+        if accion is None:
+            raise NotFound("Aviso no encontrado o sin acción que ofrecer.")
+        return Response(services.accion_json(accion), status=status.HTTP_201_CREATED)
 
 
 class SaludAsistenteApi(APIView):

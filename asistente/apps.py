@@ -17,6 +17,11 @@ class AsistenteConfig(AppConfig):
         def invalidar(**_: object) -> None:
             invalidar_grupo(herramientas.GRUPO_PROYECTOS)
 
+        from asistente.avisos import al_actualizarse_normativa
+        from normativa.signals import normativa_actualizada
+
+        normativa_actualizada.connect(al_actualizarse_normativa, dispatch_uid="asistente-avisos-normativa")
+
         for modelo in (Proyecto, Analisis):
             post_save.connect(invalidar, sender=modelo, dispatch_uid=f"asistente-cache-{modelo.__name__}")
             post_delete.connect(invalidar, sender=modelo, dispatch_uid=f"asistente-cache-{modelo.__name__}-b")

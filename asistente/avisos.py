@@ -11,17 +11,20 @@ from datetime import datetime, timedelta
 from zoneinfo import ZoneInfo
 
 from django.contrib.auth import get_user_model
-from django.db.models import Q
+from django.core.cache import cache
+from django.db.models import Q, TextField
+from django.db.models.functions import Cast
 from django.urls import reverse
 from django.utils import timezone
 
 from asistente.models import AccionPendiente, Aviso, ConfiguracionAvisos, Conversacion, Dominio, Mensaje
-from normativa.models import VersionNorma
+from normativa.models import Norma, VersionNorma
 from proyectos import selectors as proyectos
-from proyectos.models import Proyecto
+from proyectos.models import Analisis, Proyecto
 from proyectos.roles import Usuario, id_de, puede_escribir
 
 ZONA = ZoneInfo("America/Santiago")
+MARCA_REVISION = "asistente:avisos:revision"
 
 
 def avisos_evaluar(
@@ -41,7 +44,7 @@ def avisos_evaluar(
     if proyecto_id is not None:
         visibles = visibles.filter(pk=proyecto_id)
     creados: list[Aviso] = []
-    for tipo, objeto, mensaje, enlace, proyecto in _candidatos(
+    for tipo, objeto, mensaje, enlace, _proyecto in _candidatos(
         list(visibles), configuracion.activos(), ahora
     ):
         if len(creados) >= cupo:
@@ -51,18 +54,36 @@ def avisos_evaluar(
         ).exists()
         if ya_avisado:
             continue
-        accion = _accion_reanalizar(usuario, proyecto) if tipo == "analisis_desactualizado" else None
         creados.append(
             Aviso.objects.create(
-                usuario_id=id_de(usuario),
-                tipo=tipo,
-                objeto=objeto,
-                mensaje=mensaje,
-                enlace=enlace,
-                accion=accion,
+                usuario_id=id_de(usuario), tipo=tipo, objeto=objeto, mensaje=mensaje, enlace=enlace
             )
         )
     return creados
+
+
+def aviso_proponer_accion(*, usuario: Usuario, aviso_id: int) -> AccionPendiente | None:
+    """La acción que ofrece un aviso (volver a analizar), creada al pedirla: una acción vence a los 5
+    minutos y el aviso puede leerse horas después. Reutiliza la del aviso si sigue pendiente."""
+    aviso = Aviso.objects.filter(
+        pk=aviso_id, usuario_id=usuario.pk, descartado_at__isnull=True, tipo="analisis_desactualizado"
+    ).first()
+    if aviso is None:
+        return None
+    vigente = aviso.accion
+    if vigente is not None and vigente.estado == "pendiente" and vigente.expires_at > timezone.now():
+        return vigente
+    proyecto_id = _proyecto_id(aviso.objeto)
+    proyecto = (
+        proyectos.proyectos_visibles(usuario=usuario).filter(pk=proyecto_id).first()
+        if proyecto_id is not None
+        else None
+    )
+    if proyecto is None:
+        return None
+    aviso.accion = _accion_reanalizar(usuario, proyecto)
+    aviso.save(update_fields=["accion"])
+    return aviso.accion
 
 
 def avisos_pendientes(*, usuario: Usuario) -> list[Aviso]:
@@ -78,8 +99,16 @@ def aviso_descartar(*, usuario: Usuario, aviso_id: int) -> bool:
     )
 
 
-def avisos_evaluar_activos(*, horas: int = 24) -> int:
-    """Tarea periódica: evalúa a los usuarios que conversaron o iniciaron sesión hace poco."""
+def avisos_evaluar_activos(*, horas: int = 24) -> int | None:
+    """Tarea periódica: evalúa a los usuarios que conversaron o iniciaron sesión hace poco.
+
+    La tarea se programa cada minuto y corre según la frecuencia del admin (5 minutos por defecto): la
+    marca en Redis dura esa frecuencia y, tomada con `add`, además impide dos revisiones a la vez.
+    Devuelve None si no tocaba revisar.
+    """
+    configuracion = ConfiguracionAvisos.vigente()
+    if not cache.add(MARCA_REVISION, 1, timeout=max(configuracion.frecuencia_min * 60 - 5, 1)):
+        return None
     desde = timezone.now() - timedelta(hours=horas)
     modelo = get_user_model()
     activos = modelo.objects.filter(
@@ -89,15 +118,21 @@ def avisos_evaluar_activos(*, horas: int = 24) -> int:
     return sum(len(avisos_evaluar(usuario=u)) for u in activos)
 
 
-def aviso_json(aviso: Aviso) -> dict[str, object]:
+def aviso_json(aviso: Aviso, *, usuario: Usuario | None = None) -> dict[str, object]:
     return {
         "id": aviso.pk,
         "tipo": aviso.tipo,
         "mensaje": aviso.mensaje,
         "enlace": aviso.enlace,
-        "accion_id": str(aviso.accion_id) if aviso.accion_id else None,
+        "ofrece_accion": aviso.tipo == "analisis_desactualizado"
+        and (usuario is None or puede_escribir(usuario)),
         "creado_at": aviso.creado_at.isoformat(),
     }
+
+
+def _proyecto_id(objeto: str) -> int | None:
+    tipo, _, pk = objeto.partition(":")
+    return int(pk) if tipo == "proyecto" and pk.isdigit() else None
 
 
 def _candidatos(
@@ -174,12 +209,23 @@ def _normas_actualizadas(
     avisos = []
     for version in nuevas:
         articulos = sorted({str(f["articulo"]) for f in citas if f["norma"] == version.norma.sigla})
+        cambiados = [
+            *version.cambios.get("modificados", []),
+            *version.cambios.get("agregados", []),
+            *version.cambios.get("eliminados", []),
+        ]
+        derogados = version.cambios.get("derogados", [])
+        detalle = (f"; cambiaron sus artículos {', '.join(cambiados)}" if cambiados else "") + (
+            f"; se derogaron sus artículos {', '.join(derogados)}" if derogados else ""
+        )
+        fecha_version = f" (versión del {version.fecha_version:%d-%m-%Y})" if version.fecha_version else ""
         avisos.append(
             (
                 "normativa_actualizada",
                 f"norma:{version.norma.sigla}:{version.pk}:proyecto:{proyecto.pk}",
-                f"{version.norma.sigla} tiene una versión nueva posterior al análisis de {proyecto.nombre}; "
-                f"el análisis cita sus artículos {', '.join(articulos)}. Conviene revisarlo.",
+                f"{version.norma.sigla} tiene una versión nueva{fecha_version} posterior al análisis de "
+                f"{proyecto.nombre}{detalle}; el análisis cita sus artículos {', '.join(articulos)}. "
+                "Conviene revisarlo.",
                 reverse("proyectos:detalle", args=[proyecto.pk]),
                 proyecto,
             )
@@ -207,3 +253,20 @@ def _accion_reanalizar(usuario: Usuario, proyecto: Proyecto) -> AccionPendiente 
         parametros={"proyecto_id": proyecto.pk, "tipo": "completo"},
         descripcion=f"Ejecutar un análisis completo del proyecto #{proyecto.pk} «{proyecto.nombre}».",
     )
+
+
+def al_actualizarse_normativa(sender: object, *, norma: Norma, **_: object) -> int:
+    """Señal `normativa_actualizada`: evalúa ya (sin esperar la tarea periódica) los avisos de quienes
+    tienen proyectos cuyo último análisis cita la norma. Devuelve cuántos avisos creó."""
+    cita = f'"norma": "{norma.sigla}"'
+    analisis = (
+        Analisis.objects.annotate(texto=Cast("resultado", TextField()))
+        .filter(texto__contains=cita)
+        .values_list("proyecto_id", flat=True)
+        .distinct()
+    )
+    creados = 0
+    for proyecto in Proyecto.objects.filter(pk__in=analisis).prefetch_related("cliente__usuarios"):
+        for usuario in proyecto.cliente.usuarios.all():
+            creados += len(avisos_evaluar(usuario=usuario, proyecto_id=proyecto.pk))
+    return creados

@@ -11,6 +11,7 @@ import asyncio
 import contextlib
 from typing import Any
 
+import structlog
 from channels.db import database_sync_to_async
 from channels.generic.websocket import AsyncJsonWebsocketConsumer
 
@@ -18,6 +19,8 @@ from asistente import avisos, flujos, services
 from asistente.models import Conversacion
 from asistente.registro import ErrorDeHerramienta
 from proyectos.roles import puede_consultar
+
+registro = structlog.get_logger(__name__)
 
 CIERRE_NO_AUTENTICADO = 4401
 LATIDO_S = 25
@@ -126,18 +129,36 @@ class AsistenteConsumer(AsyncJsonWebsocketConsumer):
             await self.send_json({"evento": "confirmacion", "id": 0, "datos": services.accion_json(accion)})
 
     async def _retransmitir(self, turno_id: str, despues_de: int) -> None:
-        async for evento in flujos.eventos_desde(turno_id, despues_de=despues_de):
-            await self.send_json(evento)
+        ultimo = despues_de
+        try:
+            async for evento in flujos.eventos_desde(turno_id, despues_de=despues_de):
+                await self.send_json(evento)
+                ultimo = evento["id"] or ultimo
+        except asyncio.CancelledError:
+            raise
+        except Exception:
+            # Nunca en silencio: el cliente sabe hasta dónde llegó y puede reanudar desde ahí.
+            registro.exception("retransmision_fallo", turno=turno_id, ultimo=ultimo)
+            await self._error("Se interrumpió la transmisión; reanudando…", codigo=503, ultimo_evento=ultimo)
 
     async def _latidos(self) -> None:
         while True:
             await asyncio.sleep(LATIDO_S)
             await self.send_json({"evento": "latido", "id": 0, "datos": {}})
 
-    async def _error(self, mensaje: str, *, codigo: int = 400, reintentar_en: int | None = None) -> None:
+    async def _error(
+        self,
+        mensaje: str,
+        *,
+        codigo: int = 400,
+        reintentar_en: int | None = None,
+        ultimo_evento: int | None = None,
+    ) -> None:
         datos: dict[str, Any] = {"mensaje": mensaje, "codigo": codigo}
         if reintentar_en:
             datos["reintentar_en"] = reintentar_en
+        if ultimo_evento is not None:
+            datos["reanudable"], datos["ultimo_evento"] = True, ultimo_evento
         await self.send_json({"evento": "error", "id": 0, "datos": datos})
 
     def _lanzar(self, corrutina: Any) -> None:
@@ -149,7 +170,7 @@ class AsistenteConsumer(AsyncJsonWebsocketConsumer):
 def _avisos_al_abrir(usuario: Any, proyecto_id: int | None) -> list[dict[str, object]]:
     """Avisos nuevos del proyecto que el usuario abrió, más los pendientes aún no descartados."""
     avisos.avisos_evaluar(usuario=usuario, proyecto_id=proyecto_id)
-    return [avisos.aviso_json(a) for a in avisos.avisos_pendientes(usuario=usuario)]
+    return [avisos.aviso_json(a, usuario=usuario) for a in avisos.avisos_pendientes(usuario=usuario)]
 
 
 def _uuid(texto: str) -> bool:

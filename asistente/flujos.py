@@ -9,6 +9,8 @@ y se leen.
 from __future__ import annotations
 
 import json
+import os
+import time
 from collections.abc import AsyncIterator
 from concurrent.futures import ThreadPoolExecutor
 from typing import Any
@@ -25,7 +27,18 @@ registro = structlog.get_logger(__name__)
 
 VIGENCIA_S = 3600
 FINALES = ("done", "error")
-_EJECUTOR = ThreadPoolExecutor(max_workers=8, thread_name_prefix="turno")
+_EJECUTOR = ThreadPoolExecutor(max_workers=settings.ASISTENTE_TURNOS_SIMULTANEOS, thread_name_prefix="turno")
+
+
+def _ejecutor_nuevo_en_hijo() -> None:
+    """Un proceso hijo (fork) no hereda los hilos del ejecutor: sin esto, sus turnos nunca correrían."""
+    global _EJECUTOR
+    _EJECUTOR = ThreadPoolExecutor(
+        max_workers=settings.ASISTENTE_TURNOS_SIMULTANEOS, thread_name_prefix="turno"
+    )
+
+
+os.register_at_fork(after_in_child=_ejecutor_nuevo_en_hijo)
 
 
 def clave_turno(turno_id: str) -> str:
@@ -46,30 +59,37 @@ def turno_lanzar(turno: Turno) -> str:
     return turno_id
 
 
-def turno_publicar(turno: Turno) -> str:
-    """Como `turno_lanzar`, pero en el hilo actual (pruebas y benchmark)."""
-    turno_id = str(turno.mensaje.pk)
-    _publicar(turno, turno_id)
-    return turno_id
-
-
 async def eventos_desde(
-    turno_id: str, *, despues_de: int = 0, espera_ms: int = 15000
+    turno_id: str, *, despues_de: int = 0, espera_ms: int = 15000, paciencia_s: float = 60.0
 ) -> AsyncIterator[dict[str, Any]]:
-    """Eventos del turno con id mayor que `despues_de`, esperando los que falten hasta el final."""
-    conexion = redis_asincrono.Redis.from_url(settings.REDIS_URL)
+    """Eventos del turno con id mayor que `despues_de`, esperando los que falten hasta el final.
+
+    Si el turno no avanza en `paciencia_s`, un marco de error (id 0: no es parte del turno, y el
+    cliente puede reanudar). Un plazo de lectura de Redis vencido —p. ej. con el proceso muy
+    cargado— se reintenta desde el último evento leído: no se pierde nada.
+    """
+    # La lectura bloquea hasta `espera_ms`: el plazo del socket (5 s por omisión en redis-py 8) debe
+    # ser mayor, o un turno que tarda en emitir su primer evento cortaría la retransmisión.
+    conexion = redis_asincrono.Redis.from_url(settings.REDIS_URL, socket_timeout=espera_ms / 1000 + 10)
     clave = clave_turno(turno_id)
     ultimo_stream: Any = "0-0"
+    sin_avance_desde = time.monotonic()
     try:
         while True:
-            respuesta: Any = await conexion.xread({clave: ultimo_stream}, block=espera_ms, count=100)
+            try:
+                respuesta: Any = await conexion.xread({clave: ultimo_stream}, block=espera_ms, count=500)
+            except redis.exceptions.TimeoutError:
+                respuesta = None
             if not respuesta:
-                yield {
-                    "evento": "error",
-                    "id": despues_de + 1,
-                    "datos": {"mensaje": "El turno no avanzó; reintente."},
-                }
-                return
+                if time.monotonic() - sin_avance_desde >= paciencia_s:
+                    yield {
+                        "evento": "error",
+                        "id": 0,
+                        "datos": {"mensaje": "El turno no avanzó; reintente.", "reanudable": True},
+                    }
+                    return
+                continue
+            sin_avance_desde = time.monotonic()
             for id_stream, campos in respuesta[0][1]:
                 ultimo_stream = id_stream
                 evento = _decodificar(campos)

@@ -3,16 +3,19 @@ eventos), las acciones por confirmar y la memoria del usuario.
 
 Secuencia de eventos de un turno (diseño §4), la misma para SSE y websocket:
 `meta → sources → warnings? → start → (token | tool | action)* → done | error`, con id creciente.
+Con un motor que transmite en vivo (Claude), `tool` y `sources` llegan a medida que el modelo consulta,
+antes de `start`, y vuelven a llegar si una consulta posterior suma fuentes: toda fuente que un texto
+pueda citar llega antes que ese texto.
 """
 
 from __future__ import annotations
 
 import re
 import time
-from collections.abc import Iterator
+from collections.abc import Generator, Iterator
 from dataclasses import dataclass, field
 from typing import Any
-from uuid import UUID
+from uuid import UUID, uuid4
 
 import structlog
 from django.conf import settings
@@ -78,6 +81,17 @@ class Evento:
     id: int
     tipo: str
     datos: dict[str, Any]
+
+
+@dataclass
+class Delta:
+    """Avance de un motor en vivo: un trozo de texto o una herramienta ya ejecutada."""
+
+    texto: str = ""
+    llamada: dict[str, Any] | None = None
+
+
+FlujoMotor = Generator[Delta, None, "Respuesta"]
 
 
 @dataclass
@@ -162,19 +176,56 @@ def turno_iniciar(
 
 def turno_eventos(turno: Turno) -> Iterator[Evento]:
     """Ejecuta el motor y produce la secuencia de eventos; guarda la respuesta del asistente."""
-    from asistente.motores import motor_para
+    from asistente.motores import motor_flujo, motor_para
 
     contador = iter(range(1, 1_000_000))
+    mensaje_id = uuid4()
+    emitidas = {"fuentes": -1, "llamadas": 0, "advertencias": 0, "inicio": 0}
+    descargos = descargos_de(turno.dominio, turno.texto)
 
     def evento(tipo: str, datos: dict[str, Any]) -> Evento:
         return Evento(next(contador), tipo, datos)
 
-    inicio = time.perf_counter()
+    def fuentes_nuevas() -> Iterator[Evento]:
+        if len(turno.contexto.fuentes) != emitidas["fuentes"]:
+            emitidas["fuentes"] = len(turno.contexto.fuentes)
+            yield evento("sources", {"fuentes": list(turno.contexto.fuentes)})
+
+    def advertencias_nuevas(advertencias: list[str]) -> Iterator[Evento]:
+        if len(advertencias) > emitidas["advertencias"]:
+            emitidas["advertencias"] = len(advertencias)
+            yield evento("warnings", {"advertencias": advertencias})
+
+    def inicio(advertencias: list[str]) -> Iterator[Evento]:
+        if not emitidas["inicio"]:
+            emitidas["inicio"] = 1
+            yield from fuentes_nuevas()
+            yield from advertencias_nuevas(advertencias)
+            yield evento("start", {"mensaje_id": str(mensaje_id)})
+
+    def herramienta(llamada: dict[str, Any]) -> Iterator[Evento]:
+        emitidas["llamadas"] += 1
+        yield evento("tool", llamada)
+        if emitidas["fuentes"] >= 0 or turno.contexto.fuentes:
+            yield from fuentes_nuevas()
+
+    reloj = time.perf_counter()
     yield evento(
         "meta", {"conversacion_id": str(turno.conversacion.pk), "mensaje_usuario_id": str(turno.mensaje.pk)}
     )
     try:
-        respuesta = motor_para(turno).responder(turno)
+        flujo = motor_flujo(motor_para(turno), turno)
+        while True:
+            try:
+                delta = next(flujo)
+            except StopIteration as fin:
+                respuesta: Respuesta = fin.value
+                break
+            if delta.llamada is not None:
+                yield from herramienta(delta.llamada)
+            if delta.texto:
+                yield from inicio(descargos)
+                yield evento("token", {"texto": delta.texto})
     except Exception:
         registro.exception("turno_fallo", conversacion=str(turno.conversacion.pk))
         yield evento(
@@ -182,31 +233,32 @@ def turno_eventos(turno: Turno) -> Iterator[Evento]:
         )
         return
     texto, fuentes = depurar_citas(respuesta.texto, turno.contexto.fuentes)
-    advertencias = respuesta.advertencias + descargos_de(turno.dominio, turno.texto)
+    advertencias = list(dict.fromkeys(respuesta.advertencias + descargos))
     mensaje = Mensaje.objects.create(
+        id=mensaje_id,
         conversacion=turno.conversacion,
         rol=Mensaje.Rol.ASISTENTE,
         contenido=texto,
         tool_calls=respuesta.llamadas,
         fuentes=fuentes,
-        advertencias=list(dict.fromkeys(advertencias)),
+        advertencias=advertencias,
         sugerencias=respuesta.sugerencias,
         tokens_entrada=respuesta.tokens_entrada,
         tokens_salida=respuesta.tokens_salida,
         costo_usd=respuesta.costo_usd,
         motor=respuesta.motor,
-        latencia_ms=round((time.perf_counter() - inicio) * 1000),
+        latencia_ms=round((time.perf_counter() - reloj) * 1000),
     )
     memoria_recordar_proyectos(usuario=turno.usuario, ids=_proyectos_del_turno(turno, respuesta))
     conversacion_resumir(conversacion=turno.conversacion)
-    yield evento("sources", {"fuentes": fuentes})
-    if mensaje.advertencias:
-        yield evento("warnings", {"advertencias": mensaje.advertencias})
-    yield evento("start", {"mensaje_id": str(mensaje.pk)})
-    for llamada in respuesta.llamadas:
-        yield evento("tool", llamada)
-    for trozo in re.findall(r"\S+\s*|\s+", texto):
-        yield evento("token", {"texto": trozo})
+    if emitidas["inicio"]:
+        yield from advertencias_nuevas(advertencias)  # p. ej., el aviso del motor de respaldo
+    else:  # motor sin transmisión en vivo: todo se emite ahora, en el orden de la secuencia
+        yield from inicio(advertencias)
+        for llamada in respuesta.llamadas[emitidas["llamadas"] :]:
+            yield evento("tool", llamada)
+        for trozo in re.findall(r"\S+\s*|\s+", texto):
+            yield evento("token", {"texto": trozo})
     if respuesta.accion is not None:
         yield evento("action", accion_json(respuesta.accion))
     yield evento(

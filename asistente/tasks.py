@@ -13,6 +13,7 @@ def expirar_acciones() -> int:
 
 
 @shared_task(name="asistente.avisos_evaluar")
-def evaluar_avisos() -> int:
-    """Revisa los proyectos de los usuarios con actividad reciente y crea los avisos que falten."""
+def evaluar_avisos() -> int | None:
+    """Revisa los proyectos de los usuarios con actividad reciente y crea los avisos que falten
+    (None si según la frecuencia configurada aún no tocaba)."""
     return avisos_evaluar_activos()

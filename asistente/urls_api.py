@@ -16,5 +16,6 @@ urlpatterns = [
     path("memoria/", api.MemoriaApi.as_view(), name="asistente-memoria"),
     path("avisos/", api.AvisosApi.as_view(), name="asistente-avisos"),
     path("avisos/<int:pk>/descartar", api.AvisoDescartarApi.as_view(), name="asistente-aviso-descartar"),
+    path("avisos/<int:pk>/accion", api.AvisoAccionApi.as_view(), name="asistente-aviso-accion"),
     path("health/", api.SaludAsistenteApi.as_view(), name="asistente-salud"),
 ]

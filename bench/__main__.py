@@ -8,7 +8,7 @@ import sys
 import time
 
 # Cada módulo de bench/ expone `ejecutar() -> None` e imprime su propia tabla.
-BENCHMARKS: list[str] = ["asistente", "analisis_proyectos", "busqueda_normativa"]
+BENCHMARKS: list[str] = ["asistente", "tiempo_real", "analisis_proyectos", "busqueda_normativa"]
 
 
 def main() -> int:
@@ -19,7 +19,8 @@ def main() -> int:
     if not BENCHMARKS:
         print("No hay benchmarks registrados todavía.")
         return 0
-    for nombre in BENCHMARKS:
+    elegidos = sys.argv[1:] or BENCHMARKS  # `python -m bench tiempo_real` corre solo ese
+    for nombre in elegidos:
         inicio = time.perf_counter()
         print(f"\n== {nombre} ==")
         importlib.import_module(f"bench.{nombre}").ejecutar()

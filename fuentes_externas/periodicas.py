@@ -33,7 +33,18 @@ TAREAS_PERIODICAS: list[TareaPeriodica] = [
         nombre="expirar acciones del asistente", tarea="asistente.acciones_expirar", cada_segundos=60
     ),
     # Avisos proactivos (la configuración en el admin limita cuántos y a qué hora).
-    TareaPeriodica(nombre="avisos proactivos", tarea="asistente.avisos_evaluar", cada_segundos=300),
+    # La tarea corre cada minuto y revisa según la frecuencia configurada en el admin (5 min por defecto).
+    TareaPeriodica(nombre="avisos proactivos", tarea="asistente.avisos_evaluar", cada_segundos=60),
+    # BCN LeyChile: cambios en las normas del corpus, todos los días a las 04:00 de Santiago.
+    TareaPeriodica(
+        nombre="revisar BCN", tarea="fuentes_externas.bcn_revisar", crontab={"minute": "0", "hour": "4"}
+    ),
+    # e-SEIA: proyectos mineros de las regiones con proyectos, los lunes a las 03:30 de Santiago.
+    TareaPeriodica(
+        nombre="actualizar e-SEIA",
+        tarea="fuentes_externas.eseia_actualizar",
+        crontab={"minute": "30", "hour": "3", "day_of_week": "1"},
+    ),
 ]
 
 

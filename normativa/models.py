@@ -68,6 +68,12 @@ class VersionNorma(models.Model):
         max_length=64, help_text="SHA-256 de la versión de los parsers y del archivo de origen."
     )
     vigente = models.BooleanField(default=True)
+    cambios = models.JSONField(
+        default=dict,
+        blank=True,
+        help_text="Diferencias con la versión anterior por artículo: modificados, agregados, eliminados, "
+        "derogados (lo llena la revisión de BCN).",
+    )
     creada_at = models.DateTimeField(auto_now_add=True)
 
     class Meta:

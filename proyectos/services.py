@@ -89,8 +89,15 @@ def analisis_ejecutar(
     *, proyecto: Proyecto, tipo: str = Analisis.Tipo.COMPLETO, usuario: Usuario | None = None
 ) -> Analisis:
     """Evalúa el proyecto tal como está, congela entrada y resultado, y lo marca analizado."""
+    from fuentes_externas.eseia import proyectos_similares, similar_json
+
     entrada = validar_entrada(proyecto_como_entrada(proyecto))
     resultado = evaluar_entrada(entrada, espacial=tipo == Analisis.Tipo.COMPLETO)
+    if tipo == Analisis.Tipo.COMPLETO:
+        # Referencia, no fundamento: cómo ingresaron al SEIA proyectos mineros de la misma región.
+        resultado["proyectos_similares_seia"] = [
+            similar_json(p) for p in proyectos_similares(region=proyecto.region.nombre)
+        ]
     analisis = Analisis.objects.create(
         proyecto=proyecto,
         tipo=tipo,

@@ -82,3 +82,43 @@ def capas(django_db_setup, django_db_blocker):
 @pytest.fixture
 def motor(db: None, corpus, capas) -> None:
     """Base con corpus y capas: lo que el motor necesita para fundamentar y medir."""
+
+
+@pytest.fixture
+def daphne(django_db_setup: None) -> Iterator[Callable[..., str]]:
+    """La aplicación ASGI completa (HTTP y websockets) servida por daphne en 127.0.0.1, en un proceso
+    nuevo (spawn) que usa la base de pruebas; `daphne(**ajustes)` la lanza y devuelve su URL.
+
+    Spawn y no fork: un hijo copiado de este proceso heredaría hilos que no existen en él (el
+    ejecutor de asgiref, los turnos) y se quedaría esperándolos. Ve solo datos confirmados: las
+    pruebas que la usan crean los suyos con `django_db_blocker.unblock()` y los borran al terminar
+    (nunca `transactional_db`, que vaciaría el corpus y las capas de la sesión).
+    """
+    from functools import partial
+
+    from channels.testing.live import make_application
+    from django.contrib.staticfiles.handlers import ASGIStaticFilesHandler
+    from django.db import connection
+
+    from tests.utilidades import DaphneAparte, preparar_hijo_daphne
+
+    procesos: list[Any] = []
+
+    def lanzar(**ajustes: Any) -> str:
+        proceso = DaphneAparte(
+            "127.0.0.1",
+            partial(make_application, static_wrapper=ASGIStaticFilesHandler),
+            setup=partial(preparar_hijo_daphne, connection.settings_dict["NAME"], ajustes),
+        )
+        proceso.start()
+        procesos.append(proceso)
+        if not proceso.ready.wait(timeout=90):
+            raise RuntimeError(
+                f"daphne no partió: {proceso.errors.get() if not proceso.errors.empty() else ''}"
+            )
+        return f"http://127.0.0.1:{proceso.port.value}"
+
+    yield lanzar
+    for proceso in procesos:
+        proceso.terminate()
+        proceso.join(10)

@@ -1,8 +1,29 @@
 """Utilidades de las pruebas (y del benchmark del asistente)."""
 
 import json
+import multiprocessing
 import socket
+from collections.abc import Callable
 from typing import Any
+
+from daphne.testing import DaphneProcess
+
+CHROMIUM = "/usr/bin/chromium"
+OPCIONES_CHROMIUM = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking"]
+
+
+def marcas_navegador() -> list[Any]:
+    """Marcas de las pruebas en navegador: lentas, y omitidas (diciéndolo) si falta Chromium."""
+    import shutil
+
+    import pytest
+
+    return [
+        pytest.mark.lento,
+        pytest.mark.skipif(
+            not shutil.which(CHROMIUM), reason="falta Chromium de Debian (make test lo instala)"
+        ),
+    ]
 
 
 def puerto_libre() -> int:
@@ -158,3 +179,91 @@ def mensaje_sse(
     )
     eventos.append(("message_stop", {"type": "message_stop"}))
     return "".join(f"event: {nombre}\ndata: {json.dumps(datos)}\n\n" for nombre, datos in eventos)
+
+
+class ServidorClaude:
+    """Suplente local de la API de Mensajes que transmite de verdad: escribe cada evento SSE apenas lo
+    arma, con `pausa_s` entre trozos de texto (como un modelo que va generando).
+
+    `guion(pedido) -> str` devuelve el flujo SSE (p. ej. con `mensaje_sse`) para el cuerpo JSON del
+    pedido; `al_enviar(evento) -> evento` se aplica a cada evento justo antes de escribirlo (el
+    benchmark estampa ahí la hora de envío de cada trozo).
+    """
+
+    def __init__(
+        self,
+        *,
+        guion: Callable[[dict[str, Any]], str],
+        pausa_s: float = 0.0,
+        al_enviar: Callable[[str], str] | None = None,
+    ) -> None:
+        import threading
+        import time
+        from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+
+        servidor = self
+        self.pedidos: list[dict[str, Any]] = []
+
+        class Manejador(BaseHTTPRequestHandler):
+            protocol_version = "HTTP/1.0"  # sin Content-Length: el cuerpo termina al cerrar
+
+            def do_POST(self) -> None:
+                pedido = json.loads(self.rfile.read(int(self.headers.get("content-length") or 0)))
+                servidor.pedidos.append(pedido)
+                self.send_response(200)
+                self.send_header("Content-Type", "text/event-stream")
+                self.end_headers()
+                try:
+                    for evento in guion(pedido).split("\n\n"):
+                        if not evento.strip():
+                            continue
+                        if pausa_s and "text_delta" in evento:
+                            time.sleep(pausa_s)
+                        salida = al_enviar(evento) if al_enviar else evento
+                        self.wfile.write((salida + "\n\n").encode())
+                        self.wfile.flush()
+                except (BrokenPipeError, ConnectionResetError):
+                    pass
+
+            def log_message(self, *args: object) -> None:
+                pass
+
+        class Servidor(ThreadingHTTPServer):
+            daemon_threads = True
+            request_queue_size = 256
+
+        self._http = Servidor(("127.0.0.1", 0), Manejador)
+        self.url = f"http://127.0.0.1:{self._http.server_address[1]}"
+        threading.Thread(target=self._http.serve_forever, daemon=True).start()
+
+    def cerrar(self) -> None:
+        self._http.shutdown()
+        self._http.server_close()
+
+
+def preparar_hijo_daphne(base: str, ajustes: dict[str, Any]) -> None:
+    """En el proceso de daphne: la base de pruebas y los ajustes pedidos (p. ej. el suplente de Claude)."""
+    from django.conf import settings
+
+    settings.DATABASES["default"]["NAME"] = base
+    for nombre, valor in ajustes.items():
+        setattr(settings, nombre, valor)
+
+
+_SPAWN = multiprocessing.get_context("spawn")
+
+
+class DaphneAparte(DaphneProcess):
+    """`DaphneProcess` en un proceso nuevo (spawn), con sus señales creadas en ese contexto."""
+
+    _start_method = "spawn"
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.port, self.ready, self.errors = _SPAWN.Value("i", 0), _SPAWN.Event(), _SPAWN.Queue()
+
+    @staticmethod
+    def _Popen(proceso: Any) -> Any:
+        from multiprocessing.popen_spawn_posix import Popen
+
+        return Popen(proceso)

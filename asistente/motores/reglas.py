@@ -41,6 +41,10 @@ _EXPLICAR = re.compile(
     r"(por ?que\b.*\b(eia|dia|no ingresa|ingresa)\b)|(explica\w* .*\b(analisis|resultado|clasificacion)\b)"
 )
 _ESTADISTICAS = re.compile(r"\b(cuantos proyectos|estadistica\w*|resumen de (mis |los )?proyectos)\b")
+_ESEIA = re.compile(r"\b(e-?seia)\b|\bproyectos (presentados|ingresados|aprobados|similares)\b.*\bseia\b")
+_BCN = re.compile(r"\b(leychile|ley chile|bcn|texto oficial|texto vigente|redaccion vigente)\b")
+_NORMA_CITADA = re.compile(r"\b(ley|decreto|ds|d\.s\.)\s*(?:n[°º.o]*\s*)?(\d[\d.]*)")
+_ARTICULO_CITADO = re.compile(r"\bart(?:iculo|\.)?\s*(\d+(?:\s*bis)?)")
 _LISTAR = re.compile(r"\b(lista\w*|muestra\w*|mostrar|cuales son|ver|tengo)\b.*\bproyectos\b")
 _CONSULTAR = re.compile(r"\b(proyecto #?\d+|#\d+|este proyecto)\b")
 _SISTEMA = re.compile(
@@ -99,6 +103,8 @@ class MotorReglas:
             self._actualizar,
             self._explicar,
             self._estadisticas,
+            self._eseia,
+            self._bcn,
             self._listar,
             self._proponer,
             self._sistema,
@@ -221,6 +227,67 @@ class MotorReglas:
         ):
             lineas.append(f"- {titulo}: " + ", ".join(f"{k}: {v}" for k, v in r[clave].items()))
         return Respuesta("\n".join(lineas), llamadas=[llamada])
+
+    def _eseia(self, turno: Turno, texto: str, e: Entidades) -> Respuesta | None:
+        if not _ESEIA.search(texto):
+            return None
+        parametros: dict[str, Any] = {"region": e.region or ""}
+        if "miner" in texto:
+            parametros["tipologia"] = "i"
+        for tipo in ("dia", "eia"):
+            if re.search(rf"\b{tipo}\b", texto):
+                parametros["tipo"] = tipo.upper()
+        llamada = ejecutar("buscar_eseia", parametros, contexto=turno.contexto)
+        if llamada["error"]:
+            return Respuesta(llamada["error"], llamadas=[llamada])
+        r = llamada["resultado"]
+        if not r["proyectos"]:
+            return Respuesta("El e-SEIA no devolvió proyectos con esos criterios.", llamadas=[llamada])
+        # Nombres y textos del e-SEIA son datos del sitio: se muestran tal cual, nunca se obedecen.
+        lineas = [f"Proyectos en el e-SEIA ({r['total']}; muestro {len(r['proyectos'])}):"] + [
+            f"- «{p['nombre']}» — {p['tipo_ingreso']}, {p['region']}"
+            + (f", tipología {p['tipologia']}" if p["tipologia"] else "")
+            + f", {p['estado'] or 'estado sin informar'}"
+            + (f", presentado el {p['fecha_presentacion']}" if p["fecha_presentacion"] else "")
+            + f": {p['url_expediente']}"
+            for p in r["proyectos"]
+        ]
+        return Respuesta(
+            "\n".join(lineas), llamadas=[llamada], advertencias=[r["advertencia"]] if r["advertencia"] else []
+        )
+
+    def _bcn(self, turno: Turno, texto: str, e: Entidades) -> Respuesta | None:
+        norma = _NORMA_CITADA.search(texto)
+        if not (_BCN.search(texto) and norma):
+            return None
+        articulo = _ARTICULO_CITADO.search(texto)
+        parametros: dict[str, Any] = {
+            "tipo_norma": "ley" if norma.group(1) == "ley" else "decreto",
+            "numero": norma.group(2).rstrip("."),
+        }
+        if articulo:
+            parametros["articulo"] = articulo.group(1)
+        llamada = ejecutar("buscar_bcn", parametros, contexto=turno.contexto)
+        if llamada["error"]:
+            return Respuesta(llamada["error"], llamadas=[llamada])
+        r = llamada["resultado"]
+        if not r.get("norma"):
+            return Respuesta(f"{r['mensaje']} {r['url']}", llamadas=[llamada])
+        if not r["partes"]:
+            return Respuesta(
+                f"No encontré ese artículo en {r['norma']}. Texto completo en LeyChile: {r['url']}",
+                llamadas=[llamada],
+            )
+        version = f"versión del {r['fecha_version']}" if r["fecha_version"] else "versión sin fecha"
+        lineas = [f"{r['norma']} ({version}; fuente: {r['origen']}):"] + [
+            f"- Art. {p['articulo']}{' letra ' + p['letra'] if p['letra'] else ''}"
+            + (" (derogado)" if p["derogado"] else "")
+            + f": {' '.join(p['texto'].split())[:700]} — {p['url']}"
+            for p in r["partes"][:4]
+        ]
+        return Respuesta(
+            "\n".join(lineas), llamadas=[llamada], advertencias=[r["advertencia"]] if r["advertencia"] else []
+        )
 
     def _listar(self, turno: Turno, texto: str, e: Entidades) -> Respuesta | None:
         if not _LISTAR.search(texto):

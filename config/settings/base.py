@@ -97,7 +97,9 @@ CACHES = {
 CHANNEL_LAYERS = {
     "default": {
         "BACKEND": "channels_redis.core.RedisChannelLayer",
-        "CONFIG": {"hosts": [REDIS_URL], "prefix": "prefactibilidad"},
+        # redis-py 8 corta por defecto toda lectura a los 5 s, lo mismo que la espera bloqueante de la
+        # capa (BZPOPMIN 5 s): sin un plazo mayor, un socket inactivo moría con TimeoutError.
+        "CONFIG": {"hosts": [{"address": REDIS_URL, "socket_timeout": 30}], "prefix": "prefactibilidad"},
     }
 }
 
@@ -179,6 +181,9 @@ ASISTENTE_MAX_RONDAS = entorno.entero("ASISTENTE_MAX_RONDAS", defecto=5, minimo=
 # Dominio de las conversaciones nuevas si el cliente no indica otro (se curan en el admin).
 ASISTENTE_DOMINIO = entorno.texto("ASISTENTE_DOMINIO", defecto="mineria")
 ASISTENTE_MOTOR = entorno.texto("ASISTENTE_MOTOR", defecto="auto", opciones=("auto", "claude", "reglas"))
+# Turnos que un proceso web atiende a la vez (hilos); los demás esperan en cola. Mientras el modelo
+# responde, el turno no ocupa conexión a la base.
+ASISTENTE_TURNOS_SIMULTANEOS = entorno.entero("ASISTENTE_TURNOS_SIMULTANEOS", defecto=128, minimo=1)
 
 # Segundos que /api/health/ espera la respuesta de un worker de Celery a la tarea ping.
 SALUD_ESPERA_CELERY_S = entorno.entero("SALUD_ESPERA_CELERY_S", defecto=3, minimo=1)

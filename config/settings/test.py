@@ -21,7 +21,10 @@ def _otra_base_redis(url: str, numero: int) -> str:
 REDIS_URL = _otra_base_redis(REDIS_URL, 1)  # noqa: F405
 CACHES["default"]["LOCATION"] = REDIS_URL  # noqa: F405
 CACHES["default"]["KEY_PREFIX"] = "pruebas"  # noqa: F405
-CHANNEL_LAYERS["default"]["CONFIG"] = {"hosts": [REDIS_URL], "prefix": "pruebas"}  # noqa: F405
+CHANNEL_LAYERS["default"]["CONFIG"] = {  # noqa: F405
+    "hosts": [{"address": REDIS_URL, "socket_timeout": 30}],
+    "prefix": "pruebas",
+}
 CELERY_BROKER_URL = CELERY_RESULT_BACKEND = REDIS_URL
 PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
 WHITENOISE_USE_FINDERS = True

@@ -8,7 +8,8 @@
   const fuentes = $("fuentes"), advertencias = $("advertencias"), panelAdv = $("panel-advertencias");
   const error = $("error"), dialogo = $("dialogo-accion");
   let socket = null, burbuja = null, texto = "", conversacion = config.conversacion_id, enCurso = false;
-  let ultimoMensaje = "", accion = null, cuenta = null, reintentos = 0;
+  let ultimoMensaje = "", accion = null, cuenta = null, reintentos = 0, primera = true, yaGuardada = false;
+  let pendiente = null;  // mensaje escrito antes de que el websocket abriera: sale al conectar
 
   function escapar(t) { const d = document.createElement("div"); d.textContent = t == null ? "" : String(t); return d.innerHTML; }
   // Markdown mínimo y seguro: se escapa todo y luego se permiten negritas, listas, saltos y [n].
@@ -35,8 +36,13 @@
       socket.send(JSON.stringify({ tipo: "contexto", vista: config.vista, proyecto_id: config.proyecto_id }));
       const ultimo = conversacion ? sessionStorage.getItem(clave()) : null;
       if (conversacion && ultimo && sessionStorage.getItem(clave() + ":fin") !== "1") {
-        socket.send(JSON.stringify({ tipo: "reanudar", conversacion_id: conversacion, ultimo_evento: Number(ultimo) }));
+        // Tras un corte se pide lo que falta; tras recargar la página (que perdió lo ya mostrado),
+        // el turno completo desde el principio.
+        socket.send(JSON.stringify({ tipo: "reanudar", conversacion_id: conversacion, ultimo_evento: primera ? 0 : Number(ultimo) }));
+        if (primera) { enCurso = true; entrada.disabled = enviar.disabled = true; }
       }
+      primera = false;
+      if (pendiente) { socket.send(JSON.stringify(pendiente)); pendiente = null; actividad.hidden = true; }
     };
     socket.onmessage = function (m) { recibir(JSON.parse(m.data)); };
     socket.onclose = function (e) {
@@ -50,13 +56,19 @@
     switch (marco.evento) {
       case "meta":
         conversacion = d.conversacion_id; sessionStorage.setItem(clave(), marco.id); sessionStorage.removeItem(clave() + ":fin");
-        if (!new URLSearchParams(location.search).get("c")) history.replaceState(null, "", "?c=" + conversacion);
+        if (!config.panel && !new URLSearchParams(location.search).get("c")) history.replaceState(null, "", "?c=" + conversacion);
         break;
       case "sources": pintarFuentes(d.fuentes || []); break;
       case "warnings": pintarAdvertencias(d.advertencias || []); break;
-      case "start": burbuja = agregar("assistant", ""); burbuja.dataset.id = d.mensaje_id; texto = ""; break;
+      case "start": {
+        // Al reanudar un turno que ya terminó, su respuesta ya viene en la página: no se repite.
+        const previa = lista.querySelector('[data-id="' + d.mensaje_id + '"]');
+        yaGuardada = !!previa; burbuja = previa || agregar("assistant", ""); burbuja.dataset.id = d.mensaje_id; texto = "";
+        break;
+      }
       case "tool": actividad.hidden = false; actividad.textContent = "Consultando " + d.herramienta.replaceAll("_", " ") + "…"; break;
       case "token":
+        if (yaGuardada) break;
         if (!burbuja) { burbuja = agregar("assistant", ""); texto = ""; }
         texto += d.texto; burbuja.querySelector(".contenido").innerHTML = markdown(texto); burbuja.scrollIntoView({ block: "end" });
         break;
@@ -64,15 +76,20 @@
       case "aviso": mostrarAviso(d); break;
       case "done": terminar(d); break;
       case "confirmacion": cerrarAccion(); agregar("assistant", seguimiento(d)); break;
-      case "error": terminar(null); mostrarError(d.mensaje || "Ocurrió un error."); break;
+      case "error":
+        if (d.reanudable && conversacion) {  // la transmisión se cortó, el turno sigue: se pide lo que falta
+          socket.send(JSON.stringify({ tipo: "reanudar", conversacion_id: conversacion, ultimo_evento: Number(sessionStorage.getItem(clave()) || 0) }));
+          break;
+        }
+        terminar(null); mostrarError(d.mensaje || "Ocurrió un error."); break;
       default: break;
     }
   }
   function terminar(d) {
     enCurso = false; entrada.disabled = enviar.disabled = false; actividad.hidden = true;
     if (conversacion) sessionStorage.setItem(clave() + ":fin", "1");
-    if (d && d.mensaje && burbuja) { burbuja.querySelector(".contenido").innerHTML = markdown(d.mensaje.contenido); agregarCalificacion(burbuja, d.mensaje.id); }
-    burbuja = null; entrada.focus();
+    if (d && d.mensaje && burbuja && !yaGuardada) { burbuja.querySelector(".contenido").innerHTML = markdown(d.mensaje.contenido); agregarCalificacion(burbuja, d.mensaje.id); }
+    burbuja = null; yaGuardada = false; entrada.focus();
   }
   function agregar(rol, contenido) {
     const li = document.createElement("li");
@@ -156,20 +173,30 @@
     const li = document.createElement("li");
     li.dataset.aviso = a.id;
     li.innerHTML = escapar(a.mensaje) + (a.enlace ? ' <a href="' + escapar(a.enlace) + '">Ir</a>' : "") +
-      ' <button type="button" class="enlace">Descartar</button>';
-    li.querySelector("button").onclick = function () {
+      (a.ofrece_accion ? ' <button type="button" class="enlace" data-hacer="accion">Volver a analizar</button>' : "") +
+      ' <button type="button" class="enlace" data-hacer="descartar">Descartar</button>';
+    li.querySelector('[data-hacer="descartar"]').onclick = function () {
       fetch("/api/asistente/avisos/" + a.id + "/descartar", { method: "POST", credentials: "same-origin", headers: { "X-CSRFToken": csrf() } })
         .then(function () { li.remove(); });
+    };
+    const proponer = li.querySelector('[data-hacer="accion"]');
+    if (proponer) proponer.onclick = function () {
+      // La acción se crea al pedirla (vence a los 5 minutos) y se confirma en el mismo diálogo.
+      fetch("/api/asistente/avisos/" + a.id + "/accion", { method: "POST", credentials: "same-origin", headers: { "X-CSRFToken": csrf() } })
+        .then(function (r) { return r.json().then(function (d) { return { ok: r.ok, d: d }; }); })
+        .then(function (r) { if (r.ok) abrirAccion(r.d); else mostrarError(r.d.detail || r.d.error || "No se pudo proponer la acción."); });
     };
     zona.appendChild(li);
   }
   function mostrarError(mensaje) { error.hidden = false; error.querySelector("span").textContent = mensaje; }
   function csrf() { const m = document.cookie.match(/csrftoken=([^;]+)/); return m ? m[1] : ""; }
   function mandar(mensaje) {
-    if (!mensaje.trim() || enCurso || !socket || socket.readyState !== 1) return;
+    if (!mensaje.trim() || enCurso) return;
     enCurso = true; entrada.disabled = enviar.disabled = true; error.hidden = true; ultimoMensaje = mensaje;
     agregar("user", mensaje);
-    socket.send(JSON.stringify({ tipo: "mensaje", mensaje: mensaje, conversacion_id: conversacion, proyecto_id: config.proyecto_id, vista: config.vista }));
+    const marco = { tipo: "mensaje", mensaje: mensaje, conversacion_id: conversacion, proyecto_id: config.proyecto_id, vista: config.vista };
+    if (socket && socket.readyState === 1) socket.send(JSON.stringify(marco));
+    else { pendiente = marco; actividad.hidden = false; actividad.textContent = "Conectando…"; }  // no se pierde
     entrada.value = "";
   }
   $("formulario").addEventListener("submit", function (e) { e.preventDefault(); mandar(entrada.value); });

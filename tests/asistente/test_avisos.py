@@ -9,10 +9,11 @@ from django.db.models import Max
 from django.utils import timezone
 from rest_framework.test import APIClient
 
-from asistente.avisos import ZONA, avisos_evaluar
+from asistente.avisos import ZONA, avisos_evaluar, avisos_evaluar_activos
 from asistente.models import AccionPendiente, Aviso, ConfiguracionAvisos
 from normativa.models import VersionNorma
 from proyectos.models import Analisis, Cliente, Proyecto
+from proyectos.roles import Rol
 from proyectos.services import proyecto_crear
 from tests.proyectos.conftest import TALTAL
 
@@ -69,20 +70,37 @@ def test_no_nudges_outside_active_hours_or_beyond_the_hourly_limit(
 
 
 @pytest.mark.django_db
-def test_a_polygon_changed_after_the_analysis_offers_a_confirmable_rerun(
+def test_a_polygon_changed_after_the_analysis_offers_a_rerun_created_only_when_asked_and_confirmed(
     usuaria: Callable[..., AbstractUser],
 ) -> None:
     consultora = usuaria()
-    proyecto = borrador_antiguo(consultora, geometria=TALTAL)
+    proyecto = borrador_antiguo(consultora, geometria=TALTAL, capacidad_extraccion_t_mes=3000)
     analizar(proyecto, {"alertas": []}, MEDIODIA - timedelta(days=1))
     Proyecto.objects.filter(pk=proyecto.pk).update(geometria_modificada_at=MEDIODIA - timedelta(hours=1))
+    cliente, lectora = APIClient(), APIClient()
+    cliente.force_authenticate(consultora)
+    lectora.force_authenticate(usuaria("lectora", rol=Rol.LECTURA))
 
-    avisos = avisos_evaluar(usuario=consultora, ahora=MEDIODIA)
+    (aviso,) = [
+        a for a in avisos_evaluar(usuario=consultora, ahora=MEDIODIA) if a.tipo == "analisis_desactualizado"
+    ]
+    ofrecido = cliente.get("/api/asistente/avisos/").json()
+    sin_accion_aun = AccionPendiente.objects.count()
+    propuesta = cliente.post(f"/api/asistente/avisos/{aviso.pk}/accion")
+    otra_vez = cliente.post(f"/api/asistente/avisos/{aviso.pk}/accion")
 
-    (aviso,) = [a for a in avisos if a.tipo == "analisis_desactualizado"]
-    accion = AccionPendiente.objects.get(pk=str(aviso.accion_id))
-    assert accion.tipo == "ejecutar_analisis" and accion.estado == "pendiente"
-    assert Analisis.objects.filter(proyecto=proyecto).count() == 1
+    assert [a["ofrece_accion"] for a in ofrecido if a["id"] == aviso.pk] == [True]
+    assert sin_accion_aun == 0 and propuesta.status_code == 201
+    accion = propuesta.json()
+    assert accion["tipo"] == "ejecutar_analisis" and accion["estado"] == "pendiente"
+    assert accion["parametros"]["proyecto_id"] == proyecto.pk and otra_vez.json()["id"] == accion["id"]
+    assert lectora.post(f"/api/asistente/avisos/{aviso.pk}/accion").status_code == 403
+    assert Analisis.objects.filter(proyecto=proyecto).count() == 1  # nada corre sin confirmar
+    confirmada = cliente.post(
+        "/api/asistente/confirm", {"accion_id": accion["id"], "confirmada": True}, format="json"
+    )
+    assert confirmada.json()["estado"] == "confirmada" and confirmada.json()["resultado"]["analisis"]
+    assert Analisis.objects.filter(proyecto=proyecto).count() == 2
 
 
 @pytest.mark.django_db
@@ -142,3 +160,28 @@ def test_nudges_are_listed_until_dismissed_and_only_to_their_owner(
     assert ajena.post(f"/api/asistente/avisos/{aviso.pk}/descartar").status_code == 404
     assert propia.post(f"/api/asistente/avisos/{aviso.pk}/descartar").status_code == 204
     assert propia.get("/api/asistente/avisos/").json() == [] and Aviso.objects.get().descartado_at
+
+
+@pytest.mark.django_db
+def test_the_periodic_review_runs_at_the_configured_frequency_and_never_twice_at_once(
+    usuaria: Callable[..., AbstractUser],
+) -> None:
+    import redis
+    from django.conf import settings
+    from django.core.cache import cache
+
+    from asistente.avisos import MARCA_REVISION
+
+    cache.delete(MARCA_REVISION)
+    ConfiguracionAvisos.objects.update_or_create(pk=1, defaults={"frecuencia_min": 15})
+    consultora = usuaria()
+    consultora.last_login = timezone.now()
+    consultora.save()
+
+    primera = avisos_evaluar_activos()
+    segunda = avisos_evaluar_activos()
+    vigencia = redis.Redis.from_url(settings.REDIS_URL).ttl(cache.make_key(MARCA_REVISION))
+    cache.delete(MARCA_REVISION)
+
+    assert primera is not None and segunda is None
+    assert 14 * 60 < vigencia <= 15 * 60

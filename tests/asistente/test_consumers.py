@@ -179,3 +179,35 @@ async def test_opening_a_project_without_geometry_pushes_a_nudge(
 
     assert contexto["evento"] == "contexto" and aviso["evento"] == "aviso"
     assert aviso["datos"]["tipo"] == "proyecto_sin_geometria" and "Mina Sin Mapa" in aviso["datos"]["mensaje"]
+
+
+async def test_an_idle_socket_and_a_slow_turn_outlive_the_redis_clients_5_second_read_timeout() -> None:
+    """redis-py 8 corta las lecturas a los 5 s: la capa de canales y la retransmisión esperan más."""
+    import asyncio
+    import json
+
+    import redis.asyncio as redis_asincrono
+    from channels.layers import get_channel_layer
+    from django.conf import settings
+
+    from asistente import flujos
+
+    capa = get_channel_layer()
+    canal = await capa.new_channel()
+    turno = "prueba-turno-lento"
+    conexion = redis_asincrono.Redis.from_url(settings.REDIS_URL)
+    await conexion.delete(flujos.clave_turno(turno))
+
+    async def tarde() -> None:
+        await asyncio.sleep(6)
+        await capa.send(canal, {"type": "despertar"})
+        await conexion.xadd(flujos.clave_turno(turno), {"id": 1, "evento": "done", "datos": json.dumps({})})
+
+    async def primer_evento() -> dict[str, Any]:
+        return await anext(flujos.eventos_desde(turno))
+
+    mensaje, evento, _ = await asyncio.gather(capa.receive(canal), primer_evento(), tarde())
+
+    assert mensaje == {"type": "despertar"} and evento["evento"] == "done"
+    await conexion.delete(flujos.clave_turno(turno))
+    await conexion.aclose()

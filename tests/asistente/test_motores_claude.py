@@ -132,3 +132,44 @@ def test_a_slow_api_times_out_and_the_rules_engine_answers(
 
     assert "asistente de prefactibilidad" in charla.texto
     assert charla.final["mensaje"]["advertencias"][0].startswith("El modelo de lenguaje no respondió")
+
+
+@pytest.mark.usefixtures("corpus")
+def test_text_is_relayed_while_the_model_is_still_working_and_sources_arrive_before_the_text_citing_them(
+    servidor: ServidorLocal, usuaria: Callable[..., AbstractUser]
+) -> None:
+    from asistente.services import turno_eventos, turno_iniciar
+
+    responder_sse(
+        servidor,
+        sse(
+            {"type": "text", "text": "Busco en la normativa."},
+            uso_de_herramienta("buscar_normativa", {"consulta": "glaciares EIA"}),
+            stop="tool_use",
+        ),
+    )
+    responder_sse(servidor, sse({"type": "text", "text": "Cerca de glaciares se exige EIA [1]."}))
+    turno = turno_iniciar(usuario=usuaria(), mensaje="¿Un proyecto cerca de un glaciar requiere EIA?")
+    eventos = turno_eventos(turno)
+
+    vistos = []
+    for evento in eventos:
+        vistos.append(evento)
+        if evento.tipo == "token":
+            break
+    pedidos_al_primer_trozo = len(servidor.pedidos)
+    vistos += list(eventos)
+
+    assert pedidos_al_primer_trozo == 1  # el primer trozo salió antes de la segunda ronda del modelo
+    tipos = [e.tipo for e in vistos]
+    assert tipos[0] == "meta" and tipos[-1] == "done" and tipos.count("start") == 1
+    primera_cita = next(i for i, e in enumerate(vistos) if e.tipo == "token" and "[1]" in e.datos["texto"])
+    assert "sources" in tipos[tipos.index("tool") : primera_cita]
+    transmitido = "".join(e.datos["texto"] for e in vistos if e.tipo == "token")
+    final = vistos[-1].datos["mensaje"]
+    assert transmitido == final["contenido"]
+    assert (
+        final["contenido"].startswith("Busco en la normativa.")
+        and "\n\nCerca de glaciares" in final["contenido"]
+    )
+    assert [e.id for e in vistos] == list(range(1, len(vistos) + 1))

@@ -1,16 +1,14 @@
 """Las páginas de proyectos en un navegador real (Chromium de Debian sin interfaz, vía Playwright):
 subir un polígono en el mapa, guardarlo, analizar y leer el informe.
 
-El servidor corre en otro hilo y necesita ver datos confirmados: la prueba crea los suyos fuera de
-una transacción y los borra al terminar. No usa el `live_server` de pytest-django porque este activa
-`transactional_db`, que al terminar vacía todas las tablas (corpus, capas y grupos de roles que las
-demás pruebas de la sesión necesitan).
+La aplicación la sirve daphne en otro proceso (fixture `daphne`), que solo ve datos confirmados: la
+prueba crea los suyos fuera de una transacción y los borra al terminar. No usa el `live_server` de
+pytest-django porque este activa `transactional_db`, que al terminar vacía todas las tablas (corpus,
+capas y grupos de roles que las demás pruebas de la sesión necesitan).
 """
 
 import json
-import shutil
-import threading
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 
@@ -20,46 +18,11 @@ from django.contrib.auth import get_user_model
 from proyectos.models import Cliente, Proyecto
 from proyectos.roles import Rol
 from proyectos.services import proyecto_crear, usuario_crear_o_actualizar
+from tests.utilidades import CHROMIUM, OPCIONES_CHROMIUM, marcas_navegador
 
-CHROMIUM = "/usr/bin/chromium"
-OPCIONES = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking"]
 CASOS = Path(__file__).resolve().parents[1] / "fixtures" / "analisis"
 
-pytestmark = [
-    pytest.mark.lento,
-    pytest.mark.skipif(not shutil.which(CHROMIUM), reason="falta Chromium de Debian (make test lo instala)"),
-]
-
-
-@pytest.fixture
-def servidor_web(django_db_blocker: Any) -> Iterator[str]:
-    """La aplicación WSGI (con archivos estáticos) en 127.0.0.1, en un hilo; devuelve su URL."""
-    from socketserver import ThreadingMixIn
-    from wsgiref.simple_server import WSGIRequestHandler, WSGIServer, make_server
-
-    from django.contrib.staticfiles.handlers import StaticFilesHandler
-    from django.core.wsgi import get_wsgi_application
-
-    class Servidor(ThreadingMixIn, WSGIServer):
-        daemon_threads = True
-
-    class Silencioso(WSGIRequestHandler):
-        def log_message(self, *args: Any) -> None:
-            pass
-
-    with django_db_blocker.unblock():
-        servidor = make_server(
-            "127.0.0.1",
-            0,
-            StaticFilesHandler(get_wsgi_application()),
-            server_class=Servidor,
-            handler_class=Silencioso,
-        )
-        hilo = threading.Thread(target=servidor.serve_forever, daemon=True)
-        hilo.start()
-        yield f"http://127.0.0.1:{servidor.server_port}"
-        servidor.shutdown()
-        servidor.server_close()
+pytestmark = marcas_navegador()
 
 
 @pytest.fixture
@@ -86,10 +49,11 @@ def proyecto_confirmado(corpus: Any, capas: Any, django_db_blocker: Any) -> Iter
 
 
 def test_a_user_uploads_a_polygon_runs_the_analysis_and_reads_the_report(
-    proyecto_confirmado: Proyecto, servidor_web: str, django_db_blocker: Any, tmp_path: Path
+    proyecto_confirmado: Proyecto, daphne: Callable[..., str], django_db_blocker: Any, tmp_path: Path
 ) -> None:
     from playwright.sync_api import expect, sync_playwright
 
+    servidor_web = daphne()
     poligono = tmp_path / "mejillones.geojson"
     geometria = json.loads((CASOS / "d05.json").read_text(encoding="utf-8"))["geometria"]
     poligono.write_text(
@@ -97,7 +61,7 @@ def test_a_user_uploads_a_polygon_runs_the_analysis_and_reads_the_report(
     )
 
     with django_db_blocker.unblock(), sync_playwright() as p:
-        navegador = p.chromium.launch(executable_path=CHROMIUM, args=OPCIONES)
+        navegador = p.chromium.launch(executable_path=CHROMIUM, args=OPCIONES_CHROMIUM)
         pagina = navegador.new_page()
         pagina.set_default_timeout(20_000)
         errores: list[str] = []

@@ -1,0 +1,56 @@
+"""Lecturas del asistente para las páginas: las conversaciones del usuario y lo que el chat necesita."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import markdown  # type: ignore[import-untyped]
+import nh3
+from django.db.models import QuerySet
+from django.utils.safestring import mark_safe
+
+from asistente.models import Conversacion
+from proyectos.roles import Usuario, puede_escribir
+
+ETIQUETAS_PERMITIDAS = {"p", "strong", "em", "ul", "ol", "li", "a", "code", "pre", "br", "blockquote"}
+
+
+def conversaciones_de(*, usuario: Usuario) -> QuerySet[Conversacion]:
+    return Conversacion.objects.filter(usuario_id=usuario.pk, eliminada_at__isnull=True)
+
+
+def chat_contexto(
+    *, usuario: Usuario, conversacion: Conversacion | None, proyecto_id: int | None, vista: str
+) -> dict[str, Any]:
+    """Mensajes ya guardados (Markdown saneado) y la configuración del websocket para `chat.js`."""
+    mensajes = [
+        {"m": m, "html": markdown_seguro(m.contenido)}
+        for m in (conversacion.mensajes.filter(rol__in=["user", "assistant"]) if conversacion else [])
+        if m.contenido.strip()
+    ]
+    return {
+        "actual": conversacion,
+        "mensajes": mensajes,
+        "puede_escribir": puede_escribir(usuario),
+        "config_chat": {
+            "ws": "/ws/asistente/",
+            "conversacion_id": str(conversacion.pk) if conversacion else None,
+            "proyecto_id": proyecto_id
+            if proyecto_id is not None
+            else getattr(conversacion, "proyecto_id", None),
+            "vista": vista,
+        },
+    }
+
+
+def ultima_conversacion_del_proyecto(*, usuario: Usuario, proyecto_id: int) -> Conversacion | None:
+    """La conversación más reciente del usuario sobre ese proyecto (el panel lateral la continúa)."""
+    return (
+        conversaciones_de(usuario=usuario).filter(proyecto_id=proyecto_id).order_by("-actualizada_at").first()
+    )
+
+
+def markdown_seguro(texto: str) -> str:
+    """Markdown → HTML saneado (el texto se guarda tal cual; se escapa solo al mostrarlo)."""
+    html = markdown.markdown(texto, extensions=["sane_lists"])
+    return mark_safe(nh3.clean(html, tags=ETIQUETAS_PERMITIDAS, attributes={"a": {"href"}}))

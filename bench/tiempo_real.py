@@ -1,0 +1,243 @@
+"""Chat en tiempo real: 100 websockets simultáneos contra daphne, con el motor de reglas y con el
+suplente local de Claude que transmite 200 trozos por respuesta.
+
+Por escenario:
+- tiempo de turno de un chat solo (mediana de 5) y de 100 chats que preguntan a la vez
+  (envío del mensaje → marco `done`), p50/p95/máx, y la razón p95 / solo;
+- errores y eventos perdidos: cada turno debe llegar con ids consecutivos desde 1, terminar en `done`
+  y su texto transmitido debe ser igual al mensaje guardado (con Claude, además, 200 trozos);
+- latencia de retransmisión (solo Claude): el suplente estampa en cada trozo la hora en que lo envía;
+  el cliente la resta de la hora en que recibe el marco (trozo del modelo → motor → Redis →
+  consumidor → websocket).
+
+daphne corre en otro proceso (`python -m daphne config.asgi:application`), el suplente de Claude en
+otro, y los clientes (biblioteca `websockets`) en este. Los usuarios del benchmark se borran al final.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import multiprocessing
+import os
+import socket
+import statistics
+import subprocess
+import sys
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from django.contrib.auth import get_user_model
+from django.contrib.auth.models import Group
+from django.test import Client
+
+from normativa.evaluacion import leer_preguntas
+from proyectos.roles import Rol
+
+RAIZ = Path(__file__).resolve().parent.parent
+PREGUNTAS = RAIZ / "tests" / "fixtures" / "eval" / "dev_normativa.jsonl"
+PREFIJO = "bench-ws-"
+CHATS = 100
+TROZOS_CLAUDE = 200
+PAUSA_TROZO_S = 0.02  # ~50 trozos/s, el ritmo de un modelo real
+MARCA = "ESTAMPA"  # ASCII: el SSE va en JSON con escapes
+
+
+@dataclass
+class Resultado:
+    segundos: float = 0.0
+    error: str = ""
+    latencias_ms: list[float] = field(default_factory=list)
+
+
+def ejecutar() -> None:
+    preguntas = [p["pregunta"] for p in leer_preguntas(PREGUNTAS)]
+    cookies = _sesiones(2 * (CHATS + 5))  # usuarios distintos por escenario: no chocan con los límites
+    print(f"{'escenario':<44} {'n':>4} {'p50 s':>7} {'p95 s':>7} {'máx s':>7} {'p95/solo':>8} {'errores':>7}")
+    try:
+        _escenario("reglas, pregunta de ley", cookies[: CHATS + 5], preguntas, {})
+        suplente, url = _lanzar_suplente()
+        try:
+            _escenario(
+                f"Claude (suplente, {TROZOS_CLAUDE} trozos)",
+                cookies[CHATS + 5 :],
+                preguntas,
+                {
+                    "ANTHROPIC_API_KEY": "clave-bench",
+                    "ANTHROPIC_BASE_URL": url,
+                    "ASISTENTE_MOTOR": "claude",
+                },
+                trozos=TROZOS_CLAUDE,
+            )
+        finally:
+            suplente.terminate()
+    finally:
+        get_user_model().objects.filter(username__startswith=PREFIJO).delete()
+
+
+def _escenario(
+    nombre: str, cookies: list[str], preguntas: list[str], entorno: dict[str, str], trozos: int | None = None
+) -> None:
+    proceso, puerto = _lanzar_daphne(entorno)
+    try:
+        url = f"ws://127.0.0.1:{puerto}/ws/asistente/"
+        solos = [asyncio.run(_chats(url, [cookies[CHATS + n]], [preguntas[n]], trozos))[0] for n in range(5)]
+        base = statistics.median(r.segundos for r in solos)
+        todos = asyncio.run(_chats(url, cookies[:CHATS], preguntas, trozos))
+    finally:
+        proceso.terminate()
+        proceso.wait(20)
+    tiempos = sorted(r.segundos for r in todos if not r.error)
+    errores = [r.error for r in todos + solos if r.error]
+    p95 = _percentil(tiempos, 95) if tiempos else float("nan")
+    print(
+        f"{nombre + ', 1 chat (mediana de 5)':<44} {5:>4} {base:>7.2f} {'':>7} {'':>7} {'':>8} "
+        f"{sum(1 for r in solos if r.error):>7}"
+    )
+    print(
+        f"{nombre + f', {CHATS} a la vez':<44} {len(todos):>4} {_percentil(tiempos, 50):>7.2f} {p95:>7.2f} "
+        f"{max(tiempos, default=float('nan')):>7.2f} {p95 / base:>8.2f} {len(errores):>7}"
+    )
+    latencias = sorted(ms for r in todos for ms in r.latencias_ms)
+    if latencias:
+        print(
+            f"  retransmisión trozo → marco: n={len(latencias)} p50 {_percentil(latencias, 50):.1f} ms, "
+            f"p95 {_percentil(latencias, 95):.1f} ms, máx {latencias[-1]:.1f} ms"
+        )
+    for error in sorted(set(errores))[:5]:
+        print(f"  error: {error}")
+
+
+async def _chats(url: str, cookies: list[str], preguntas: list[str], trozos: int | None) -> list[Resultado]:
+    """Conecta todos los chats, luego todos preguntan a la vez y esperan su `done`."""
+    from websockets.asyncio.client import connect
+
+    origen = url.replace("ws://", "http://").split("/ws/")[0]
+    sockets = [
+        await connect(url, additional_headers={"Cookie": f"sessionid={c}", "Origin": origen}, max_size=None)
+        for c in cookies
+    ]
+    try:
+        return list(
+            await asyncio.gather(
+                *(_turno(s, preguntas[n % len(preguntas)], trozos) for n, s in enumerate(sockets))
+            )
+        )
+    finally:
+        await asyncio.gather(*(s.close() for s in sockets))
+
+
+async def _turno(conexion: Any, pregunta: str, trozos: int | None) -> Resultado:
+    resultado = Resultado()
+    inicio = time.perf_counter()
+    await conexion.send(json.dumps({"tipo": "mensaje", "mensaje": pregunta}))
+    ids: list[int] = []
+    texto: list[str] = []
+    limite = time.monotonic() + 120
+    while True:
+        try:
+            crudo = await asyncio.wait_for(conexion.recv(), timeout=max(limite - time.monotonic(), 0.01))
+        except TimeoutError:
+            resultado.error = f"sin «done» en 120 s (último evento {ids[-1] if ids else 'ninguno'})"
+            return resultado
+        recibido = time.time()
+        marco = json.loads(crudo)
+        if marco["evento"] in ("latido", "contexto", "aviso"):
+            continue
+        if marco["evento"] == "error":
+            resultado.error = f"error: {marco['datos'].get('mensaje')}"
+            return resultado
+        ids.append(marco["id"])
+        if marco["evento"] == "token":
+            texto.append(marco["datos"]["texto"])
+            estampa = marco["datos"]["texto"].strip()
+            if trozos is not None and estampa.replace(".", "", 1).isdigit():
+                resultado.latencias_ms.append((recibido - float(estampa)) * 1000)
+        if marco["evento"] == "done":
+            resultado.segundos = time.perf_counter() - inicio
+            if ids != list(range(1, len(ids) + 1)):
+                resultado.error = "eventos perdidos o desordenados"
+            elif "".join(texto) != marco["datos"]["mensaje"]["contenido"]:
+                resultado.error = "el texto transmitido no coincide con el guardado"
+            elif trozos is not None and len(texto) != trozos:
+                resultado.error = f"llegaron {len(texto)} de {trozos} trozos"
+            return resultado
+
+
+def _sesiones(cantidad: int) -> list[str]:
+    """Usuarios del benchmark con sesión iniciada (cookie `sessionid`), cada uno con su límite."""
+    cookies = []
+    grupo = Group.objects.get(name=Rol.LECTURA.grupo)
+    for n in range(cantidad):
+        # Sin contraseña (la sesión se abre con force_login): derivar 210 claves tomaría minutos.
+        usuario, _ = get_user_model().objects.get_or_create(
+            username=f"{PREFIJO}{n}", defaults={"password": "!"}
+        )
+        usuario.groups.add(grupo)
+        cliente = Client()
+        cliente.force_login(usuario)
+        cookies.append(cliente.cookies["sessionid"].value)
+    return cookies
+
+
+def _lanzar_daphne(entorno: dict[str, str]) -> tuple[subprocess.Popen[bytes], int]:
+    puerto = _puerto_libre()
+    proceso = subprocess.Popen(
+        [sys.executable, "-m", "daphne", "-b", "127.0.0.1", "-p", str(puerto), "config.asgi:application"],
+        cwd=RAIZ,
+        env={
+            **os.environ,
+            "DJANGO_SETTINGS_MODULE": "config.settings.local",
+            "DJANGO_DEBUG": "false",
+            **entorno,
+        },
+        stdout=subprocess.DEVNULL,
+        stderr=(RAIZ / "var" / "bench-daphne.log").open("ab"),
+    )
+    limite = time.monotonic() + 60
+    while time.monotonic() < limite:
+        with socket.socket() as prueba:
+            if prueba.connect_ex(("127.0.0.1", puerto)) == 0:
+                return proceso, puerto
+        time.sleep(0.2)
+    proceso.terminate()
+    raise RuntimeError("daphne no abrió su puerto en 60 s")
+
+
+def _lanzar_suplente() -> tuple[multiprocessing.Process, str]:
+    """El suplente de Claude en su propio proceso (no compite por el GIL con los clientes)."""
+    puerto = multiprocessing.Value("i", 0)
+    proceso = multiprocessing.Process(target=_suplente, args=(puerto,), daemon=True)
+    proceso.start()
+    limite = time.monotonic() + 20
+    while not puerto.value and time.monotonic() < limite:
+        time.sleep(0.05)
+    return proceso, f"http://127.0.0.1:{puerto.value}"
+
+
+def _suplente(puerto: Any) -> None:
+    from tests.utilidades import ServidorClaude, mensaje_sse
+
+    texto = " ".join([MARCA] * TROZOS_CLAUDE)
+    servidor = ServidorClaude(
+        guion=lambda pedido: mensaje_sse({"type": "text", "text": texto}, salida=TROZOS_CLAUDE),
+        pausa_s=PAUSA_TROZO_S,
+        al_enviar=lambda evento: evento.replace(MARCA, f"{time.time():.6f}"),
+    )
+    puerto.value = int(servidor.url.rsplit(":", 1)[1])
+    while True:
+        time.sleep(3600)
+
+
+def _puerto_libre() -> int:
+    with socket.socket() as prueba:
+        prueba.bind(("127.0.0.1", 0))
+        return int(prueba.getsockname()[1])
+
+
+def _percentil(valores: list[float], p: int) -> float:
+    if not valores:
+        return float("nan")
+    return valores[min(len(valores) - 1, round(p / 100 * (len(valores) - 1)))]

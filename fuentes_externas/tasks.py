@@ -1,0 +1,31 @@
+"""Tareas programadas de las fuentes externas (adaptadores delgados, idempotentes, con tiempo límite).
+
+Dos ejecuciones simultáneas no chocan: la revisión toma un candado en Redis y la segunda termina sin
+hacer nada («ocupada»).
+"""
+
+from celery import shared_task
+
+from fuentes_externas import bcn, eseia
+from fuentes_externas.cache import FuenteOcupada
+from proyectos.models import Proyecto
+
+
+@shared_task(name="fuentes_externas.bcn_revisar", soft_time_limit=3300, time_limit=3600)
+def revisar_bcn() -> str:
+    """Compara cada norma del corpus con su versión en LeyChile e ingiere los cambios."""
+    try:
+        revisiones = bcn.normas_revisar()
+    except FuenteOcupada:
+        return "ocupada"
+    return ", ".join(f"{r.sigla}: {'cambió' if r.cambio else 'sin cambios'}" for r in revisiones)
+
+
+@shared_task(name="fuentes_externas.eseia_actualizar", soft_time_limit=1700, time_limit=1800)
+def actualizar_eseia() -> str:
+    """Proyectos mineros del e-SEIA de las regiones donde hay proyectos en el sistema."""
+    regiones = sorted(set(Proyecto.objects.values_list("region__nombre", flat=True)))
+    try:
+        return f"{eseia.mineros_actualizar(regiones=regiones)} proyectos"
+    except FuenteOcupada:
+        return "ocupada"

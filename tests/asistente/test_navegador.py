@@ -1,0 +1,268 @@
+"""El chat en un navegador real (Chromium de Debian sin interfaz, vía Playwright) contra la aplicación
+servida por daphne: pregunta de ley con fuentes antes del texto, acción confirmada en el diálogo,
+recarga a mitad de respuesta y aviso al abrir un proyecto sin geometría.
+
+Las capturas quedan en `var/capturas/` (no se versionan).
+"""
+
+import json
+import re
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+from datetime import timedelta
+from pathlib import Path
+from typing import Any
+
+import pytest
+from django.contrib.auth import get_user_model
+from django.utils import timezone
+
+from asistente.models import ConfiguracionAvisos
+from proyectos.models import Cliente, Proyecto
+from proyectos.roles import Rol
+from proyectos.services import proyecto_crear, usuario_crear_o_actualizar
+from tests.utilidades import CHROMIUM, OPCIONES_CHROMIUM, ServidorClaude, marcas_navegador, mensaje_sse
+
+CAPTURAS = Path(__file__).resolve().parents[2] / "var" / "capturas"
+USUARIA, CLAVE = "navegante-chat", "clave-chat-1"
+
+# Red lenta: el websocket de la página recién abre 1,5 s después de conectarse de verdad.
+WEBSOCKET_LENTO = """
+const Real = window.WebSocket;
+window.WebSocket = class extends Real {
+  constructor(...args) {
+    super(...args);
+    let abierto = false, plazo = false;
+    const avisar = () => {
+      if (abierto && plazo) { this.listo = true; if (this.alAbrir) this.alAbrir(new Event("open")); }
+    };
+    super.addEventListener("open", () => { abierto = true; avisar(); });
+    setTimeout(() => { plazo = true; avisar(); }, 1500);
+  }
+  get readyState() { return this.listo ? super.readyState : Real.CONNECTING; }
+  set onopen(f) { this.alAbrir = f; }
+  get onopen() { return this.alAbrir; }
+};
+"""
+
+pytestmark = marcas_navegador()
+
+
+@pytest.fixture
+def cliente_confirmado(corpus: Any, capas: Any, django_db_blocker: Any) -> Iterator[Cliente]:
+    """Una consultora con rol de escritura y su cliente, confirmados (daphne corre en otro proceso)."""
+    with django_db_blocker.unblock():
+        cliente = Cliente.objects.create(nombre="Minera Chat Navegador")
+        usuaria = usuario_crear_o_actualizar(nombre=USUARIA, rol=Rol.ESCRITURA, password=CLAVE).usuario
+        cliente.usuarios.add(usuaria.pk)
+        yield cliente
+        Proyecto.objects.filter(cliente=cliente).delete()
+        cliente.delete()
+        get_user_model().objects.filter(username=USUARIA).delete()
+
+
+@contextmanager
+def chromium(django_db_blocker: Any) -> Iterator[Any]:
+    """Chromium sin interfaz. Se abre después de lanzar daphne: un proceso hijo creado con Playwright
+    abierto heredaría los conductos de su controlador y el cierre quedaría esperando."""
+    from playwright.sync_api import sync_playwright
+
+    with django_db_blocker.unblock(), sync_playwright() as p:
+        instancia = p.chromium.launch(executable_path=CHROMIUM, args=OPCIONES_CHROMIUM)
+        yield instancia
+        instancia.close()
+
+
+def en_hilo(consulta: Callable[[], Any]) -> Any:
+    """Consulta la base desde otro hilo: el API síncrono de Playwright corre un bucle asyncio en este."""
+    from concurrent.futures import ThreadPoolExecutor
+
+    with ThreadPoolExecutor(1) as hilo:
+        return hilo.submit(consulta).result()
+
+
+class Pagina:
+    """Una pestaña con sesión iniciada que registra errores de JS y los marcos del websocket."""
+
+    def __init__(self, navegador: Any, url: str, *, ancho: int = 1280, red_lenta: bool = False) -> None:
+        from playwright.sync_api import expect
+
+        expect.set_options(timeout=20_000)  # la primera pregunta carga el modelo de embeddings
+        self.url = url
+        self.pagina = navegador.new_page(viewport={"width": ancho, "height": 900})
+        self.pagina.set_default_timeout(20_000)
+        if red_lenta:
+            self.pagina.add_init_script(WEBSOCKET_LENTO)
+        self.errores: list[str] = []
+        self.marcos: list[dict[str, Any]] = []
+        self.pagina.on("pageerror", lambda error: self.errores.append(str(error)))
+        self.pagina.on("websocket", self._escuchar)
+        self.pagina.goto(f"{url}/ingresar/?next=/asistente/")
+        self.pagina.fill("#id_username", USUARIA)
+        self.pagina.fill("#id_password", CLAVE)
+        self.pagina.click("button[type=submit]")
+
+    def _escuchar(self, socket: Any) -> None:
+        socket.on("framereceived", lambda carga: self.marcos.append(json.loads(carga)))
+
+    def preguntar(self, texto: str) -> None:
+        self.pagina.fill("#entrada", texto)
+        self.pagina.press("#entrada", "Enter")  # con el teclado
+
+    def eventos(self) -> list[str]:
+        return [m["evento"] for m in self.marcos if m["evento"] not in ("latido", "contexto")]
+
+    def capturar(self, nombre: str) -> None:
+        CAPTURAS.mkdir(parents=True, exist_ok=True)
+        self.pagina.screenshot(path=str(CAPTURAS / f"{nombre}.png"), full_page=True)
+
+
+def test_a_law_question_typed_before_the_socket_opens_shows_its_sources_first_then_the_streamed_answer(
+    cliente_confirmado: Cliente, daphne: Callable[..., str], django_db_blocker: Any
+) -> None:
+
+    url = daphne()
+    with chromium(django_db_blocker) as navegador:
+        _pregunta_de_ley(navegador, url)
+
+
+def _pregunta_de_ley(navegador: Any, url: str) -> None:
+    from playwright.sync_api import expect
+
+    chat = Pagina(navegador, url, red_lenta=True)
+    chat.preguntar("¿Qué dice la ley sobre glaciares?")
+    expect(chat.pagina.locator(".chat-mensaje.user")).to_contain_text("glaciares")  # no se pierde
+    expect(chat.pagina.locator("#actividad")).to_have_text("Conectando…")
+
+    respuesta = chat.pagina.locator(".chat-mensaje.assistant .contenido").last
+    expect(chat.pagina.locator(".chat-mensaje.assistant .calificar")).to_be_visible()
+    expect(chat.pagina.locator("#fuentes a").first).to_have_attribute(
+        "href", re.compile(r"^https://www\.bcn\.cl/leychile/navegar\?idNorma=\d+")
+    )
+    expect(respuesta).to_contain_text("glaciares")
+    eventos = chat.eventos()
+    assert eventos.index("sources") < eventos.index("start") < eventos.index("token")
+    assert eventos.count("token") > 5 and eventos[-1] == "done"
+    final = next(m for m in chat.marcos if m["evento"] == "done")["datos"]["mensaje"]["contenido"]
+    assert "".join(m["datos"]["texto"] for m in chat.marcos if m["evento"] == "token") == final
+    expect(chat.pagina.locator("#entrada")).to_be_enabled()
+    chat.capturar("chat-pregunta-de-ley")
+
+    chat.pagina.locator(".calificar button", has_text="Sí").click()
+    expect(chat.pagina.locator(".calificar")).to_have_text("Gracias por su opinión.")
+
+    movil = Pagina(navegador, chat.url, ancho=390)
+    movil.pagina.goto(chat.pagina.url)
+    expect(movil.pagina.locator(".chat-mensaje.assistant")).to_have_count(1)
+    assert movil.pagina.evaluate("document.documentElement.scrollWidth") <= 390
+    movil.capturar("chat-telefono")
+    assert chat.errores == [] and movil.errores == []
+
+
+def test_creating_a_project_asks_for_confirmation_in_a_dialog_with_editable_parameters(
+    cliente_confirmado: Cliente, daphne: Callable[..., str], django_db_blocker: Any
+) -> None:
+
+    url = daphne()
+    with chromium(django_db_blocker) as navegador:
+        chat = Pagina(navegador, url)
+        _crear_con_dialogo(chat, cliente_confirmado, django_db_blocker)
+
+
+def _crear_con_dialogo(chat: Pagina, cliente_confirmado: Cliente, django_db_blocker: Any) -> None:
+    from playwright.sync_api import expect
+
+    chat.preguntar("crea un proyecto llamado Mina Diálogo en Atacama de 8.000 toneladas al mes")
+
+    dialogo = chat.pagina.locator("#dialogo-accion")
+    expect(dialogo).to_be_visible()
+    expect(dialogo).to_contain_text("¿Confirmar acción?")
+    expect(chat.pagina.locator("#cuenta-accion")).to_have_text(re.compile(r"^(4:5\d|5:00)$"))
+    chat.capturar("chat-dialogo-accion")
+    assert not en_hilo(Proyecto.objects.filter(cliente=cliente_confirmado).exists)  # nada sin confirmar
+    chat.pagina.fill('#parametros-accion input[name="nombre"]', "Mina Diálogo Editada")
+    chat.pagina.click("#confirmar-accion")
+
+    expect(dialogo).to_be_hidden()
+    expect(chat.pagina.locator("#mensajes")).to_contain_text("Listo: proyecto #")
+    expect(chat.pagina.locator("#mensajes")).to_contain_text("«Mina Diálogo Editada»")
+    chat.pagina.goto(f"{chat.url}/proyectos/")
+    expect(chat.pagina.locator("main")).to_contain_text("Mina Diálogo Editada")
+    assert chat.errores == []
+
+
+def test_reloading_the_page_mid_answer_resumes_the_stream_without_losing_or_repeating_text(
+    cliente_confirmado: Cliente, daphne: Callable[..., str], django_db_blocker: Any
+) -> None:
+
+    palabras = [f"palabra{n}" for n in range(1, 41)] + ["fin."]
+    suplente = ServidorClaude(
+        guion=lambda pedido: mensaje_sse({"type": "text", "text": " ".join(palabras)}), pausa_s=0.1
+    )
+    url = daphne(
+        ANTHROPIC_API_KEY="clave-de-prueba", ANTHROPIC_BASE_URL=suplente.url, ASISTENTE_MOTOR="claude"
+    )
+    try:
+        with chromium(django_db_blocker) as navegador:
+            _recargar_a_mitad(Pagina(navegador, url), palabras)
+        assert len(suplente.pedidos) == 1
+    finally:
+        suplente.cerrar()
+
+
+def _recargar_a_mitad(chat: Pagina, palabras: list[str]) -> None:
+    from playwright.sync_api import expect
+
+    chat.preguntar("Explíqueme el artículo 11 de la Ley 19.300")
+    burbuja = chat.pagina.locator(".chat-mensaje.assistant .contenido").last
+    expect(burbuja).to_contain_text("palabra5")
+    expect(chat.pagina.locator("#entrada")).to_be_disabled()  # mientras llega la respuesta
+
+    chat.pagina.reload()
+    assert "?c=" in chat.pagina.url
+    expect(chat.pagina.locator(".chat-mensaje.assistant .contenido").last).to_contain_text("fin.")
+    expect(chat.pagina.locator(".chat-mensaje.assistant")).to_have_count(1)
+    assert chat.pagina.locator(".chat-mensaje.assistant .contenido").last.inner_text().split() == palabras
+    chat.capturar("chat-reanudado")
+    assert chat.errores == []
+
+
+def test_opening_a_project_without_geometry_shows_a_nudge_in_the_side_panel(
+    cliente_confirmado: Cliente, daphne: Callable[..., str], django_db_blocker: Any
+) -> None:
+
+    with django_db_blocker.unblock():
+        proyecto = proyecto_crear(
+            cliente=cliente_confirmado,
+            datos={"nombre": "Mina Sin Polígono", "region": "Antofagasta", "tipo": "explotacion"},
+        )
+        Proyecto.objects.filter(pk=proyecto.pk).update(creado_at=timezone.now() - timedelta(days=2))
+        configuracion = ConfiguracionAvisos.vigente()
+        horario = (configuracion.hora_inicio, configuracion.hora_fin)
+        ConfiguracionAvisos.objects.filter(pk=configuracion.pk).update(hora_inicio=0, hora_fin=24)
+    try:
+        url = daphne()
+        with chromium(django_db_blocker) as navegador:
+            _aviso_en_el_panel(Pagina(navegador, url), proyecto)
+    finally:
+        with django_db_blocker.unblock():
+            ConfiguracionAvisos.objects.filter(pk=1).update(hora_inicio=horario[0], hora_fin=horario[1])
+
+
+def _aviso_en_el_panel(pagina: Pagina, proyecto: Proyecto) -> None:
+    from playwright.sync_api import expect
+
+    pagina.pagina.goto(f"{pagina.url}/proyectos/{proyecto.pk}/")
+
+    aviso = pagina.pagina.locator(".panel-chat #avisos li").first
+    expect(aviso).to_contain_text(
+        "El proyecto Mina Sin Polígono no tiene geometría definida. ¿Desea ir al mapa para dibujarla?"
+    )
+    expect(aviso.locator("a")).to_have_attribute("href", f"/proyectos/{proyecto.pk}/mapa/")
+    contexto = [m for m in pagina.marcos if m["evento"] == "contexto"][-1]
+    assert contexto["datos"]["proyecto_id"] == proyecto.pk
+    pagina.capturar("proyecto-con-aviso")
+
+    pagina.preguntar("¿Qué le falta a este proyecto?")
+    expect(pagina.pagina.locator(".panel-chat .chat-mensaje.assistant .calificar")).to_be_visible()
+    assert pagina.errores == [] and "?c=" not in pagina.pagina.url

@@ -1,0 +1,175 @@
+"""BCN LeyChile contra un servidor local que sirve la respuesta real de `obtxml` (idNorma 243302) y
+variantes: un artículo cambiado, uno derogado, una página HTML en vez del XML y la fuente caída."""
+
+import re
+from collections.abc import Callable, Iterator
+from datetime import timedelta
+from pathlib import Path
+
+import pytest
+from django.contrib.auth.models import AbstractUser
+from django.core.cache import cache
+from django.utils import timezone
+
+from asistente.models import Aviso, ConfiguracionAvisos
+from fuentes_externas import bcn, http
+from fuentes_externas import cache as cache_fuentes
+from fuentes_externas.http import ErrorHttp
+from fuentes_externas.models import EstadoFuente
+from normativa.models import FragmentoLegal, Norma, VersionNorma
+from proyectos.models import Analisis, Cliente
+from proyectos.roles import Rol
+from proyectos.services import proyecto_crear
+from tests.utilidades import ServidorLocal
+
+REAL = Path(__file__).resolve().parents[1] / "fixtures" / "bcn" / "obtxml_opt7_idNorma243302.xml"
+RUTA = "/Consulta/obtxml"
+SIGLA = "Res. Ex. 3240"
+SEGUNDA_PARTE = (
+    '<EstructuraFuncional transitorio="no transitorio" tipoParte="Art&#237;culo" '
+    'fechaVersion="2005-10-28" derogado="no derogado" idParte="6545486">'
+    "<Texto>Art&#237;culo 2.- Los colectores se retirar&#225;n al t&#233;rmino del per&#237;odo "
+    "autorizado.</Texto></EstructuraFuncional></EstructurasFuncionales>"
+)
+
+
+def variante(*, cambio: bool = False, derogado: bool = False) -> str:
+    """La respuesta real con una segunda parte (para ver que solo se re-embebe lo que cambió)."""
+    texto = REAL.read_text(encoding="utf-8").replace("</EstructurasFuncionales>", SEGUNDA_PARTE, 1)
+    if cambio:
+        texto = texto.replace("el per&#237;odo de seis meses", "el per&#237;odo de doce meses")
+        texto = texto.replace('fechaVersion="2005-10-28"', 'fechaVersion="2026-11-01"')
+    if derogado:
+        texto = re.sub(
+            r'derogado="no derogado" idParte="6545486"', 'derogado="derogado" idParte="6545486"', texto
+        )
+    return texto
+
+
+@pytest.fixture
+def servidor(settings: object) -> Iterator[ServidorLocal]:
+    local = ServidorLocal()
+    settings.HTTP_HOSTS_PERMITIDOS = [local.host]  # type: ignore[attr-defined]
+    settings.HTTP_INTERVALO_POR_HOST_MS = 0  # type: ignore[attr-defined]
+    settings.HTTP_TIMEOUT_S = 2  # type: ignore[attr-defined]
+    settings.LEYCHILE_URL = local.url  # type: ignore[attr-defined]
+    yield local
+    local.cerrar()
+
+
+@pytest.fixture(autouse=True)
+def _sin_esperas_largas(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(http, "ESPERA_BASE_S", 0.01)
+    cache.delete("fuentes:bcn:candado")
+
+
+def servir(servidor: ServidorLocal, cuerpo: str, estado: int = 200, tipo: str = "text/xml") -> None:
+    servidor.respuestas.pop(RUTA, None)
+    servidor.responder(RUTA, estado, cuerpo, {"Content-Type": tipo})
+
+
+@pytest.fixture
+def norma(db: None) -> Norma:
+    return Norma.objects.create(
+        sigla=SIGLA,
+        tipo=Norma.Tipo.DECRETO,
+        numero="3240",
+        nombre="Resolución exenta 3240",
+        id_norma_bcn=243302,
+    )
+
+
+def test_a_changed_article_creates_a_version_re_embeds_only_it_and_nudges_the_owners_of_citing_analyses(
+    servidor: ServidorLocal, norma: Norma, crear_usuario: Callable[..., AbstractUser]
+) -> None:
+    servir(servidor, variante())
+    primera = bcn.norma_revisar(norma=norma)
+    consultora = crear_usuario("consultora-bcn", rol=Rol.ESCRITURA)
+    cliente = Cliente.objects.create(nombre="Minera Colectora")
+    cliente.usuarios.add(consultora.pk)
+    proyecto = proyecto_crear(
+        cliente=cliente,
+        datos={"nombre": "Mina Colectora", "region": "Los Lagos", "tipo": "explotacion"},
+    )
+    cita = {"norma": SIGLA, "articulo": "s/n"}
+    Analisis.objects.create(
+        proyecto=proyecto, entrada={}, clasificacion="DIA", resultado={"triggers": [{"fundamento": [cita]}]}
+    )
+    ConfiguracionAvisos.objects.update_or_create(pk=1, defaults={"hora_inicio": 0, "hora_fin": 24})
+
+    servir(servidor, variante(cambio=True))
+    segunda = bcn.norma_revisar(norma=norma)
+    repetida = bcn.norma_revisar(norma=norma)
+
+    assert primera.cambio and primera.embebidos == 2
+    assert segunda.cambio and segunda.embebidos == 1  # solo la parte que cambió
+    assert segunda.cambios == {"modificados": ["s/n"], "agregados": [], "eliminados": [], "derogados": []}
+    assert segunda.version_id is not None
+    nueva = VersionNorma.objects.get(pk=segunda.version_id)
+    assert nueva.vigente and str(nueva.fecha_version) == "2026-11-01" and nueva.cambios == segunda.cambios
+    assert "doce meses" in FragmentoLegal.objects.get(version=nueva, articulo="s/n").texto
+    assert not repetida.cambio and VersionNorma.objects.filter(norma=norma).count() == 2
+    (aviso,) = Aviso.objects.filter(usuario_id=consultora.pk, tipo="normativa_actualizada")
+    assert "cambiaron sus artículos s/n" in aviso.mensaje and "versión del 01-11-2026" in aviso.mensaje
+
+
+def test_a_derogated_article_is_flagged(servidor: ServidorLocal, norma: Norma) -> None:
+    servir(servidor, variante())
+    bcn.norma_revisar(norma=norma)
+    servir(servidor, variante(derogado=True))
+
+    revision = bcn.norma_revisar(norma=norma)
+
+    assert revision.cambios["derogados"] == ["2"]
+    assert FragmentoLegal.objects.get(version_id=revision.version_id, articulo="2").derogado
+
+
+def test_an_html_notice_instead_of_the_xml_is_a_source_failure_and_changes_nothing(
+    servidor: ServidorLocal, norma: Norma
+) -> None:
+    servir(servidor, "<html><body>Servicio en mantención</body></html>", tipo="text/html")
+
+    with pytest.raises(ErrorHttp, match="no entregó el XML"):
+        bcn.normas_revisar()
+
+    estado = EstadoFuente.objects.get(fuente="bcn")
+    assert estado.resultado == "falló" and "no entregó el XML" in estado.ultimo_error
+    assert not VersionNorma.objects.filter(norma=norma).exists()
+
+
+def test_when_the_bcn_is_down_the_article_comes_from_the_stale_cache_with_a_warning(
+    servidor: ServidorLocal, norma: Norma
+) -> None:
+    cache.delete(cache_fuentes._llave("bcn", "obtxml:243302"))
+    servir(servidor, variante())
+    fresca = bcn.articulo_consultar(tipo_norma="decreto", numero="3.240", articulo="2")
+    guardado = cache.get(cache_fuentes._llave("bcn", "obtxml:243302"))
+    guardado["t"] -= 25 * 3600  # la copia ya venció
+    cache.set(cache_fuentes._llave("bcn", "obtxml:243302"), guardado)
+    servir(servidor, "caída", estado=503)
+
+    vencida = bcn.articulo_consultar(tipo_norma="decreto", numero="3240", articulo="2")
+
+    assert fresca["origen"] == "BCN LeyChile" and fresca["advertencia"] == ""
+    assert fresca["partes"][0]["url"] == "https://www.bcn.cl/leychile/navegar?idNorma=243302&idParte=6545486"
+    ayer = (timezone.now() - timedelta(hours=25)).astimezone(cache_fuentes.ZONA)
+    assert vencida["advertencia"] == f"datos de caché del {ayer:%d-%m-%Y}; la fuente no respondió"
+    assert vencida["partes"] == fresca["partes"] and vencida["fecha_version"] == "2005-10-28"
+    assert "503" in EstadoFuente.objects.get(fuente="bcn").ultimo_error
+
+
+def test_a_recently_reviewed_norm_is_answered_from_the_corpus_without_calling_the_bcn(
+    servidor: ServidorLocal, norma: Norma
+) -> None:
+    servir(servidor, variante())
+    bcn.norma_revisar(norma=norma)
+    llamadas = len(servidor.pedidos)
+
+    respuesta = bcn.articulo_consultar(tipo_norma="decreto", numero="3240", articulo="2")
+    desconocida = bcn.articulo_consultar(tipo_norma="ley", numero="99.999")
+
+    assert len(servidor.pedidos) == llamadas and respuesta["origen"] == "corpus (revisado en la BCN)"
+    assert respuesta["partes"][0]["texto"].startswith("Artículo 2.- Los colectores")
+    assert desconocida["encontrada"] is False and desconocida["url"].startswith(
+        "https://www.bcn.cl/leychile/"
+    )

@@ -1,0 +1,69 @@
+"""Programación de las fuentes externas, ejecuciones simultáneas y la página de estado del admin."""
+
+from typing import Any
+
+import pytest
+from django.core.cache import cache
+from django_celery_beat.models import PeriodicTask
+
+from fuentes_externas import cache as cache_fuentes
+from fuentes_externas.models import EstadoFuente
+from fuentes_externas.periodicas import TAREAS_PERIODICAS, tareas_periodicas_sincronizar
+from fuentes_externas.tasks import revisar_bcn
+
+pytestmark = pytest.mark.django_db
+
+
+def test_the_schedule_has_bcn_daily_eseia_weekly_nudges_and_action_expiry() -> None:
+    tareas_periodicas_sincronizar(tareas=TAREAS_PERIODICAS)
+
+    programadas = {
+        t.task: t for t in PeriodicTask.objects.filter(enabled=True, name__startswith="prefactibilidad:")
+    }
+    bcn, eseia = (
+        programadas["fuentes_externas.bcn_revisar"].crontab,
+        programadas["fuentes_externas.eseia_actualizar"].crontab,
+    )
+    assert (bcn.hour, bcn.minute, bcn.day_of_week, str(bcn.timezone)) == ("4", "0", "*", "America/Santiago")
+    assert (eseia.hour, eseia.minute, eseia.day_of_week) == ("3", "30", "1")
+    assert programadas["asistente.acciones_expirar"].interval.every == 60
+    assert (
+        programadas["asistente.avisos_evaluar"].interval.every == 60
+    )  # y corre según la frecuencia del admin
+
+
+def test_a_second_run_while_one_is_in_progress_does_nothing() -> None:
+    cache.delete("fuentes:bcn:candado")
+    with cache_fuentes.ejecucion(fuente="bcn", maximo_s=60) as resumen:
+        segunda = revisar_bcn()
+        resumen["resultado"] = "primera"
+
+    assert segunda == "ocupada"
+    estado = EstadoFuente.objects.get(fuente="bcn")
+    assert (
+        estado.resultado == "primera" and estado.fallos_consecutivos == 0 and estado.duracion_ms is not None
+    )
+
+
+def test_the_status_page_lists_every_source_and_runs_one_now(admin_client: Any) -> None:
+    from celery import current_app
+
+    enviadas: list[str] = []
+    original = current_app.send_task
+    current_app.send_task = lambda nombre, *a, **k: enviadas.append(nombre)  # type: ignore[method-assign,assignment]
+    try:
+        pagina = admin_client.get("/admin/fuentes_externas/estadofuente/")
+        bcn = EstadoFuente.objects.get(fuente="bcn")
+        ejecutar = admin_client.post(
+            "/admin/fuentes_externas/estadofuente/",
+            {"action": "ejecutar_ahora", "_selected_action": [bcn.pk]},
+            follow=True,
+        )
+    finally:
+        current_app.send_task = original  # type: ignore[method-assign]
+
+    contenido = pagina.content.decode()
+    assert all(nombre in contenido for nombre in ("BCN LeyChile", "Sitio del SEA", "e-SEIA"))
+    assert "Antigüedad de la caché" in contenido
+    assert enviadas == ["fuentes_externas.bcn_revisar"]
+    assert "revisión encolada" in ejecutar.content.decode()
