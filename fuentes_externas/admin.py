@@ -1,5 +1,6 @@
 """Admin de fuentes externas: la página de estado (última ejecución, duración, resultado, errores,
-antigüedad de la caché, aciertos y fallos) con «Ejecutar ahora», y los proyectos del e-SEIA."""
+antigüedad de la caché, aciertos y fallos) con «Ejecutar ahora», los proyectos del e-SEIA y lo leído
+del sitio del SEA (noticias y guías con su carga)."""
 
 from __future__ import annotations
 
@@ -8,9 +9,13 @@ from django.db.models import QuerySet
 from django.http import HttpRequest
 
 from fuentes_externas import cache as cache_fuentes
-from fuentes_externas.models import EstadoFuente, ProyectoESEIA
+from fuentes_externas.models import DocumentoSEA, EstadoFuente, NoticiaSEA, ProyectoESEIA
 
-TAREAS = {"bcn": "fuentes_externas.bcn_revisar", "eseia": "fuentes_externas.eseia_actualizar"}
+TAREAS = {
+    "bcn": "fuentes_externas.bcn_revisar",
+    "eseia": "fuentes_externas.eseia_actualizar",
+    "sea": "fuentes_externas.sea_revisar",
+}
 
 
 @admin.register(EstadoFuente)
@@ -74,3 +79,35 @@ class ProyectoESEIAAdmin(admin.ModelAdmin[ProyectoESEIA]):
     list_filter = ("tipo_ingreso", "region", "estado")
     search_fields = ("nombre", "titular", "expediente_id")
     readonly_fields = [f.name for f in ProyectoESEIA._meta.fields]
+
+
+@admin.register(NoticiaSEA)
+class NoticiaSEAAdmin(admin.ModelAdmin[NoticiaSEA]):
+    list_display = ("titulo", "fecha", "vista_at")
+    search_fields = ("titulo", "resumen")
+    date_hierarchy = "fecha"
+    readonly_fields = [f.name for f in NoticiaSEA._meta.fields]
+
+
+@admin.register(DocumentoSEA)
+class DocumentoSEAAdmin(admin.ModelAdmin[DocumentoSEA]):
+    list_display = ("titulo", "seccion", "anio", "sigla", "estado_carga", "revisado_at", "error_breve")
+    list_filter = ("seccion",)
+    search_fields = ("titulo", "sigla", "url")
+    readonly_fields = [f.name for f in DocumentoSEA._meta.fields]
+
+    def get_queryset(self, request: HttpRequest) -> QuerySet[DocumentoSEA]:
+        # El PDF de la carga no se lee para listar.
+        return super().get_queryset(request).select_related("carga").defer("carga__contenido")
+
+    @admin.display(description="carga")
+    def estado_carga(self, documento: DocumentoSEA) -> str:
+        carga = documento.carga
+        if carga is None:
+            return "—"
+        avance = f" ({carga.hechos}/{carga.total})" if carga.en_curso and carga.total else ""
+        return f"{carga.get_estado_display()}{avance}"
+
+    @admin.display(description="error")
+    def error_breve(self, documento: DocumentoSEA) -> str:
+        return documento.error[:160] or "—"

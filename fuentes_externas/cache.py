@@ -97,20 +97,25 @@ def ejecucion(*, fuente: str, maximo_s: int) -> Iterator[dict[str, str]]:
     resumen: dict[str, str] = {"resultado": ""}
     estado, _ = EstadoFuente.objects.get_or_create(fuente=fuente)
     estado.ultima_ejecucion_at = timezone.now()
+    # Solo se guardan los campos de la ejecución: las fallas parciales que se registran durante ella
+    # (`estado_falla`) no se pisan con el error anterior.
+    campos = ["ultima_ejecucion_at", "duracion_ms", "resultado", "fallos_consecutivos"]
     try:
         yield resumen
     except Exception as error:
         estado.ultimo_error, estado.ultimo_error_at = str(error)[:2000], timezone.now()
         estado.fallos_consecutivos += 1
         estado.resultado = "falló"
+        campos += ["ultimo_error", "ultimo_error_at"]
         raise
     else:
         estado.ultimo_exito_at = timezone.now()
         estado.fallos_consecutivos = 0
         estado.resultado = resumen["resultado"]
+        campos.append("ultimo_exito_at")
     finally:
         estado.duracion_ms = round((time.perf_counter() - inicio) * 1000)
-        estado.save()
+        estado.save(update_fields=campos)
         cache.delete(candado)
 
 

@@ -30,6 +30,7 @@ log = structlog.get_logger(__name__)
 
 USER_AGENT = "PrefactibilidadAmbientalMinera/0.1 (+consultas al SEIA; contacto: soporte del sistema)"
 TRANSITORIOS = {429, 500, 502, 503, 504}
+NO_MODIFICADO = 304
 ESPERA_BASE_S = 0.5
 ESPERA_MAXIMA_S = 30.0
 
@@ -157,6 +158,8 @@ def _un_llamado(
                     url=url,
                 )
             tipo = respuesta.headers.get("content-type", "").split(";")[0].strip().lower()
+            if respuesta.status_code == NO_MODIFICADO:  # pedido condicional: lo guardado sigue vigente
+                return Respuesta(str(respuesta.url), NO_MODIFICADO, dict(respuesta.headers), b"", tipo, None)
             if tipos_aceptados and tipo not in tipos_aceptados:
                 raise ErrorHttp(
                     f"{url} devolvió «{tipo or 'sin tipo'}», se esperaba {', '.join(tipos_aceptados)}",

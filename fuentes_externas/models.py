@@ -57,3 +57,47 @@ class ProyectoESEIA(models.Model):
 
     def __str__(self) -> str:
         return f"{self.nombre} ({self.tipo_ingreso})"
+
+
+class NoticiaSEA(models.Model):
+    """Noticia publicada en el sitio del SEA (`/noticias`), tal como la lista el sitio."""
+
+    url = models.URLField(max_length=500, unique=True)
+    titulo = models.CharField(max_length=500)
+    fecha = models.DateField(null=True, blank=True)
+    resumen = models.TextField(blank=True)
+    vista_at = models.DateTimeField(auto_now=True, help_text="Última vez que apareció en el listado.")
+
+    class Meta:
+        ordering = ["-fecha", "-vista_at"]
+        verbose_name = "noticia del SEA"
+        verbose_name_plural = "noticias del SEA"
+
+    def __str__(self) -> str:
+        return self.titulo
+
+
+class DocumentoSEA(models.Model):
+    """Guía o criterio (PDF) publicado en el sitio del SEA y su estado de descarga e ingesta."""
+
+    url = models.URLField(max_length=500, unique=True)
+    titulo = models.CharField(max_length=500)
+    seccion = models.CharField(max_length=300, blank=True, help_text="Encabezado bajo el que aparece.")
+    anio = models.PositiveSmallIntegerField(null=True, blank=True)
+    sigla = models.CharField(max_length=60, help_text="Norma del corpus en la que se ingiere.")
+    etag = models.CharField(max_length=200, blank=True)
+    modificado = models.CharField(max_length=100, blank=True, help_text="Cabecera Last-Modified.")
+    sha256 = models.CharField(max_length=64, blank=True)
+    carga = models.ForeignKey(
+        "normativa.CargaDocumento", null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
+    )
+    error = models.TextField(blank=True)
+    revisado_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        ordering = ["seccion", "titulo"]
+        verbose_name = "guía del sitio del SEA"
+        verbose_name_plural = "guías del sitio del SEA"
+
+    def __str__(self) -> str:
+        return self.titulo

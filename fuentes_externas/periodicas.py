@@ -35,6 +35,12 @@ TAREAS_PERIODICAS: list[TareaPeriodica] = [
     # Avisos proactivos (la configuración en el admin limita cuántos y a qué hora).
     # La tarea corre cada minuto y revisa según la frecuencia configurada en el admin (5 min por defecto).
     TareaPeriodica(nombre="avisos proactivos", tarea="asistente.avisos_evaluar", cada_segundos=60),
+    # Sitio del SEA: noticias y guías nuevas o actualizadas, los lunes a las 03:00 de Santiago.
+    TareaPeriodica(
+        nombre="revisar sitio del SEA",
+        tarea="fuentes_externas.sea_revisar",
+        crontab={"minute": "0", "hour": "3", "day_of_week": "1"},
+    ),
     # BCN LeyChile: cambios en las normas del corpus, todos los días a las 04:00 de Santiago.
     TareaPeriodica(
         nombre="revisar BCN", tarea="fuentes_externas.bcn_revisar", crontab={"minute": "0", "hour": "4"}

@@ -6,7 +6,7 @@ hacer nada («ocupada»).
 
 from celery import shared_task
 
-from fuentes_externas import bcn, eseia
+from fuentes_externas import bcn, eseia, sea
 from fuentes_externas.cache import FuenteOcupada
 from proyectos.models import Proyecto
 
@@ -27,5 +27,14 @@ def actualizar_eseia() -> str:
     regiones = sorted(set(Proyecto.objects.values_list("region__nombre", flat=True)))
     try:
         return f"{eseia.mineros_actualizar(regiones=regiones)} proyectos"
+    except FuenteOcupada:
+        return "ocupada"
+
+
+@shared_task(name="fuentes_externas.sea_revisar", soft_time_limit=3300, time_limit=3600)
+def revisar_sea() -> str:
+    """Noticias y guías del sitio del SEA; las guías nuevas o cambiadas quedan encoladas para ingerir."""
+    try:
+        return sea.sitio_revisar().resumen()
     except FuenteOcupada:
         return "ocupada"

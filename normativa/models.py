@@ -208,6 +208,11 @@ class CargaDocumento(models.Model):
     nombre = models.CharField(max_length=400, blank=True)
     url = models.URLField(max_length=500, blank=True)
     anio = models.PositiveSmallIntegerField(null=True, blank=True)
+    organismo = models.CharField(max_length=200, blank=True)
+    temas = models.JSONField(default=list, blank=True, help_text="Temas que se agregan a la norma.")
+    metadatos = models.JSONField(
+        default=dict, blank=True, help_text="Se agregan a los de la norma (p. ej. sección del sitio del SEA)."
+    )
     estado = models.CharField(max_length=12, choices=Estado.choices, default=Estado.PENDIENTE)
     hechos = models.PositiveIntegerField(default=0)
     total = models.PositiveIntegerField(default=0)

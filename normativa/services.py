@@ -134,10 +134,14 @@ def datos_norma_para(
     url: str | None = None,
     anio: int | None = None,
     fecha_version: date | None = None,
+    organismo: str | None = None,
+    temas: tuple[str, ...] = (),
+    metadatos: dict[str, Any] | None = None,
 ) -> DatosNorma:
     """Identidad para ingerir un archivo: la de la norma existente, o una nueva con tipo y nombre.
 
-    Lo indicado explícitamente reemplaza lo guardado; una norma nueva necesita tipo y nombre.
+    Lo indicado explícitamente reemplaza lo guardado (los `metadatos` se agregan a los existentes);
+    una norma nueva necesita tipo y nombre.
     """
     sigla = " ".join(sigla.split())
     if not sigla:
@@ -154,7 +158,7 @@ def datos_norma_para(
         tipo=tipo or (existente.tipo if existente else ""),
         nombre=nombre or (existente.nombre if existente else ""),
         numero=existente.numero if existente else "",
-        organismo=existente.organismo if existente else "",
+        organismo=organismo if organismo is not None else (existente.organismo if existente else ""),
         id_norma_bcn=id_norma_bcn
         if id_norma_bcn is not None
         else (existente.id_norma_bcn if existente else None),
@@ -162,7 +166,8 @@ def datos_norma_para(
         anio=anio if anio is not None else (existente.anio if existente else None),
         fecha_version=fecha_version,
         advertencia_vigencia=existente.advertencia_vigencia if existente else "",
-        metadatos=dict(existente.metadatos) if existente else {},
+        temas=temas,
+        metadatos={**(existente.metadatos if existente else {}), **(metadatos or {})},
     )
 
 
@@ -180,6 +185,9 @@ def carga_crear(
     nombre: str = "",
     url: str = "",
     anio: int | None = None,
+    organismo: str = "",
+    temas: tuple[str, ...] = (),
+    metadatos: dict[str, Any] | None = None,
     usuario: Any = None,
 ) -> CargaDocumento:
     """Registra un archivo para ingerir en segundo plano y encola la tarea al confirmar la transacción.
@@ -203,6 +211,9 @@ def carga_crear(
         nombre=nombre,
         url=url,
         anio=anio,
+        organismo=organismo,
+        temas=list(temas),
+        metadatos=metadatos or {},
         usuario=usuario,
     )
     from normativa.tasks import carga_procesar
@@ -251,6 +262,9 @@ def carga_procesar(*, carga: CargaDocumento) -> CargaDocumento:
                 nombre=carga.nombre or None,
                 url=carga.url or None,
                 anio=carga.anio,
+                organismo=carga.organismo or None,
+                temas=tuple(carga.temas),
+                metadatos=carga.metadatos,
             )
             resultado = documento_ingerir(ruta=ruta, datos=datos, formato=carga.formato, progreso=progreso)
         except ErrorDeParseo as error:
@@ -532,8 +546,12 @@ def fragmentos_reembeber(*, ids: list[int]) -> int:
 
 
 def _huella(ruta: Path) -> str:
+    return huella_contenido(_leer(ruta))
+
+
+def huella_contenido(contenido: bytes) -> str:
     """Huella de una versión: la versión de los parsers y los bytes del archivo."""
-    return hashlib.sha256(VERSION_PARSERS.encode() + b"\n" + _leer(ruta)).hexdigest()
+    return hashlib.sha256(VERSION_PARSERS.encode() + b"\n" + contenido).hexdigest()
 
 
 def _version_vigente(*, sigla: str, huella: str) -> VersionNorma | None:

@@ -267,3 +267,40 @@ class DaphneAparte(DaphneProcess):
         from multiprocessing.popen_spawn_posix import Popen
 
         return Popen(proceso)
+
+
+def pdf_de_texto(paginas: list[list[str]]) -> bytes:
+    """Un PDF real y mínimo (Helvetica, WinAnsi) con una línea de texto extraíble por elemento: sirve
+    para probar descargas e ingestas de guías sin archivos de megabytes."""
+
+    def literal(linea: str) -> bytes:
+        crudo = linea.encode("cp1252")
+        return b"(" + crudo.replace(b"\\", b"\\\\").replace(b"(", b"\\(").replace(b")", b"\\)") + b")"
+
+    objetos: list[bytes] = [b"<< /Type /Catalog /Pages 2 0 R >>", b""]
+    fuente = b"<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica /Encoding /WinAnsiEncoding >>"
+    objetos.append(fuente)
+    hojas = []
+    for lineas in paginas:
+        flujo = b"BT /F1 11 Tf 14 TL 50 780 Td " + b" ".join(literal(x) + b" Tj T*" for x in lineas) + b" ET"
+        objetos.append(b"<< /Length %d >>\nstream\n" % len(flujo) + flujo + b"\nendstream")
+        objetos.append(
+            b"<< /Type /Page /Parent 2 0 R /MediaBox [0 0 595 842] /Resources << /Font << /F1 3 0 R >> >>"
+            b" /Contents %d 0 R >>" % len(objetos)
+        )
+        hojas.append(len(objetos))
+    hijos = b" ".join(b"%d 0 R" % n for n in hojas)
+    objetos[1] = b"<< /Type /Pages /Kids [%s] /Count %d >>" % (hijos, len(hojas))
+    salida = bytearray(b"%PDF-1.4\n")
+    posiciones = []
+    for numero, cuerpo in enumerate(objetos, start=1):
+        posiciones.append(len(salida))
+        salida += b"%d 0 obj\n" % numero + cuerpo + b"\nendobj\n"
+    inicio_xref = len(salida)
+    salida += b"xref\n0 %d\n0000000000 65535 f \n" % (len(objetos) + 1)
+    salida += b"".join(b"%010d 00000 n \n" % p for p in posiciones)
+    salida += b"trailer\n<< /Size %d /Root 1 0 R >>\nstartxref\n%d\n%%%%EOF\n" % (
+        len(objetos) + 1,
+        inicio_xref,
+    )
+    return bytes(salida)

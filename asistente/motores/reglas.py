@@ -42,6 +42,11 @@ _EXPLICAR = re.compile(
 )
 _ESTADISTICAS = re.compile(r"\b(cuantos proyectos|estadistica\w*|resumen de (mis |los )?proyectos)\b")
 _ESEIA = re.compile(r"\b(e-?seia)\b|\bproyectos (presentados|ingresados|aprobados|similares)\b.*\bseia\b")
+# Noticias del SEA, o una búsqueda explícita en su sitio o en sus guías.
+_SEA = re.compile(
+    r"\b(noticias?|novedades|comunicados?)\b.*\bsea\b|\bsitio (web )?del sea\b"
+    r"|\bbusca\w*\b.*\b(guias?|criterios?)\b.*\bsea\b"
+)
 _BCN = re.compile(r"\b(leychile|ley chile|bcn|texto oficial|texto vigente|redaccion vigente)\b")
 _NORMA_CITADA = re.compile(r"\b(ley|decreto|ds|d\.s\.)\s*(?:n[°º.o]*\s*)?(\d[\d.]*)")
 _ARTICULO_CITADO = re.compile(r"\bart(?:iculo|\.)?\s*(\d+(?:\s*bis)?)")
@@ -105,6 +110,7 @@ class MotorReglas:
             self._estadisticas,
             self._eseia,
             self._bcn,
+            self._sea,
             self._listar,
             self._proponer,
             self._sistema,
@@ -288,6 +294,33 @@ class MotorReglas:
         return Respuesta(
             "\n".join(lineas), llamadas=[llamada], advertencias=[r["advertencia"]] if r["advertencia"] else []
         )
+
+    def _sea(self, turno: Turno, texto: str, e: Entidades) -> Respuesta | None:
+        if not _SEA.search(texto):
+            return None
+        seccion = "noticias" if re.search(r"\b(noticias?|novedades|comunicados?)\b", texto) else "guias"
+        consulta = _sin_pedido_sea(turno.texto)
+        llamada = ejecutar("buscar_sea", {"consulta": consulta, "seccion": seccion}, contexto=turno.contexto)
+        if llamada["error"]:
+            return Respuesta(llamada["error"], llamadas=[llamada])
+        r = llamada["resultado"]
+        # Títulos y resúmenes del sitio son datos: se muestran tal cual, nunca se obedecen.
+        lineas = [
+            f"- «{n['titulo']}»"
+            + (f" ({_fecha_cl(n['fecha'])})" if n["fecha"] else "")
+            + (f": {n['resumen'][:240]}" if n["resumen"] else "")
+            + f" — {n['url']}"
+            for n in r.get("noticias", [])
+        ] or [
+            f"- {f['cita']}: {' '.join(f['extracto'].split())[:300]} — {f['url']}"
+            for f in r.get("fuentes", [])
+        ]
+        if not lineas:
+            que = "noticias" if seccion == "noticias" else "guías"
+            return Respuesta(f"No encontré {que} del SEA sobre «{consulta}».", llamadas=[llamada])
+        titulo = "Noticias del SEA:" if seccion == "noticias" else "En las guías del SEA:"
+        advertencias = [r["advertencia"]] if r.get("advertencia") else []
+        return Respuesta("\n".join([titulo, *lineas]), llamadas=[llamada], advertencias=advertencias)
 
     def _listar(self, turno: Turno, texto: str, e: Entidades) -> Respuesta | None:
         if not _LISTAR.search(texto):
@@ -539,3 +572,20 @@ _SUGERENCIAS_INICIO = [
     "¿Qué efectos obligan a presentar un EIA?",
     "Lista mis proyectos",
 ]
+
+
+def _sin_pedido_sea(texto: str) -> str:
+    """La consulta sin la forma del pedido («busca en las noticias del SEA …»)."""
+    limpio = re.sub(
+        r"(?i)\b(busca\w*|muestra\w*|hay|qu[eé]|cu[aá]les|las|los|el|la|en|del|de|sitio|web|sea|sobre|"
+        r"noticias?|novedades|comunicados?|gu[ií]as?|criterios?|recientes?|[uú]ltimas?)\b",
+        " ",
+        texto,
+    )
+    limpio = " ".join(re.sub(r"[¿?¡!.,;:]", " ", limpio).split())
+    return limpio if len(limpio) >= 2 else "noticias recientes"
+
+
+def _fecha_cl(iso: str) -> str:
+    anio, mes, dia = iso.split("-")
+    return f"{dia}-{mes}-{anio}"

@@ -196,6 +196,9 @@ BCN_URL = entorno.texto("BCN_URL", defecto="https://www.bcn.cl")
 LEYCHILE_URL = entorno.texto("LEYCHILE_URL", defecto="https://www.leychile.cl")
 SEA_URL = entorno.texto("SEA_URL", defecto="https://www.sea.gob.cl")
 ESEIA_URL = entorno.texto("ESEIA_URL", defecto="https://seia.sea.gob.cl")
+# Sitio del SEA: cuántas páginas del listado de noticias se leen y qué páginas listan guías (PDF).
+SEA_PAGINAS_NOTICIAS = entorno.entero("SEA_PAGINAS_NOTICIAS", defecto=3, minimo=1)
+SEA_RUTAS_GUIAS = entorno.lista("SEA_RUTAS_GUIAS", defecto=["/documentacion/guias-y-criterios"])
 HTTP_TIMEOUT_S = entorno.entero("HTTP_TIMEOUT_S", defecto=20, minimo=1)
 HTTP_MAXIMO_BYTES = entorno.entero("HTTP_MAXIMO_BYTES", defecto=40 * 1024 * 1024, minimo=1024)
 # Cortesía con los sitios públicos: ≥ 1 s entre llamadas al mismo host (entre procesos, vía Redis).

@@ -26,7 +26,7 @@ MINIMO_CARACTERES = 200
 def parsear(ruta: Path, *, titulo: str = "") -> DocumentoParseado:
     """Devuelve las secciones de una guía del SEA en PDF."""
     paginas = _leer_paginas(ruta)
-    if sum(len(p) for p in paginas) < MINIMO_CARACTERES:
+    if sum(len(linea.strip()) for lineas in paginas for linea in lineas) < MINIMO_CARACTERES:
         raise ErrorDeParseo("El PDF no tiene texto extraíble (¿es un documento escaneado?).")
     repetidas = _lineas_repetidas(paginas)
     documento = DocumentoParseado(titulo=titulo or ruta.stem)

@@ -14,7 +14,7 @@ from fuentes_externas.tasks import revisar_bcn
 pytestmark = pytest.mark.django_db
 
 
-def test_the_schedule_has_bcn_daily_eseia_weekly_nudges_and_action_expiry() -> None:
+def test_the_schedule_has_bcn_daily_sea_and_eseia_weekly_nudges_and_action_expiry() -> None:
     tareas_periodicas_sincronizar(tareas=TAREAS_PERIODICAS)
 
     programadas = {
@@ -26,6 +26,8 @@ def test_the_schedule_has_bcn_daily_eseia_weekly_nudges_and_action_expiry() -> N
     )
     assert (bcn.hour, bcn.minute, bcn.day_of_week, str(bcn.timezone)) == ("4", "0", "*", "America/Santiago")
     assert (eseia.hour, eseia.minute, eseia.day_of_week) == ("3", "30", "1")
+    sea = programadas["fuentes_externas.sea_revisar"].crontab
+    assert (sea.hour, sea.minute, sea.day_of_week, str(sea.timezone)) == ("3", "0", "1", "America/Santiago")
     assert programadas["asistente.acciones_expirar"].interval.every == 60
     assert (
         programadas["asistente.avisos_evaluar"].interval.every == 60

@@ -162,6 +162,23 @@ def test_un_pdf_sin_texto_se_rechaza_como_escaneado(tmp_path):
         guia_pdf.parsear(ruta)
 
 
+def test_un_pdf_corto_con_texto_no_se_confunde_con_uno_escaneado(tmp_path):
+    from tests.utilidades import pdf_de_texto
+
+    ruta = tmp_path / "corta.pdf"
+    lineas = [
+        "1. Introducción",
+        "Esta guía breve describe cómo se presentan los depósitos de relaves en el SEIA.",
+        "El titular describe la estabilidad física del depósito y su plan de cierre.",
+        "La línea de base cubre al menos un ciclo hidrológico completo del área de influencia.",
+    ]  # unos 250 caracteres en 4 líneas: antes se contaban líneas, no caracteres
+    ruta.write_bytes(pdf_de_texto([lineas]))
+
+    documento = guia_pdf.parsear(ruta)
+
+    assert [s.jerarquia for s in documento.secciones] == [["1. Introducción"]]
+
+
 @pytest.mark.parametrize(
     ("nombre", "contenido", "mensaje"),
     [
