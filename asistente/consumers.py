@@ -131,9 +131,9 @@ class AsistenteConsumer(AsyncJsonWebsocketConsumer):
     async def _retransmitir(self, turno_id: str, despues_de: int) -> None:
         ultimo = despues_de
         try:
-            async for evento in flujos.eventos_desde(turno_id, despues_de=despues_de):
-                await self.send_json(evento)
-                ultimo = evento["id"] or ultimo
+            async for marco in flujos.eventos_desde(turno_id, despues_de=despues_de):
+                await self.send(text_data=marco.texto)  # el JSON guardado, sin volver a codificarlo
+                ultimo = marco.id or ultimo
         except asyncio.CancelledError:
             raise
         except Exception:

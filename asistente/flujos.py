@@ -10,9 +10,12 @@ from __future__ import annotations
 
 import json
 import os
+import queue
+import threading
 import time
 from collections.abc import AsyncIterator
 from concurrent.futures import ThreadPoolExecutor
+from dataclasses import dataclass
 from typing import Any
 
 import redis
@@ -20,6 +23,7 @@ import redis.asyncio as redis_asincrono
 import structlog
 from django.conf import settings
 from django.db import connection as conexion_bd
+from redis.typing import EncodableT, FieldT
 
 from asistente.services import Turno, turno_eventos
 
@@ -31,11 +35,13 @@ _EJECUTOR = ThreadPoolExecutor(max_workers=settings.ASISTENTE_TURNOS_SIMULTANEOS
 
 
 def _ejecutor_nuevo_en_hijo() -> None:
-    """Un proceso hijo (fork) no hereda los hilos del ejecutor: sin esto, sus turnos nunca correrían."""
-    global _EJECUTOR
+    """Un proceso hijo (fork) no hereda los hilos del ejecutor ni del escritor: sin esto, sus turnos
+    nunca correrían ni se publicarían."""
+    global _EJECUTOR, _ESCRITOR
     _EJECUTOR = ThreadPoolExecutor(
         max_workers=settings.ASISTENTE_TURNOS_SIMULTANEOS, thread_name_prefix="turno"
     )
+    _ESCRITOR = _Escritor()
 
 
 os.register_at_fork(after_in_child=_ejecutor_nuevo_en_hijo)
@@ -61,7 +67,7 @@ def turno_lanzar(turno: Turno) -> str:
 
 async def eventos_desde(
     turno_id: str, *, despues_de: int = 0, espera_ms: int = 15000, paciencia_s: float = 60.0
-) -> AsyncIterator[dict[str, Any]]:
+) -> AsyncIterator[Marco]:
     """Eventos del turno con id mayor que `despues_de`, esperando los que falten hasta el final.
 
     Si el turno no avanza en `paciencia_s`, un marco de error (id 0: no es parte del turno, y el
@@ -82,20 +88,17 @@ async def eventos_desde(
                 respuesta = None
             if not respuesta:
                 if time.monotonic() - sin_avance_desde >= paciencia_s:
-                    yield {
-                        "evento": "error",
-                        "id": 0,
-                        "datos": {"mensaje": "El turno no avanzó; reintente.", "reanudable": True},
-                    }
+                    datos = {"mensaje": "El turno no avanzó; reintente.", "reanudable": True}
+                    yield Marco(0, "error", json.dumps({"evento": "error", "id": 0, "datos": datos}))
                     return
                 continue
             sin_avance_desde = time.monotonic()
             for id_stream, campos in respuesta[0][1]:
                 ultimo_stream = id_stream
-                evento = _decodificar(campos)
-                if evento["id"] > despues_de:
-                    yield evento
-                if evento["evento"] in FINALES:
+                marco = _decodificar(campos)
+                if marco.id > despues_de:
+                    yield marco
+                if marco.evento in FINALES:
                     return
     finally:
         await conexion.aclose()
@@ -112,28 +115,84 @@ async def ultimo_turno(conversacion_id: str) -> str | None:
     return valor or None
 
 
+@dataclass(frozen=True)
+class Marco:
+    """Un evento del turno tal como se guardó: `texto` es el marco JSON listo para el socket."""
+
+    id: int
+    evento: str
+    texto: str
+
+    def datos(self) -> dict[str, Any]:
+        return dict(json.loads(self.texto)["datos"])
+
+
 def _publicar(turno: Turno, turno_id: str) -> None:
-    conexion = redis.Redis.from_url(settings.REDIS_URL)
     clave = clave_turno(turno_id)
     try:
         for evento in turno_eventos(turno):
-            datos = json.dumps(evento.datos, ensure_ascii=False, default=str)
-            conexion.xadd(clave, {"id": evento.id, "evento": evento.tipo, "datos": datos})
-            if evento.id == 1:
-                conexion.expire(clave, VIGENCIA_S)
+            marco = json.dumps(
+                {"evento": evento.tipo, "id": evento.id, "datos": evento.datos},
+                ensure_ascii=False,
+                default=str,
+            )
+            _ESCRITOR.poner(clave, {"id": evento.id, "evento": evento.tipo, "marco": marco}, evento.id == 1)
     except Exception:
         registro.exception("flujo_fallo", turno=turno_id)
-        conexion.xadd(
-            clave, {"id": 999_999, "evento": "error", "datos": json.dumps({"mensaje": "Falló el turno."})}
-        )
+        marco = json.dumps({"evento": "error", "id": 999_999, "datos": {"mensaje": "Falló el turno."}})
+        _ESCRITOR.poner(clave, {"id": 999_999, "evento": "error", "marco": marco}, False)
     finally:
-        conexion.close()
         conexion_bd.close()  # la conexión del hilo no debe quedar abierta
 
 
-def _decodificar(campos: dict[bytes, bytes]) -> dict[str, Any]:
-    return {
-        "evento": campos[b"evento"].decode(),
-        "id": int(campos[b"id"]),
-        "datos": json.loads(campos[b"datos"]),
-    }
+def _decodificar(campos: dict[bytes, bytes]) -> Marco:
+    return Marco(int(campos[b"id"]), campos[b"evento"].decode(), campos[b"marco"].decode())
+
+
+class _Escritor:
+    """Un hilo escribe en Redis los eventos de todos los turnos del proceso, en lotes (pipeline).
+
+    Los hilos de turno solo encolan: con 100 turnos a la vez, 100 idas y vueltas a Redis por trozo
+    se vuelven una por lote, y los turnos no compiten por el GIL con el bucle que retransmite. El
+    orden por turno se conserva (una sola cola). Si Redis falla, el lote se reintenta: no se pierde.
+    """
+
+    MAXIMO_LOTE = 1000
+
+    def __init__(self) -> None:
+        self.cola: queue.SimpleQueue[tuple[str, dict[FieldT, EncodableT], bool]] = queue.SimpleQueue()
+        self.hilo: threading.Thread | None = None
+        self.candado = threading.Lock()
+
+    def poner(self, clave: str, campos: dict[FieldT, EncodableT], primero: bool) -> None:
+        if self.hilo is None:  # se inicia con el primer turno: los demás procesos no lo necesitan
+            with self.candado:
+                if self.hilo is None:
+                    self.hilo = threading.Thread(target=self._escribir, name="flujos-escritor", daemon=True)
+                    self.hilo.start()
+        self.cola.put((clave, campos, primero))
+
+    def _escribir(self) -> None:
+        conexion = redis.Redis.from_url(settings.REDIS_URL)
+        while True:
+            lote = [self.cola.get()]
+            while len(lote) < self.MAXIMO_LOTE:
+                try:
+                    lote.append(self.cola.get_nowait())
+                except queue.Empty:
+                    break
+            for intento in range(1, 8):
+                try:
+                    tuberia = conexion.pipeline(transaction=False)
+                    for clave, campos, primero in lote:
+                        tuberia.xadd(clave, campos)
+                        if primero:
+                            tuberia.expire(clave, VIGENCIA_S)
+                    tuberia.execute()
+                    break
+                except redis.exceptions.RedisError:
+                    registro.exception("flujo_escritura_fallo", eventos=len(lote), intento=intento)
+                    time.sleep(min(0.1 * 2**intento, 5))
+
+
+_ESCRITOR = _Escritor()

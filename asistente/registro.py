@@ -10,6 +10,8 @@ datos, no como excepciones.
 
 from __future__ import annotations
 
+import copy
+import functools
 import hashlib
 import inspect
 import json
@@ -24,7 +26,7 @@ from django.db import connection, transaction
 from pydantic import BaseModel, ValidationError
 
 from asistente.models import Conversacion, LlamadaHerramienta
-from proyectos.roles import Usuario
+from proyectos.roles import Usuario, rol_memorizado
 
 TIEMPO_LIMITE_S = 10
 registro = structlog.get_logger(__name__)
@@ -61,9 +63,15 @@ class Herramienta:
 
     def esquema(self) -> dict[str, Any]:
         """Definición para la API de Mensajes: nombre, descripción y JSON Schema de la entrada."""
-        esquema = self.entrada.model_json_schema()
-        esquema.pop("title", None)
-        return {"name": self.nombre, "description": self.descripcion, "input_schema": esquema}
+        return copy.deepcopy(_esquema(self.nombre, self.entrada, self.descripcion))
+
+
+@functools.cache
+def _esquema(nombre: str, entrada: type[BaseModel], descripcion: str) -> dict[str, Any]:
+    # Generarlo cuesta ~1,5 ms por herramienta y no cambia: se calcula una vez por proceso.
+    esquema = entrada.model_json_schema()
+    esquema.pop("title", None)
+    return {"name": nombre, "description": descripcion, "input_schema": esquema}
 
 
 REGISTRO: dict[str, Herramienta] = {}
@@ -102,7 +110,8 @@ def herramienta(
 
 def herramientas_para(usuario: Usuario) -> list[Herramienta]:
     """Herramientas que el usuario puede usar y cuyo servicio está disponible ahora."""
-    return [h for h in REGISTRO.values() if h.permiso(usuario) and h.disponible()]
+    with rol_memorizado():  # una consulta del rol, no una por herramienta
+        return [h for h in REGISTRO.values() if h.permiso(usuario) and h.disponible()]
 
 
 def validar_parametros(herramienta: Herramienta, parametros: Any) -> BaseModel:

@@ -180,16 +180,18 @@ def turno_eventos(turno: Turno) -> Iterator[Evento]:
 
     contador = iter(range(1, 1_000_000))
     mensaje_id = uuid4()
-    emitidas = {"fuentes": -1, "llamadas": 0, "advertencias": 0, "inicio": 0}
+    emitidas = {"llamadas": 0, "advertencias": 0, "inicio": 0}
+    fuentes_emitidas: list[dict[str, Any]] | None = None
     descargos = descargos_de(turno.dominio, turno.texto)
 
     def evento(tipo: str, datos: dict[str, Any]) -> Evento:
         return Evento(next(contador), tipo, datos)
 
     def fuentes_nuevas() -> Iterator[Evento]:
-        if len(turno.contexto.fuentes) != emitidas["fuentes"]:
-            emitidas["fuentes"] = len(turno.contexto.fuentes)
-            yield evento("sources", {"fuentes": list(turno.contexto.fuentes)})
+        nonlocal fuentes_emitidas
+        if turno.contexto.fuentes != fuentes_emitidas:
+            fuentes_emitidas = list(turno.contexto.fuentes)
+            yield evento("sources", {"fuentes": fuentes_emitidas})
 
     def advertencias_nuevas(advertencias: list[str]) -> Iterator[Evento]:
         if len(advertencias) > emitidas["advertencias"]:
@@ -206,7 +208,7 @@ def turno_eventos(turno: Turno) -> Iterator[Evento]:
     def herramienta(llamada: dict[str, Any]) -> Iterator[Evento]:
         emitidas["llamadas"] += 1
         yield evento("tool", llamada)
-        if emitidas["fuentes"] >= 0 or turno.contexto.fuentes:
+        if fuentes_emitidas is not None or turno.contexto.fuentes:
             yield from fuentes_nuevas()
 
     reloj = time.perf_counter()
@@ -252,7 +254,9 @@ def turno_eventos(turno: Turno) -> Iterator[Evento]:
     memoria_recordar_proyectos(usuario=turno.usuario, ids=_proyectos_del_turno(turno, respuesta))
     conversacion_resumir(conversacion=turno.conversacion)
     if emitidas["inicio"]:
-        yield from advertencias_nuevas(advertencias)  # p. ej., el aviso del motor de respaldo
+        # Si el modelo falló a mitad de camino, el motor de respaldo trae sus propias fuentes y su aviso.
+        yield from fuentes_nuevas()
+        yield from advertencias_nuevas(advertencias)
     else:  # motor sin transmisión en vivo: todo se emite ahora, en el orden de la secuencia
         yield from inicio(advertencias)
         for llamada in respuesta.llamadas[emitidas["llamadas"] :]:

@@ -54,15 +54,15 @@ class Resultado:
 
 def ejecutar() -> None:
     preguntas = [p["pregunta"] for p in leer_preguntas(PREGUNTAS)]
-    cookies = _sesiones(2 * (CHATS + 5))  # usuarios distintos por escenario: no chocan con los límites
+    cookies = _sesiones(2 * (CHATS + 6))  # usuarios distintos por escenario: no chocan con los límites
     print(f"{'escenario':<44} {'n':>4} {'p50 s':>7} {'p95 s':>7} {'máx s':>7} {'p95/solo':>8} {'errores':>7}")
     try:
-        _escenario("reglas, pregunta de ley", cookies[: CHATS + 5], preguntas, {})
+        _escenario("reglas, pregunta de ley", cookies[: CHATS + 6], preguntas, {})
         suplente, url = _lanzar_suplente()
         try:
             _escenario(
                 f"Claude (suplente, {TROZOS_CLAUDE} trozos)",
-                cookies[CHATS + 5 :],
+                cookies[CHATS + 6 :],
                 preguntas,
                 {
                     "ANTHROPIC_API_KEY": "clave-bench",
@@ -83,9 +83,16 @@ def _escenario(
     proceso, puerto = _lanzar_daphne(entorno)
     try:
         url = f"ws://127.0.0.1:{puerto}/ws/asistente/"
+        asyncio.run(_chats(url, [cookies[CHATS + 5]], [preguntas[5]], trozos))  # calienta el proceso
+        antes = _cpu(proceso.pid)
         solos = [asyncio.run(_chats(url, [cookies[CHATS + n]], [preguntas[n]], trozos))[0] for n in range(5)]
+        cpu_solo = (_cpu(proceso.pid)["daphne"] - antes["daphne"]) / 5
         base = statistics.median(r.segundos for r in solos)
+        antes = _cpu(proceso.pid)
+        reloj = time.perf_counter()
         todos = asyncio.run(_chats(url, cookies[:CHATS], preguntas, trozos))
+        pared = time.perf_counter() - reloj
+        cpu = {nombre: segundos - antes.get(nombre, 0.0) for nombre, segundos in _cpu(proceso.pid).items()}
     finally:
         proceso.terminate()
         proceso.wait(20)
@@ -106,6 +113,14 @@ def _escenario(
             f"  retransmisión trozo → marco: n={len(latencias)} p50 {_percentil(latencias, 50):.1f} ms, "
             f"p95 {_percentil(latencias, 95):.1f} ms, máx {latencias[-1]:.1f} ms"
         )
+    print(
+        f"  CPU de daphne por turno: solo {cpu_solo * 1000:.0f} ms, con {CHATS} a la vez "
+        f"{cpu['daphne'] / CHATS * 1000:.0f} ms"
+    )
+    print(
+        f"  CPU durante los {CHATS} chats ({pared:.1f} s de reloj, 2 núcleos = {2 * pared:.1f} s de CPU): "
+        + ", ".join(f"{nombre} {segundos:.1f} s" for nombre, segundos in cpu.items())
+    )
     for error in sorted(set(errores))[:5]:
         print(f"  error: {error}")
 
@@ -229,6 +244,33 @@ def _suplente(puerto: Any) -> None:
     puerto.value = int(servidor.url.rsplit(":", 1)[1])
     while True:
         time.sleep(3600)
+
+
+def _cpu(pid_daphne: int) -> dict[str, float]:
+    """Segundos de CPU acumulados por daphne, este proceso (clientes), el suplente, Redis y PostgreSQL."""
+    import psutil
+
+    grupos = {"daphne": 0.0, "clientes": 0.0, "suplente": 0.0, "redis": 0.0, "postgres": 0.0}
+    for proceso in psutil.process_iter(["pid", "name", "cmdline"]):
+        try:
+            tiempos = proceso.cpu_times()
+            nombre = proceso.info["name"] or ""
+            if proceso.pid == pid_daphne:
+                grupo = "daphne"
+            elif proceso.pid == os.getpid():
+                grupo = "clientes"
+            elif proceso.info["pid"] in {h.pid for h in multiprocessing.active_children()}:
+                grupo = "suplente"
+            elif "redis" in nombre:
+                grupo = "redis"
+            elif "postgres" in nombre:
+                grupo = "postgres"
+            else:
+                continue
+            grupos[grupo] += tiempos.user + tiempos.system
+        except (psutil.NoSuchProcess, psutil.AccessDenied):
+            continue
+    return grupos
 
 
 def _puerto_libre() -> int:

@@ -5,7 +5,11 @@
 - Administrador: además usa las herramientas de meta-sistema (p. ej. proponer_implementacion).
 """
 
+from collections.abc import Iterator
+from contextlib import contextmanager
+from contextvars import ContextVar
 from enum import StrEnum
+from typing import Any
 
 from django.contrib.auth.models import AbstractBaseUser, AnonymousUser
 
@@ -33,11 +37,28 @@ def rol_de(usuario: Usuario) -> Rol | None:
         return None
     if getattr(usuario, "is_superuser", False):
         return Rol.ADMINISTRADOR
+    memoria = _ROLES.get()
+    if memoria is not None and usuario.pk in memoria:
+        return memoria[usuario.pk]
     grupos = set(usuario.groups.values_list("name", flat=True))  # type: ignore[attr-defined]
-    for rol in reversed(ORDEN):
-        if rol.grupo in grupos:
-            return rol
-    return None
+    rol = next((r for r in reversed(ORDEN) if r.grupo in grupos), None)
+    if memoria is not None:
+        memoria[usuario.pk] = rol
+    return rol
+
+
+_ROLES: ContextVar[dict[Any, Rol | None] | None] = ContextVar("roles_memorizados", default=None)
+
+
+@contextmanager
+def rol_memorizado() -> Iterator[None]:
+    """Dentro del bloque, el rol de cada usuario se consulta una sola vez (p. ej., al revisar el
+    permiso de cada herramienta)."""
+    marca = _ROLES.set({})
+    try:
+        yield
+    finally:
+        _ROLES.reset(marca)
 
 
 def tiene_rol(usuario: Usuario, minimo: Rol) -> bool:

@@ -201,13 +201,14 @@ async def test_an_idle_socket_and_a_slow_turn_outlive_the_redis_clients_5_second
     async def tarde() -> None:
         await asyncio.sleep(6)
         await capa.send(canal, {"type": "despertar"})
-        await conexion.xadd(flujos.clave_turno(turno), {"id": 1, "evento": "done", "datos": json.dumps({})})
+        marco = json.dumps({"evento": "done", "id": 1, "datos": {}})
+        await conexion.xadd(flujos.clave_turno(turno), {"id": 1, "evento": "done", "marco": marco})
 
-    async def primer_evento() -> dict[str, Any]:
+    async def primer_evento() -> flujos.Marco:
         return await anext(flujos.eventos_desde(turno))
 
     mensaje, evento, _ = await asyncio.gather(capa.receive(canal), primer_evento(), tarde())
 
-    assert mensaje == {"type": "despertar"} and evento["evento"] == "done"
+    assert mensaje == {"type": "despertar"} and evento.evento == "done"
     await conexion.delete(flujos.clave_turno(turno))
     await conexion.aclose()

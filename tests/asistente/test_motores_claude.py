@@ -173,3 +173,27 @@ def test_text_is_relayed_while_the_model_is_still_working_and_sources_arrive_bef
         and "\n\nCerca de glaciares" in final["contenido"]
     )
     assert [e.id for e in vistos] == list(range(1, len(vistos) + 1))
+
+
+@pytest.mark.usefixtures("corpus")
+def test_if_the_model_fails_mid_answer_the_fallback_sends_its_own_sources_and_warning_before_done(
+    servidor: ServidorLocal, usuaria: Callable[..., AbstractUser], conversar: Callable[..., Charla]
+) -> None:
+    responder_sse(
+        servidor,
+        sse(
+            {"type": "text", "text": "Busco en la normativa."},
+            uso_de_herramienta("buscar_normativa", {"consulta": "glaciares"}),
+            stop="tool_use",
+        ),
+    )
+    caido = json.dumps({"type": "error", "error": {"type": "api_error", "message": "caído"}})
+    servidor.responder(RUTA, 500, caido, {"Content-Type": "application/json", "retry-after": "0"})
+
+    charla = conversar(usuaria(), "¿Un proyecto cerca de un glaciar requiere EIA?")
+
+    tipos = charla.tipos
+    assert tipos.index("token") < len(tipos) - 1 - tipos[::-1].index("sources") < tipos.index("done")
+    ultimas_fuentes = [e for e in charla.eventos if e.tipo == "sources"][-1].datos["fuentes"]
+    assert {f["cita"] for f in charla.final["mensaje"]["fuentes"]} <= {f["cita"] for f in ultimas_fuentes}
+    assert charla.final["mensaje"]["advertencias"][0].startswith("El modelo de lenguaje no respondió")
