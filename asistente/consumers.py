@@ -78,7 +78,9 @@ class AsistenteConsumer(AsyncJsonWebsocketConsumer):
 
     async def _mensaje(self, content: dict[str, Any]) -> None:
         try:
-            turno = await database_sync_to_async(services.turno_iniciar)(
+            # Fuera del hilo único de `database_sync_to_async`: cien mensajes a la vez no esperan en
+            # fila a que se guarde el anterior.
+            turno_id = await database_sync_to_async(_iniciar_y_lanzar, thread_sensitive=False)(
                 usuario=self.usuario,
                 mensaje=content.get("mensaje"),
                 conversacion_id=content.get("conversacion_id"),
@@ -88,7 +90,6 @@ class AsistenteConsumer(AsyncJsonWebsocketConsumer):
         except services.TurnoRechazado as error:
             await self._error(str(error), codigo=error.codigo, reintentar_en=error.reintentar_en)
             return
-        turno_id = await database_sync_to_async(flujos.turno_lanzar)(turno)
         self._lanzar(self._retransmitir(turno_id, 0))
 
     async def _reanudar(self, content: dict[str, Any]) -> None:
@@ -165,6 +166,11 @@ class AsistenteConsumer(AsyncJsonWebsocketConsumer):
         tarea = asyncio.ensure_future(corrutina)
         self.tareas.add(tarea)
         tarea.add_done_callback(self.tareas.discard)
+
+
+def _iniciar_y_lanzar(**datos: Any) -> str:
+    """Guarda el mensaje del usuario y lanza su turno; devuelve el id del turno."""
+    return flujos.turno_lanzar(services.turno_iniciar(**datos))
 
 
 def _avisos_al_abrir(usuario: Any, proyecto_id: int | None) -> list[dict[str, object]]:

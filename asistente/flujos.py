@@ -31,6 +31,7 @@ registro = structlog.get_logger(__name__)
 
 VIGENCIA_S = 3600
 FINALES = ("done", "error")
+COLA_TURNOS = "turnos"
 _EJECUTOR = ThreadPoolExecutor(max_workers=settings.ASISTENTE_TURNOS_SIMULTANEOS, thread_name_prefix="turno")
 
 
@@ -61,7 +62,12 @@ def turno_lanzar(turno: Turno) -> str:
     conexion = redis.Redis.from_url(settings.REDIS_URL)
     conexion.set(clave_ultimo(str(turno.conversacion.pk)), turno_id, ex=VIGENCIA_S)
     conexion.close()
-    _EJECUTOR.submit(_publicar, turno, turno_id)
+    if settings.ASISTENTE_TURNOS_EN == "worker":
+        from asistente.tasks import publicar_turno
+
+        publicar_turno.apply_async((turno_id, turno.vista), queue=COLA_TURNOS)
+    else:
+        _EJECUTOR.submit(publicar, turno, turno_id)
     return turno_id
 
 
@@ -127,7 +133,8 @@ class Marco:
         return dict(json.loads(self.texto)["datos"])
 
 
-def _publicar(turno: Turno, turno_id: str) -> None:
+def publicar(turno: Turno, turno_id: str) -> None:
+    """Ejecuta el turno y encola sus eventos para el stream (en un hilo de turnos o en el worker)."""
     clave = clave_turno(turno_id)
     try:
         for evento in turno_eventos(turno):

@@ -174,6 +174,22 @@ def turno_iniciar(
     return Turno(usuario, conversacion, conversacion.dominio, guardado, vista=vista, inyeccion=inyeccion)
 
 
+def turno_de_mensaje(*, mensaje_id: UUID | str, vista: str = "") -> Turno:
+    """El turno de un mensaje del usuario ya guardado (para ejecutarlo en otro proceso)."""
+    mensaje = Mensaje.objects.select_related(
+        "conversacion__usuario", "conversacion__dominio", "conversacion__proyecto"
+    ).get(pk=mensaje_id, rol=Mensaje.Rol.USUARIO)
+    conversacion = mensaje.conversacion
+    return Turno(
+        conversacion.usuario,
+        conversacion,
+        conversacion.dominio,
+        mensaje,
+        vista=vista,
+        inyeccion=mensaje.marcado_inyeccion,
+    )
+
+
 def turno_eventos(turno: Turno) -> Iterator[Evento]:
     """Ejecuta el motor y produce la secuencia de eventos; guarda la respuesta del asistente."""
     from asistente.motores import motor_flujo, motor_para

@@ -2,8 +2,9 @@
 
 from celery import shared_task
 
+from asistente import flujos
 from asistente.avisos import avisos_evaluar_activos
-from asistente.services import acciones_expirar
+from asistente.services import acciones_expirar, turno_de_mensaje
 
 
 @shared_task(name="asistente.acciones_expirar")
@@ -17,3 +18,9 @@ def evaluar_avisos() -> int | None:
     """Revisa los proyectos de los usuarios con actividad reciente y crea los avisos que falten
     (None si según la frecuencia configurada aún no tocaba)."""
     return avisos_evaluar_activos()
+
+
+@shared_task(name="asistente.turno_publicar", acks_late=False)
+def publicar_turno(mensaje_id: str, vista: str = "") -> None:
+    """Ejecuta un turno del chat y publica sus eventos en su stream (cola «turnos», worker con hilos)."""
+    flujos.publicar(turno_de_mensaje(mensaje_id=mensaje_id, vista=vista), mensaje_id)

@@ -33,6 +33,7 @@ from django.contrib.auth import get_user_model
 from django.contrib.auth.models import Group
 from django.test import Client
 
+from config.management.commands.ejecutar import ARGUMENTOS_WORKER_TURNOS
 from normativa.evaluacion import leer_preguntas
 from proyectos.roles import Rol
 
@@ -54,26 +55,30 @@ class Resultado:
 
 def ejecutar() -> None:
     preguntas = [p["pregunta"] for p in leer_preguntas(PREGUNTAS)]
-    cookies = _sesiones(2 * (CHATS + 6))  # usuarios distintos por escenario: no chocan con los límites
-    print(f"{'escenario':<44} {'n':>4} {'p50 s':>7} {'p95 s':>7} {'máx s':>7} {'p95/solo':>8} {'errores':>7}")
+    por_escenario = CHATS + 6
+    cookies = _sesiones(4 * por_escenario)  # usuarios distintos por escenario: no chocan con los límites
+    print(f"{'escenario':<50} {'n':>4} {'p50 s':>7} {'p95 s':>7} {'máx s':>7} {'p95/solo':>8} {'errores':>7}")
+    suplente, url = _lanzar_suplente()
+    claude = {"ANTHROPIC_API_KEY": "clave-bench", "ANTHROPIC_BASE_URL": url, "ASISTENTE_MOTOR": "claude"}
     try:
-        _escenario("reglas, pregunta de ley", cookies[: CHATS + 6], preguntas, {})
-        suplente, url = _lanzar_suplente()
-        try:
+        for n, (donde, entorno, trozos) in enumerate(
+            [
+                ("hilos", {}, None),
+                ("worker", {}, None),
+                ("hilos", claude, TROZOS_CLAUDE),
+                ("worker", claude, TROZOS_CLAUDE),
+            ]
+        ):
+            motor = f"Claude (suplente, {TROZOS_CLAUDE} trozos)" if trozos else "reglas, pregunta de ley"
             _escenario(
-                f"Claude (suplente, {TROZOS_CLAUDE} trozos)",
-                cookies[CHATS + 6 :],
+                f"{motor}, turnos en {donde}",
+                cookies[n * por_escenario : (n + 1) * por_escenario],
                 preguntas,
-                {
-                    "ANTHROPIC_API_KEY": "clave-bench",
-                    "ANTHROPIC_BASE_URL": url,
-                    "ASISTENTE_MOTOR": "claude",
-                },
-                trozos=TROZOS_CLAUDE,
+                {**entorno, "ASISTENTE_TURNOS_EN": donde},
+                trozos=trozos,
             )
-        finally:
-            suplente.terminate()
     finally:
+        suplente.terminate()
         get_user_model().objects.filter(username__startswith=PREFIJO).delete()
 
 
@@ -81,21 +86,25 @@ def _escenario(
     nombre: str, cookies: list[str], preguntas: list[str], entorno: dict[str, str], trozos: int | None = None
 ) -> None:
     proceso, puerto = _lanzar_daphne(entorno)
+    worker = _lanzar_worker(entorno) if entorno.get("ASISTENTE_TURNOS_EN") == "worker" else None
     try:
         url = f"ws://127.0.0.1:{puerto}/ws/asistente/"
         asyncio.run(_chats(url, [cookies[CHATS + 5]], [preguntas[5]], trozos))  # calienta el proceso
-        antes = _cpu(proceso.pid)
+        antes = _cpu(proceso.pid, worker)
         solos = [asyncio.run(_chats(url, [cookies[CHATS + n]], [preguntas[n]], trozos))[0] for n in range(5)]
-        cpu_solo = (_cpu(proceso.pid)["daphne"] - antes["daphne"]) / 5
+        despues = _cpu(proceso.pid, worker)
+        cpu_solo = (despues["daphne"] + despues["turnos"] - antes["daphne"] - antes["turnos"]) / 5
         base = statistics.median(r.segundos for r in solos)
-        antes = _cpu(proceso.pid)
+        antes = _cpu(proceso.pid, worker)
         reloj = time.perf_counter()
         todos = asyncio.run(_chats(url, cookies[:CHATS], preguntas, trozos))
         pared = time.perf_counter() - reloj
-        cpu = {nombre: segundos - antes.get(nombre, 0.0) for nombre, segundos in _cpu(proceso.pid).items()}
+        cpu = {n: segundos - antes.get(n, 0.0) for n, segundos in _cpu(proceso.pid, worker).items()}
     finally:
-        proceso.terminate()
-        proceso.wait(20)
+        for lanzado in (proceso, worker):
+            if lanzado is not None:
+                lanzado.terminate()
+                lanzado.wait(20)
     tiempos = sorted(r.segundos for r in todos if not r.error)
     errores = [r.error for r in todos + solos if r.error]
     p95 = _percentil(tiempos, 95) if tiempos else float("nan")
@@ -114,8 +123,8 @@ def _escenario(
             f"p95 {_percentil(latencias, 95):.1f} ms, máx {latencias[-1]:.1f} ms"
         )
     print(
-        f"  CPU de daphne por turno: solo {cpu_solo * 1000:.0f} ms, con {CHATS} a la vez "
-        f"{cpu['daphne'] / CHATS * 1000:.0f} ms"
+        f"  CPU de daphne y worker por turno: solo {cpu_solo * 1000:.0f} ms, con {CHATS} a la vez "
+        f"{(cpu['daphne'] + cpu['turnos']) / CHATS * 1000:.0f} ms"
     )
     print(
         f"  CPU durante los {CHATS} chats ({pared:.1f} s de reloj, 2 núcleos = {2 * pared:.1f} s de CPU): "
@@ -221,6 +230,21 @@ def _lanzar_daphne(entorno: dict[str, str]) -> tuple[subprocess.Popen[bytes], in
     raise RuntimeError("daphne no abrió su puerto en 60 s")
 
 
+def _lanzar_worker(entorno: dict[str, str]) -> subprocess.Popen[bytes]:
+    """El worker de Celery de la cola «turnos», con hilos (lo que `make run` lanza como «turnos»)."""
+    proceso = subprocess.Popen(
+        [sys.executable, "-m", "celery", "-A", "config", "worker", *ARGUMENTOS_WORKER_TURNOS,
+         "-n", f"turnos-bench-{os.getpid()}@%h", "--without-heartbeat", "--without-gossip",
+         "--without-mingle"],
+        cwd=RAIZ,
+        env={**os.environ, "DJANGO_SETTINGS_MODULE": "config.settings.local", **entorno},
+        stdout=subprocess.DEVNULL,
+        stderr=(RAIZ / "var" / "bench-worker.log").open("ab"),
+    )  # fmt: skip
+    time.sleep(8)  # arranque de Django y conexión al broker; el turno de calentamiento espera lo que falte
+    return proceso
+
+
 def _lanzar_suplente() -> tuple[multiprocessing.Process, str]:
     """El suplente de Claude en su propio proceso (no compite por el GIL con los clientes)."""
     puerto = multiprocessing.Value("i", 0)
@@ -246,17 +270,20 @@ def _suplente(puerto: Any) -> None:
         time.sleep(3600)
 
 
-def _cpu(pid_daphne: int) -> dict[str, float]:
-    """Segundos de CPU acumulados por daphne, este proceso (clientes), el suplente, Redis y PostgreSQL."""
+def _cpu(pid_daphne: int, worker: subprocess.Popen[bytes] | None) -> dict[str, float]:
+    """Segundos de CPU acumulados por daphne, el worker de turnos, este proceso (clientes), el suplente,
+    Redis y PostgreSQL."""
     import psutil
 
-    grupos = {"daphne": 0.0, "clientes": 0.0, "suplente": 0.0, "redis": 0.0, "postgres": 0.0}
+    grupos = {"daphne": 0.0, "turnos": 0.0, "clientes": 0.0, "suplente": 0.0, "redis": 0.0, "postgres": 0.0}
     for proceso in psutil.process_iter(["pid", "name", "cmdline"]):
         try:
             tiempos = proceso.cpu_times()
             nombre = proceso.info["name"] or ""
             if proceso.pid == pid_daphne:
                 grupo = "daphne"
+            elif worker is not None and proceso.pid == worker.pid:
+                grupo = "turnos"
             elif proceso.pid == os.getpid():
                 grupo = "clientes"
             elif proceso.info["pid"] in {h.pid for h in multiprocessing.active_children()}:

@@ -181,7 +181,10 @@ ASISTENTE_MAX_RONDAS = entorno.entero("ASISTENTE_MAX_RONDAS", defecto=5, minimo=
 # Dominio de las conversaciones nuevas si el cliente no indica otro (se curan en el admin).
 ASISTENTE_DOMINIO = entorno.texto("ASISTENTE_DOMINIO", defecto="mineria")
 ASISTENTE_MOTOR = entorno.texto("ASISTENTE_MOTOR", defecto="auto", opciones=("auto", "claude", "reglas"))
-# Turnos que un proceso web atiende a la vez (hilos); los demás esperan en cola. Mientras el modelo
+# Dónde corren los turnos del chat: «hilos» del proceso web o un «worker» de Celery aparte (cola
+# «turnos», con hilos): así el proceso web solo retransmite y los turnos usan otro núcleo.
+ASISTENTE_TURNOS_EN = entorno.texto("ASISTENTE_TURNOS_EN", defecto="hilos", opciones=("hilos", "worker"))
+# Turnos que un proceso atiende a la vez (hilos); los demás esperan en cola. Mientras el modelo
 # responde, el turno no ocupa conexión a la base.
 ASISTENTE_TURNOS_SIMULTANEOS = entorno.entero("ASISTENTE_TURNOS_SIMULTANEOS", defecto=128, minimo=1)
 

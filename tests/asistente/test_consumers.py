@@ -61,6 +61,7 @@ async def test_an_anonymous_socket_is_closed_with_4401() -> None:
     )
 
     conectado, codigo = await comunicador.connect()
+    await comunicador.disconnect()  # el consumidor rechazado termina aquí, no al cerrar el bucle
 
     assert not conectado and codigo == CIERRE_NO_AUTENTICADO
 

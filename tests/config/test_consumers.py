@@ -29,4 +29,7 @@ async def test_un_origen_no_permitido_se_rechaza():
         application, "/ws/eco/", headers=[(b"origin", b"http://malicioso.ejemplo")]
     )
     conectado, _ = await comunicador.connect()
+    # El consumidor rechazado sigue esperando en la capa de canales: se desconecta aquí y no queda
+    # para cuando se cierra el bucle de la prueba.
+    await comunicador.disconnect()
     assert not conectado

@@ -4,6 +4,7 @@ Ctrl-C detiene los tres procesos y después los servicios embebidos (PostgreSQL 
 `var/`), de modo que no queda ningún proceso huérfano.
 """
 
+import os
 import sys
 from typing import Any
 
@@ -13,6 +14,10 @@ from honcho.manager import Manager
 
 from config.services import sistema_preparar, usuario_demo_asegurar
 from config.servicios import detener_servicios
+
+# El worker de los turnos del chat: su propia cola y hilos (cada turno espera casi todo el tiempo al
+# modelo), para que el proceso web solo retransmita.
+ARGUMENTOS_WORKER_TURNOS = ("-Q", "turnos", "-P", "threads", "-c", "128", "-l", "WARNING")
 
 
 class Command(BaseCommand):
@@ -31,6 +36,9 @@ class Command(BaseCommand):
         self.stdout.write(f"Sirviendo en http://{opciones['host']}:{opciones['puerto']}/ (Ctrl-C para salir)")
         self.stdout.flush()
         python = sys.executable
+        # Los turnos del chat corren en su propio worker (salvo ASISTENTE_TURNOS_EN=hilos): el proceso
+        # web solo retransmite y los turnos usan el otro núcleo. Los hijos heredan la variable.
+        os.environ["ASISTENTE_TURNOS_EN"] = os.environ.get("ASISTENTE_TURNOS_EN") or "worker"
         gestor = Manager()
         gestor.add_process(
             "web",
@@ -40,6 +48,11 @@ class Command(BaseCommand):
             "worker", f"exec {python} -m celery -A config worker -l INFO --concurrency 2 -n worker@%h"
         )
         gestor.add_process("beat", f"exec {python} -m celery -A config beat -l INFO")
+        if os.environ["ASISTENTE_TURNOS_EN"] == "worker":
+            argumentos = " ".join(ARGUMENTOS_WORKER_TURNOS)
+            gestor.add_process(
+                "turnos", f"exec {python} -m celery -A config worker {argumentos} -n turnos@%h"
+            )
         try:
             gestor.loop()
         finally:

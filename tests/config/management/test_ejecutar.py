@@ -72,7 +72,22 @@ async def eco(url: str) -> dict[str, Any]:
         return datos
 
 
-def ingresar_al_admin(url: str, usuario: str, password: str) -> int:
+async def saludar_al_asistente(url: str, sesion: str) -> list[str]:
+    """Un turno del chat por el websocket; con `make run` lo ejecuta el worker «turnos»."""
+    cabeceras = {"Cookie": f"sessionid={sesion}"}
+    async with websockets.connect(
+        url, origin=Origin("http://127.0.0.1"), additional_headers=cabeceras
+    ) as socket:
+        await socket.send(json.dumps({"tipo": "mensaje", "mensaje": "hola"}))
+        eventos: list[str] = []
+        while not eventos or eventos[-1] not in ("done", "error"):
+            marco = json.loads(await asyncio.wait_for(socket.recv(), 60))
+            if marco["evento"] not in ("latido", "contexto", "aviso"):
+                eventos.append(marco["evento"])
+        return eventos
+
+
+def ingresar_al_admin(url: str, usuario: str, password: str) -> tuple[int, str]:
     with httpx.Client(base_url=url, follow_redirects=True, timeout=10) as navegador:
         formulario = navegador.get("/admin/login/").text
         token = re.search(r'name="csrfmiddlewaretoken" value="([^"]+)"', formulario)
@@ -83,10 +98,10 @@ def ingresar_al_admin(url: str, usuario: str, password: str) -> int:
             headers={"Referer": f"{url}/admin/login/"},
         )
         assert "Cerrar sesión" in respuesta.text or "Terminar sesión" in respuesta.text, respuesta.text[:500]
-        return respuesta.status_code
+        return respuesta.status_code, navegador.cookies["sessionid"]
 
 
-def test_ejecutar_sirve_salud_admin_y_eco_y_ctrl_c_no_deja_procesos(tmp_path):
+def test_ejecutar_sirve_salud_admin_eco_y_chat_con_su_worker_de_turnos_y_ctrl_c_no_deja_procesos(tmp_path):
     servidor = Servidor(tmp_path)
     try:
         salud = servidor.esperar_salud()
@@ -98,12 +113,19 @@ def test_ejecutar_sirve_salud_admin_y_eco_y_ctrl_c_no_deja_procesos(tmp_path):
         assert httpx.get(servidor.url + "/", timeout=10).status_code == 200
         credenciales = next(linea for linea in servidor.lineas if "Superusuario de demostración" in linea)
         usuario, password = credenciales.split(": ", 1)[1].strip().split(" / ")
-        assert ingresar_al_admin(servidor.url, usuario, password) == 200
+        estado, sesion = ingresar_al_admin(servidor.url, usuario, password)
+        assert estado == 200
+
+        eventos = asyncio.run(saludar_al_asistente(f"ws://127.0.0.1:{servidor.puerto}/ws/asistente/", sesion))
+        assert eventos[0] == "meta" and eventos[-1] == "done"
 
         respuesta = asyncio.run(eco(f"ws://127.0.0.1:{servidor.puerto}/ws/eco/"))
         assert respuesta == {"eco": {"hola": "mundo"}, "via": "capa_de_canales"}
 
         hijos = psutil.Process(servidor.proceso.pid).children(recursive=True)
+        web = next(p for p in hijos if "daphne" in " ".join(p.cmdline()))
+        assert web.environ()["ASISTENTE_TURNOS_EN"] == "worker"  # el turno anterior lo corrió «turnos»
+        assert any("-Q turnos" in " ".join(p.cmdline()) for p in hijos)
         pid_postgres = int((tmp_path / "pgdata" / "postmaster.pid").read_text().splitlines()[0])
         pid_redis = int((tmp_path / "redis" / "redis.pid").read_text())
     finally:
