@@ -304,3 +304,13 @@ def pdf_de_texto(paginas: list[list[str]]) -> bytes:
         inicio_xref,
     )
     return bytes(salida)
+
+
+def fuente_local(settings: Any, ajuste: str) -> ServidorLocal:
+    """Un `ServidorLocal` en el lugar de una fuente externa: `settings.<ajuste>` apunta a él, es el
+    único host permitido y sin pausa de cortesía. Quien lo pide lo cierra."""
+    local = ServidorLocal()
+    settings.HTTP_HOSTS_PERMITIDOS = [local.host]
+    settings.HTTP_INTERVALO_POR_HOST_MS = 0
+    setattr(settings, ajuste, local.url)
+    return local

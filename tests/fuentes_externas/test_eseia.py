@@ -13,7 +13,7 @@ from fuentes_externas import cache as cache_fuentes
 from fuentes_externas import eseia, http
 from fuentes_externas.http import ErrorHttp
 from fuentes_externas.models import ProyectoESEIA
-from tests.utilidades import ServidorLocal
+from tests.utilidades import ServidorLocal, fuente_local
 
 DATOS = Path(__file__).resolve().parents[1] / "fixtures" / "seia"
 PAGINA_1 = (DATOS / "buscarProyectoResumen_formatopag1.json").read_bytes()
@@ -23,11 +23,8 @@ JSON = {"Content-Type": "application/json; charset=ISO-8859-1"}
 
 @pytest.fixture
 def servidor(settings: Any) -> Iterator[ServidorLocal]:
-    local = ServidorLocal()
-    settings.HTTP_HOSTS_PERMITIDOS = [local.host]
-    settings.HTTP_INTERVALO_POR_HOST_MS = 0
+    local = fuente_local(settings, "ESEIA_URL")
     settings.HTTP_TIMEOUT_S = 2
-    settings.ESEIA_URL = local.url
     yield local
     local.cerrar()
 

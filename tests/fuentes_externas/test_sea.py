@@ -14,7 +14,7 @@ from fuentes_externas import http, sea
 from fuentes_externas.models import DocumentoSEA, EstadoFuente, NoticiaSEA
 from normativa.models import CargaDocumento, Norma
 from normativa.services import CORPUS, carga_procesar
-from tests.utilidades import ServidorLocal, pdf_de_texto
+from tests.utilidades import ServidorLocal, fuente_local, pdf_de_texto
 
 DATOS = Path(__file__).resolve().parents[1] / "fixtures" / "sea"
 HTML = {"Content-Type": "text/html; charset=utf-8"}
@@ -50,11 +50,8 @@ def carga_de(ruta: str) -> CargaDocumento:
 
 @pytest.fixture
 def sitio(settings: Any, monkeypatch: pytest.MonkeyPatch) -> Iterator[ServidorLocal]:
-    local = ServidorLocal()
-    settings.HTTP_HOSTS_PERMITIDOS = [local.host]
-    settings.HTTP_INTERVALO_POR_HOST_MS = 0
+    local = fuente_local(settings, "SEA_URL")
     settings.HTTP_TIMEOUT_S = 2
-    settings.SEA_URL = local.url
     settings.SEA_RUTAS_GUIAS = ["/documentacion/guias-y-criterios"]
     monkeypatch.setattr(http, "ESPERA_BASE_S", 0.01)
     cache.clear()
@@ -72,6 +69,13 @@ def publicar_guias(sitio: ServidorLocal, relaves: bytes, *, etag: str = '"v1"') 
         cuerpo="<html>Página no encontrada</html>",
         cabeceras={"Content-Type": "application/octet-stream"},
     )
+
+
+def revisar_sitio(sitio: ServidorLocal) -> sea.RevisionSitio:
+    """Una revisión del sitio con una página de noticias, la guía de relaves nueva y las demás."""
+    sitio.responder("/noticias", cuerpo=pagina("noticias_pagina_1.html"), cabeceras=HTML)
+    publicar_guias(sitio, pdf_de_texto([INTRODUCCION, CRITERIOS]))
+    return sea.sitio_revisar()
 
 
 def test_news_are_read_without_relying_on_css_classes_with_their_dates_and_summaries() -> None:
@@ -119,11 +123,8 @@ def test_news_paging_stops_when_a_page_brings_nothing_new(sitio: ServidorLocal, 
 def test_a_new_guide_is_queued_through_the_normativa_pipeline_and_an_unchanged_corpus_guide_is_not(
     sitio: ServidorLocal, corpus: Any, django_capture_on_commit_callbacks: Any
 ) -> None:
-    sitio.responder("/noticias", cuerpo=pagina("noticias_pagina_1.html"), cabeceras=HTML)
-    publicar_guias(sitio, pdf_de_texto([INTRODUCCION, CRITERIOS]))
-
     with django_capture_on_commit_callbacks(execute=False) as encoladas:
-        revision = sea.sitio_revisar()
+        revision = revisar_sitio(sitio)
 
     assert revision.nuevas == ["Guía para la descripción de depósitos de relaves en el SEIA"]
     assert revision.sin_cambios == 1 and revision.actualizadas == []
@@ -151,10 +152,8 @@ def test_a_new_guide_is_queued_through_the_normativa_pipeline_and_an_unchanged_c
 def test_a_second_run_asks_conditionally_and_a_changed_guide_reembeds_only_the_changed_section(
     sitio: ServidorLocal, corpus: Any, django_capture_on_commit_callbacks: Any
 ) -> None:
-    sitio.responder("/noticias", cuerpo=pagina("noticias_pagina_1.html"), cabeceras=HTML)
-    publicar_guias(sitio, pdf_de_texto([INTRODUCCION, CRITERIOS]))
     with django_capture_on_commit_callbacks(execute=False):
-        sea.sitio_revisar()
+        revisar_sitio(sitio)
     carga_procesar(carga=carga_de(RELAVES))
 
     del sitio.respuestas[RELAVES]
