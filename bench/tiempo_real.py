@@ -10,8 +10,13 @@ Por escenario:
   el cliente la resta de la hora en que recibe el marco (trozo del modelo → motor → Redis →
   consumidor → websocket).
 
-daphne corre en otro proceso (`python -m daphne config.asgi:application`), el suplente de Claude en
-otro, y los clientes (biblioteca `websockets`) en este. Los usuarios del benchmark se borran al final.
+Cada motor se mide con los turnos en hilos del proceso web (`ASISTENTE_TURNOS_EN=hilos`, lo de las
+pruebas) y en el worker «turnos» aparte (`worker`, lo de `make run`). Por escenario se informa además
+la CPU de cada proceso y la CPU por turno de daphne + worker.
+
+daphne corre en otro proceso (`python -m daphne config.asgi:application`), el worker de turnos en
+otro, el suplente de Claude (asyncio) en otro, y los clientes (biblioteca `websockets`) en este. Los
+usuarios del benchmark se borran al final.
 """
 
 from __future__ import annotations
@@ -257,17 +262,43 @@ def _lanzar_suplente() -> tuple[multiprocessing.Process, str]:
 
 
 def _suplente(puerto: Any) -> None:
-    from tests.utilidades import ServidorClaude, mensaje_sse
+    asyncio.run(_suplente_asincrono(puerto))
+
+
+async def _suplente_asincrono(puerto: Any) -> None:
+    """El suplente de Claude con asyncio: cien flujos a la vez sin hilos. Con la versión de un hilo por
+    conexión (`tests.utilidades.ServidorClaude`), cien hilos del suplente compiten por el GIL para
+    despertar de cada pausa; así esa espera no se suma a lo medido (en la práctica cambió poco: la
+    razón p95/solo pasó de 3,25 a 2,97 en una corrida)."""
+    import re
+
+    from tests.utilidades import mensaje_sse
 
     texto = " ".join([MARCA] * TROZOS_CLAUDE)
-    servidor = ServidorClaude(
-        guion=lambda pedido: mensaje_sse({"type": "text", "text": texto}, salida=TROZOS_CLAUDE),
-        pausa_s=PAUSA_TROZO_S,
-        al_enviar=lambda evento: evento.replace(MARCA, f"{time.time():.6f}"),
-    )
-    puerto.value = int(servidor.url.rsplit(":", 1)[1])
-    while True:
-        time.sleep(3600)
+    sse = mensaje_sse({"type": "text", "text": texto}, salida=TROZOS_CLAUDE)
+    eventos = [e for e in sse.split("\n\n") if e.strip()]
+
+    async def atender(lector: asyncio.StreamReader, escritor: asyncio.StreamWriter) -> None:
+        try:
+            cabeceras = await lector.readuntil(b"\r\n\r\n")
+            largo = re.search(rb"(?i)content-length:\s*(\d+)", cabeceras)
+            await lector.readexactly(int(largo.group(1)) if largo else 0)
+            # HTTP/1.0 sin Content-Length: el cuerpo termina al cerrar, como el suplente de las pruebas.
+            escritor.write(b"HTTP/1.0 200 OK\r\nContent-Type: text/event-stream\r\n\r\n")
+            for evento in eventos:
+                if "text_delta" in evento:
+                    await asyncio.sleep(PAUSA_TROZO_S)
+                    evento = evento.replace(MARCA, f"{time.time():.6f}")
+                escritor.write((evento + "\n\n").encode())
+                await escritor.drain()
+        except (ConnectionError, asyncio.IncompleteReadError):
+            pass
+        finally:
+            escritor.close()
+
+    servidor = await asyncio.start_server(atender, "127.0.0.1", 0, backlog=512)
+    puerto.value = int(servidor.sockets[0].getsockname()[1])
+    await servidor.serve_forever()
 
 
 def _cpu(pid_daphne: int, worker: subprocess.Popen[bytes] | None) -> dict[str, float]:
