@@ -1,6 +1,7 @@
 """Turnos desacoplados del socket y reanudables: los eventos de cada turno se guardan en un stream de
 Redis (uno por turno, con el id del evento), y quien se conecte —o se reconecte con su último id—
-los recibe desde ahí. El turno corre en un hilo propio: cerrar la pestaña no pierde la respuesta.
+los recibe desde ahí. El turno corre en un hilo propio —del proceso web, o de un worker de Celery
+aparte con `ASISTENTE_TURNOS_EN=worker`—: cerrar la pestaña no pierde la respuesta.
 
 La secuencia de eventos es la de `services.turno_eventos` (la misma del SSE): aquí solo se guardan
 y se leen.

@@ -20,7 +20,7 @@ def evaluar_avisos() -> int | None:
     return avisos_evaluar_activos()
 
 
-@shared_task(name="asistente.turno_publicar", acks_late=False)
+@shared_task(name="asistente.turno_publicar", acks_late=False, ignore_result=True)
 def publicar_turno(mensaje_id: str, vista: str = "") -> None:
     """Ejecuta un turno del chat y publica sus eventos en su stream (cola «turnos», worker con hilos)."""
     flujos.publicar(turno_de_mensaje(mensaje_id=mensaje_id, vista=vista), mensaje_id)
