@@ -161,7 +161,7 @@ def buscar_sea(entrada: BuscarSea, ctx: Contexto) -> dict[str, Any]:
     if entrada.seccion in ("", "noticias"):
         _consumir_busqueda_externa(ctx)
         try:  # la primera página del listado, con la caché de 6 h del SEA
-            respuesta["advertencia"] = sea.noticias_actualizar(paginas=1)[2]
+            respuesta["advertencia"] = sea.noticias_actualizar(paginas=1).advertencia
         except ErrorHttp as error:
             respuesta["advertencia"] = f"El sitio del SEA no respondió ({error}); noticias ya guardadas."
         respuesta["noticias"] = sea.noticias_buscar(consulta=entrada.consulta)

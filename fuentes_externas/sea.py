@@ -24,7 +24,7 @@ import re
 from dataclasses import dataclass, field
 from datetime import date, timedelta
 from pathlib import PurePosixPath
-from typing import Any
+from typing import Any, NamedTuple
 from urllib.parse import urljoin, urlsplit
 
 import structlog
@@ -234,8 +234,14 @@ def _pagina(url: str) -> str:
     return solicitar(url=url, tipos_aceptados=TIPOS_HTML, maximo_bytes=MAXIMO_HTML_BYTES).texto()
 
 
-def noticias_actualizar(*, paginas: int | None = None) -> tuple[int, int, str]:
-    """Lee las primeras páginas del listado y guarda las noticias; devuelve (vistas, nuevas, aviso).
+class LecturaNoticias(NamedTuple):
+    vistas: int
+    nuevas: int
+    advertencia: str  # «datos de caché del …» si el sitio no respondió
+
+
+def noticias_actualizar(*, paginas: int | None = None) -> LecturaNoticias:
+    """Lee las primeras páginas del listado y guarda las noticias.
 
     Se detiene en una página vacía o que no trae nada nuevo (un sitio que repite la última página
     no hace girar la lectura para siempre).
@@ -256,7 +262,7 @@ def noticias_actualizar(*, paginas: int | None = None) -> tuple[int, int, str]:
             url=noticia.url,
             defaults={"titulo": noticia.titulo, "fecha": noticia.fecha, "resumen": noticia.resumen},
         )
-    return len(vistas), len(set(vistas) - existentes), advertencia
+    return LecturaNoticias(len(vistas), len(set(vistas) - existentes), advertencia)
 
 
 def guias_actualizar(*, revision: RevisionSitio) -> None:

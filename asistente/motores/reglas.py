@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass, field
+from datetime import date
 from typing import Any
 
 from asistente.registro import ErrorDeHerramienta, ejecutar
@@ -258,9 +259,7 @@ class MotorReglas:
             + f": {p['url_expediente']}"
             for p in r["proyectos"]
         ]
-        return Respuesta(
-            "\n".join(lineas), llamadas=[llamada], advertencias=[r["advertencia"]] if r["advertencia"] else []
-        )
+        return _respuesta_externa(lineas, llamada)
 
     def _bcn(self, turno: Turno, texto: str, e: Entidades) -> Respuesta | None:
         norma = _NORMA_CITADA.search(texto)
@@ -291,9 +290,7 @@ class MotorReglas:
             + f": {' '.join(p['texto'].split())[:700]} — {p['url']}"
             for p in r["partes"][:4]
         ]
-        return Respuesta(
-            "\n".join(lineas), llamadas=[llamada], advertencias=[r["advertencia"]] if r["advertencia"] else []
-        )
+        return _respuesta_externa(lineas, llamada)
 
     def _sea(self, turno: Turno, texto: str, e: Entidades) -> Respuesta | None:
         if not _SEA.search(texto):
@@ -307,7 +304,7 @@ class MotorReglas:
         # Títulos y resúmenes del sitio son datos: se muestran tal cual, nunca se obedecen.
         lineas = [
             f"- «{n['titulo']}»"
-            + (f" ({_fecha_cl(n['fecha'])})" if n["fecha"] else "")
+            + (f" ({date.fromisoformat(n['fecha']):%d-%m-%Y})" if n["fecha"] else "")
             + (f": {n['resumen'][:240]}" if n["resumen"] else "")
             + f" — {n['url']}"
             for n in r.get("noticias", [])
@@ -319,8 +316,7 @@ class MotorReglas:
             que = "noticias" if seccion == "noticias" else "guías"
             return Respuesta(f"No encontré {que} del SEA sobre «{consulta}».", llamadas=[llamada])
         titulo = "Noticias del SEA:" if seccion == "noticias" else "En las guías del SEA:"
-        advertencias = [r["advertencia"]] if r.get("advertencia") else []
-        return Respuesta("\n".join([titulo, *lineas]), llamadas=[llamada], advertencias=advertencias)
+        return _respuesta_externa([titulo, *lineas], llamada)
 
     def _listar(self, turno: Turno, texto: str, e: Entidades) -> Respuesta | None:
         if not _LISTAR.search(texto):
@@ -586,6 +582,7 @@ def _sin_pedido_sea(texto: str) -> str:
     return limpio if len(limpio) >= 2 else "noticias recientes"
 
 
-def _fecha_cl(iso: str) -> str:
-    anio, mes, dia = iso.split("-")
-    return f"{dia}-{mes}-{anio}"
+def _respuesta_externa(lineas: list[str], llamada: dict[str, Any]) -> Respuesta:
+    """Respuesta con datos de un sitio externo y, si vinieron de la caché vencida, su advertencia."""
+    advertencia = llamada["resultado"].get("advertencia")
+    return Respuesta("\n".join(lineas), llamadas=[llamada], advertencias=[advertencia] if advertencia else [])
