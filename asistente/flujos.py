@@ -9,6 +9,7 @@ y se leen.
 
 from __future__ import annotations
 
+import functools
 import json
 import os
 import queue
@@ -57,12 +58,17 @@ def clave_ultimo(conversacion_id: str) -> str:
     return f"asistente:flujo:ultimo:{conversacion_id}"
 
 
+@functools.cache
+def _redis() -> redis.Redis:
+    """Un cliente por proceso (su pool de conexiones es seguro entre hilos y se renueva tras un fork):
+    abrir una conexión por turno costaba una ida y vuelta más a cada inicio."""
+    return redis.Redis.from_url(settings.REDIS_URL)
+
+
 def turno_lanzar(turno: Turno) -> str:
     """Publica los eventos del turno en su stream desde un hilo propio; devuelve el id del turno."""
     turno_id = str(turno.mensaje.pk)
-    conexion = redis.Redis.from_url(settings.REDIS_URL)
-    conexion.set(clave_ultimo(str(turno.conversacion.pk)), turno_id, ex=VIGENCIA_S)
-    conexion.close()
+    _redis().set(clave_ultimo(str(turno.conversacion.pk)), turno_id, ex=VIGENCIA_S)
     if settings.ASISTENTE_TURNOS_EN == "worker":
         from asistente.tasks import publicar_turno
 

@@ -110,8 +110,15 @@ def herramienta(
 
 def herramientas_para(usuario: Usuario) -> list[Herramienta]:
     """Herramientas que el usuario puede usar y cuyo servicio está disponible ahora."""
+    disponibles: dict[Callable[[], bool], bool] = {}  # varias herramientas comparten su verificación
+
+    def disponible(herramienta: Herramienta) -> bool:
+        if herramienta.disponible not in disponibles:
+            disponibles[herramienta.disponible] = herramienta.disponible()
+        return disponibles[herramienta.disponible]
+
     with rol_memorizado():  # una consulta del rol, no una por herramienta
-        return [h for h in REGISTRO.values() if h.permiso(usuario) and h.disponible()]
+        return [h for h in REGISTRO.values() if h.permiso(usuario) and disponible(h)]
 
 
 def validar_parametros(herramienta: Herramienta, parametros: Any) -> BaseModel:

@@ -34,6 +34,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from django.conf import settings
 from django.contrib.auth import get_user_model
 from django.contrib.auth.models import Group
 from django.test import Client
@@ -91,25 +92,24 @@ def _escenario(
     nombre: str, cookies: list[str], preguntas: list[str], entorno: dict[str, str], trozos: int | None = None
 ) -> None:
     proceso, puerto = _lanzar_daphne(entorno)
-    worker = _lanzar_worker(entorno) if entorno.get("ASISTENTE_TURNOS_EN") == "worker" else None
+    workers = _lanzar_workers(entorno) if entorno.get("ASISTENTE_TURNOS_EN") == "worker" else []
     try:
         url = f"ws://127.0.0.1:{puerto}/ws/asistente/"
         asyncio.run(_chats(url, [cookies[CHATS + 5]], [preguntas[5]], trozos))  # calienta el proceso
-        antes = _cpu(proceso.pid, worker)
+        antes = _cpu(proceso.pid, workers)
         solos = [asyncio.run(_chats(url, [cookies[CHATS + n]], [preguntas[n]], trozos))[0] for n in range(5)]
-        despues = _cpu(proceso.pid, worker)
+        despues = _cpu(proceso.pid, workers)
         cpu_solo = (despues["daphne"] + despues["turnos"] - antes["daphne"] - antes["turnos"]) / 5
         base = statistics.median(r.segundos for r in solos)
-        antes = _cpu(proceso.pid, worker)
+        antes = _cpu(proceso.pid, workers)
         reloj = time.perf_counter()
         todos = asyncio.run(_chats(url, cookies[:CHATS], preguntas, trozos))
         pared = time.perf_counter() - reloj
-        cpu = {n: segundos - antes.get(n, 0.0) for n, segundos in _cpu(proceso.pid, worker).items()}
+        cpu = {n: segundos - antes.get(n, 0.0) for n, segundos in _cpu(proceso.pid, workers).items()}
     finally:
-        for lanzado in (proceso, worker):
-            if lanzado is not None:
-                lanzado.terminate()
-                lanzado.wait(20)
+        for lanzado in (proceso, *workers):
+            lanzado.terminate()
+            lanzado.wait(20)
     tiempos = sorted(r.segundos for r in todos if not r.error)
     errores = [r.error for r in todos + solos if r.error]
     p95 = _percentil(tiempos, 95) if tiempos else float("nan")
@@ -235,19 +235,24 @@ def _lanzar_daphne(entorno: dict[str, str]) -> tuple[subprocess.Popen[bytes], in
     raise RuntimeError("daphne no abrió su puerto en 60 s")
 
 
-def _lanzar_worker(entorno: dict[str, str]) -> subprocess.Popen[bytes]:
-    """El worker de Celery de la cola «turnos», con hilos (lo que `make run` lanza como «turnos»)."""
-    proceso = subprocess.Popen(
-        [sys.executable, "-m", "celery", "-A", "config", "worker", *ARGUMENTOS_WORKER_TURNOS,
-         "-n", f"turnos-bench-{os.getpid()}@%h", "--without-heartbeat", "--without-gossip",
-         "--without-mingle"],
-        cwd=RAIZ,
-        env={**os.environ, "DJANGO_SETTINGS_MODULE": "config.settings.local", **entorno},
-        stdout=subprocess.DEVNULL,
-        stderr=(RAIZ / "var" / "bench-worker.log").open("ab"),
-    )  # fmt: skip
+def _lanzar_workers(entorno: dict[str, str]) -> list[subprocess.Popen[bytes]]:
+    """Los workers de Celery de la cola «turnos», con hilos: los `ASISTENTE_PROCESOS_TURNOS` procesos
+    que `make run` lanza como «turnosN»."""
+    variables = {**os.environ, "DJANGO_SETTINGS_MODULE": "config.settings.local", "DJANGO_DEBUG": "false"}
+    celery = [sys.executable, "-m", "celery", "-A", "config", "worker", *ARGUMENTOS_WORKER_TURNOS]
+    sin_ruido = ["--without-heartbeat", "--without-gossip", "--without-mingle"]
+    procesos = [
+        subprocess.Popen(
+            [*celery, *sin_ruido, "-n", f"turnos{n}-bench-{os.getpid()}@%h"],
+            cwd=RAIZ,
+            env={**variables, **entorno},
+            stdout=subprocess.DEVNULL,
+            stderr=(RAIZ / "var" / "bench-worker.log").open("ab"),
+        )
+        for n in range(1, settings.ASISTENTE_PROCESOS_TURNOS + 1)
+    ]
     time.sleep(8)  # arranque de Django y conexión al broker; el turno de calentamiento espera lo que falte
-    return proceso
+    return procesos
 
 
 def _lanzar_suplente() -> tuple[multiprocessing.Process, str]:
@@ -301,9 +306,9 @@ async def _suplente_asincrono(puerto: Any) -> None:
     await servidor.serve_forever()
 
 
-def _cpu(pid_daphne: int, worker: subprocess.Popen[bytes] | None) -> dict[str, float]:
-    """Segundos de CPU acumulados por daphne, el worker de turnos, este proceso (clientes), el suplente,
-    Redis y PostgreSQL."""
+def _cpu(pid_daphne: int, workers: list[subprocess.Popen[bytes]]) -> dict[str, float]:
+    """Segundos de CPU acumulados por daphne, los workers de turnos, este proceso (clientes), el
+    suplente, Redis y PostgreSQL."""
     import psutil
 
     grupos = {"daphne": 0.0, "turnos": 0.0, "clientes": 0.0, "suplente": 0.0, "redis": 0.0, "postgres": 0.0}
@@ -313,7 +318,7 @@ def _cpu(pid_daphne: int, worker: subprocess.Popen[bytes] | None) -> dict[str, f
             nombre = proceso.info["name"] or ""
             if proceso.pid == pid_daphne:
                 grupo = "daphne"
-            elif worker is not None and proceso.pid == worker.pid:
+            elif proceso.pid in {w.pid for w in workers}:
                 grupo = "turnos"
             elif proceso.pid == os.getpid():
                 grupo = "clientes"

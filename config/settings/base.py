@@ -80,6 +80,16 @@ TEMPLATES = [
 
 DATABASES = {"default": entorno.base_de_datos()}
 DATABASES["default"]["CONN_HEALTH_CHECKS"] = True
+# Pool de conexiones por proceso (psycopg_pool): los hilos de turnos y de `database_sync_to_async`
+# toman una conexión abierta en vez de abrir una por llamada (con cien chats a la vez, abrir
+# conexiones era la mitad del costo de iniciar un turno). 0 = sin pool, una conexión por hilo.
+BD_CONEXIONES_POR_PROCESO = entorno.entero("BD_CONEXIONES_POR_PROCESO", defecto=12, minimo=0)
+if BD_CONEXIONES_POR_PROCESO:
+    DATABASES["default"].setdefault("OPTIONS", {})["pool"] = {
+        "min_size": 1,
+        "max_size": BD_CONEXIONES_POR_PROCESO,
+        "timeout": 30,
+    }
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 
 REDIS_URL = entorno.url_redis()
@@ -187,6 +197,9 @@ ASISTENTE_TURNOS_EN = entorno.texto("ASISTENTE_TURNOS_EN", defecto="hilos", opci
 # Turnos que un proceso atiende a la vez (hilos); los demás esperan en cola. Mientras el modelo
 # responde, el turno no ocupa conexión a la base.
 ASISTENTE_TURNOS_SIMULTANEOS = entorno.entero("ASISTENTE_TURNOS_SIMULTANEOS", defecto=128, minimo=1)
+# Procesos del worker «turnos» que lanza `make run` (cada uno con hilos): con uno solo, cien turnos
+# compiten por un GIL y el worker tarda segundos en recibir los últimos de la cola.
+ASISTENTE_PROCESOS_TURNOS = entorno.entero("ASISTENTE_PROCESOS_TURNOS", defecto=2, minimo=1)
 
 # Segundos que /api/health/ espera la respuesta de un worker de Celery a la tarea ping.
 SALUD_ESPERA_CELERY_S = entorno.entero("SALUD_ESPERA_CELERY_S", defecto=3, minimo=1)

@@ -16,8 +16,8 @@ from config.services import sistema_preparar, usuario_demo_asegurar
 from config.servicios import detener_servicios
 
 # El worker de los turnos del chat: su propia cola y hilos (cada turno espera casi todo el tiempo al
-# modelo), para que el proceso web solo retransmita.
-ARGUMENTOS_WORKER_TURNOS = ("-Q", "turnos", "-P", "threads", "-c", "128", "-l", "WARNING")
+# modelo), para que el proceso web solo retransmita. Se lanzan `ASISTENTE_PROCESOS_TURNOS` procesos.
+ARGUMENTOS_WORKER_TURNOS = ("-Q", "turnos", "-P", "threads", "-c", "64", "-l", "WARNING")
 
 
 class Command(BaseCommand):
@@ -50,9 +50,10 @@ class Command(BaseCommand):
         gestor.add_process("beat", f"exec {python} -m celery -A config beat -l INFO")
         if os.environ["ASISTENTE_TURNOS_EN"] == "worker":
             argumentos = " ".join(ARGUMENTOS_WORKER_TURNOS)
-            gestor.add_process(
-                "turnos", f"exec {python} -m celery -A config worker {argumentos} -n turnos@%h"
-            )
+            for n in range(1, settings.ASISTENTE_PROCESOS_TURNOS + 1):
+                gestor.add_process(
+                    f"turnos{n}", f"exec {python} -m celery -A config worker {argumentos} -n turnos{n}@%h"
+                )
         try:
             gestor.loop()
         finally:

@@ -19,6 +19,7 @@ import httpx
 import psutil
 import pytest
 import websockets
+from django.conf import settings
 from websockets.typing import Origin
 
 from tests.utilidades import puerto_libre
@@ -125,7 +126,8 @@ def test_ejecutar_sirve_salud_admin_eco_y_chat_con_su_worker_de_turnos_y_ctrl_c_
         hijos = psutil.Process(servidor.proceso.pid).children(recursive=True)
         web = next(p for p in hijos if "daphne" in " ".join(p.cmdline()))
         assert web.environ()["ASISTENTE_TURNOS_EN"] == "worker"  # el turno anterior lo corrió «turnos»
-        assert any("-Q turnos" in " ".join(p.cmdline()) for p in hijos)
+        turnos = [p for p in hijos if "-Q turnos" in " ".join(p.cmdline())]
+        assert len(turnos) == settings.ASISTENTE_PROCESOS_TURNOS == 2
         pid_postgres = int((tmp_path / "pgdata" / "postmaster.pid").read_text().splitlines()[0])
         pid_redis = int((tmp_path / "redis" / "redis.pid").read_text())
     finally:
