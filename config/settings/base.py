@@ -82,13 +82,14 @@ DATABASES = {"default": entorno.base_de_datos()}
 DATABASES["default"]["CONN_HEALTH_CHECKS"] = True
 # Pool de conexiones por proceso (psycopg_pool): los hilos de turnos y de `database_sync_to_async`
 # toman una conexión abierta en vez de abrir una por llamada (con cien chats a la vez, abrir
-# conexiones era la mitad del costo de iniciar un turno). 0 = sin pool, una conexión por hilo.
+# conexiones era la mitad del costo de iniciar un turno). 0 = sin pool, una conexión por hilo. Con el
+# pool lleno, un hilo espera su turno (hasta 60 s) en vez de fallar.
 BD_CONEXIONES_POR_PROCESO = entorno.entero("BD_CONEXIONES_POR_PROCESO", defecto=12, minimo=0)
 if BD_CONEXIONES_POR_PROCESO:
     DATABASES["default"].setdefault("OPTIONS", {})["pool"] = {
         "min_size": 1,
         "max_size": BD_CONEXIONES_POR_PROCESO,
-        "timeout": 30,
+        "timeout": 60,
     }
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 
