@@ -11,11 +11,11 @@ Por escenario:
   consumidor → websocket).
 
 Cada motor se mide con los turnos en hilos del proceso web (`ASISTENTE_TURNOS_EN=hilos`, lo de las
-pruebas) y en el worker «turnos» aparte (`worker`, lo de `make run`). Por escenario se informa además
-la CPU de cada proceso y la CPU por turno de daphne + worker.
+pruebas) y en los workers «turnos» aparte (`worker`, lo de `make run`: `ASISTENTE_PROCESOS_TURNOS`
+procesos). Por escenario se informa además la CPU de cada proceso y la CPU por turno de daphne + workers.
 
-daphne corre en otro proceso (`python -m daphne config.asgi:application`), el worker de turnos en
-otro, el suplente de Claude (asyncio) en otro, y los clientes (biblioteca `websockets`) en este. Los
+daphne corre en otro proceso (`python -m daphne config.asgi:application`), los workers de turnos en
+otros, el suplente de Claude (asyncio) en otro, y los clientes (biblioteca `websockets`) en este. Los
 usuarios del benchmark se borran al final.
 """
 
