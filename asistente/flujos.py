@@ -9,16 +9,19 @@ y se leen.
 
 from __future__ import annotations
 
+import asyncio
+import contextlib
 import functools
 import json
 import os
 import queue
 import threading
 import time
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Collection
 from concurrent.futures import ThreadPoolExecutor
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
+from uuid import uuid4
 
 import redis
 import redis.asyncio as redis_asincrono
@@ -79,42 +82,147 @@ def turno_lanzar(turno: Turno) -> str:
 
 
 async def eventos_desde(
-    turno_id: str, *, despues_de: int = 0, espera_ms: int = 15000, paciencia_s: float = 60.0
+    turno_id: str, *, despues_de: int = 0, paciencia_s: float = 60.0
 ) -> AsyncIterator[Marco]:
     """Eventos del turno con id mayor que `despues_de`, esperando los que falten hasta el final.
 
-    Si el turno no avanza en `paciencia_s`, un marco de error (id 0: no es parte del turno, y el
-    cliente puede reanudar). Un plazo de lectura de Redis vencido —p. ej. con el proceso muy
-    cargado— se reintenta desde el último evento leído: no se pierde nada.
+    Los lee el lector común del proceso (`_Difusor`). Si el turno no avanza en `paciencia_s`, un
+    marco de error (id 0: no es parte del turno, y el cliente puede reanudar).
     """
-    # La lectura bloquea hasta `espera_ms`: el plazo del socket (5 s por omisión en redis-py 8) debe
-    # ser mayor, o un turno que tarda en emitir su primer evento cortaría la retransmisión.
-    conexion = redis_asincrono.Redis.from_url(settings.REDIS_URL, socket_timeout=espera_ms / 1000 + 10)
-    clave = clave_turno(turno_id)
-    ultimo_stream: Any = "0-0"
-    sin_avance_desde = time.monotonic()
+    difusor = _difusor()
+    suscripcion = difusor.suscribir(clave_turno(turno_id))
     try:
         while True:
             try:
-                respuesta: Any = await conexion.xread({clave: ultimo_stream}, block=espera_ms, count=500)
-            except redis.exceptions.TimeoutError:
-                respuesta = None
-            if not respuesta:
-                if time.monotonic() - sin_avance_desde >= paciencia_s:
-                    datos = {"mensaje": "El turno no avanzó; reintente.", "reanudable": True}
-                    yield Marco(0, "error", json.dumps({"evento": "error", "id": 0, "datos": datos}))
-                    return
-                continue
-            sin_avance_desde = time.monotonic()
-            for id_stream, campos in respuesta[0][1]:
-                ultimo_stream = id_stream
+                async with asyncio.timeout(paciencia_s):
+                    lote = await suscripcion.cola.get()
+            except TimeoutError:
+                datos = {"mensaje": "El turno no avanzó; reintente.", "reanudable": True}
+                yield Marco(0, "error", json.dumps({"evento": "error", "id": 0, "datos": datos}))
+                return
+            if isinstance(lote, BaseException):
+                raise lote
+            for campos in lote:
                 marco = _decodificar(campos)
                 if marco.id > despues_de:
                     yield marco
                 if marco.evento in FINALES:
                     return
     finally:
-        await conexion.aclose()
+        difusor.retirar(suscripcion)
+
+
+@dataclass(eq=False)
+class _Suscripcion:
+    clave: str
+    ultimo: tuple[int, int] = (0, 0)
+    cola: asyncio.Queue[list[dict[bytes, bytes]] | BaseException] = field(default_factory=asyncio.Queue)
+
+
+class _Difusor:
+    """Un lector por bucle de eventos para los streams de todos los turnos que el proceso retransmite.
+
+    Un solo XREAD bloqueante pide lo nuevo de todos a la vez y reparte las entradas a la cola de cada
+    suscripción: con cien chats, una ida y vuelta a Redis por ronda en vez de una por chat, y bajo
+    carga cada ronda trae más entradas. Una suscripción nueva despierta al lector con una entrada en
+    el stream «despertador» del proceso (que el XREAD siempre incluye), para que su stream entre en la
+    ronda siguiente sin esperar a que venza el bloqueo.
+    """
+
+    ESPERA_MS = 15000
+    MAXIMO_POR_STREAM = 500
+
+    def __init__(self) -> None:
+        # El plazo del socket debe superar el bloqueo del XREAD (5 s por omisión en redis-py 8).
+        self.redis = redis_asincrono.Redis.from_url(
+            settings.REDIS_URL, socket_timeout=self.ESPERA_MS / 1000 + 10
+        )
+        self.despertador = f"asistente:flujo:despertar:{uuid4().hex}"
+        self.suscripciones: dict[str, set[_Suscripcion]] = {}  # por stream
+        self.visto_despertador: Any = "0-0"
+        self.tarea: asyncio.Task[None] | None = None
+        self.despertares: set[asyncio.Task[Any]] = set()
+        self.en_ronda: Collection[str] = ()
+        self.despertado = False
+
+    def suscribir(self, clave: str) -> _Suscripcion:
+        suscripcion = _Suscripcion(clave)
+        self.suscripciones.setdefault(clave, set()).add(suscripcion)
+        if self.tarea is None or self.tarea.done():
+            self.tarea = asyncio.ensure_future(self._leer())
+        elif clave not in self.en_ronda and not self.despertado:
+            # Un despertar por ronda basta: la ronda siguiente incluye a todas las suscripciones nuevas.
+            self.despertado = True
+            despertar = asyncio.ensure_future(self._despertar())
+            self.despertares.add(despertar)
+            despertar.add_done_callback(self.despertares.discard)
+        return suscripcion
+
+    def retirar(self, suscripcion: _Suscripcion) -> None:
+        del_turno = self.suscripciones.get(suscripcion.clave, set())
+        del_turno.discard(suscripcion)
+        if not del_turno:
+            self.suscripciones.pop(suscripcion.clave, None)
+
+    async def _despertar(self) -> None:
+        with contextlib.suppress(redis.exceptions.RedisError):
+            tuberia = self.redis.pipeline(transaction=False)
+            tuberia.xadd(self.despertador, {"s": 1}, maxlen=1)
+            tuberia.expire(self.despertador, VIGENCIA_S)
+            await tuberia.execute()
+
+    async def _leer(self) -> None:
+        # El despertador se lee desde su último id visto (no con «$»): un despertar que llegue a Redis
+        # antes que el XREAD de la ronda igual la interrumpe.
+        while self.suscripciones:
+            posiciones: dict[Any, Any] = {self.despertador: self.visto_despertador}
+            for clave, del_turno in self.suscripciones.items():
+                ms, secuencia = min(s.ultimo for s in del_turno)
+                posiciones[clave] = f"{ms}-{secuencia}"
+            self.en_ronda, self.despertado = set(self.suscripciones), False
+            try:
+                respuesta: Any = await self.redis.xread(
+                    posiciones, block=self.ESPERA_MS, count=self.MAXIMO_POR_STREAM
+                )
+            except redis.exceptions.TimeoutError:
+                continue  # plazo del socket vencido con el proceso muy cargado: se reintenta
+            except redis.exceptions.RedisError as error:
+                # Cada retransmisión lo informa (el cliente reanuda desde su último evento).
+                for del_turno in self.suscripciones.values():
+                    for suscripcion in del_turno:
+                        suscripcion.cola.put_nowait(error)
+                self.suscripciones.clear()
+                return
+            for clave, entradas in respuesta or ():
+                nombre = clave.decode()
+                if nombre == self.despertador:
+                    self.visto_despertador = entradas[-1][0]
+                    continue
+                ids = [_id_stream(id_stream) for id_stream, _ in entradas]
+                for suscripcion in self.suscripciones.get(nombre, ()):
+                    nuevas = [c for i, (_, c) in zip(ids, entradas, strict=True) if i > suscripcion.ultimo]
+                    if nuevas:
+                        suscripcion.ultimo = ids[-1]
+                        suscripcion.cola.put_nowait(nuevas)
+
+
+_DIFUSORES: dict[asyncio.AbstractEventLoop, _Difusor] = {}
+
+
+def _difusor() -> _Difusor:
+    """El difusor del bucle de eventos en curso (daphne tiene uno; cada `asyncio.run` de las pruebas,
+    el suyo: los de bucles ya cerrados se descartan)."""
+    bucle = asyncio.get_running_loop()
+    if bucle not in _DIFUSORES:
+        for cerrado in [b for b in _DIFUSORES if b.is_closed()]:
+            del _DIFUSORES[cerrado]
+        _DIFUSORES[bucle] = _Difusor()
+    return _DIFUSORES[bucle]
+
+
+def _id_stream(id_stream: bytes) -> tuple[int, int]:
+    ms, _, secuencia = id_stream.partition(b"-")
+    return int(ms), int(secuencia)
 
 
 async def ultimo_turno(conversacion_id: str) -> str | None:

@@ -2,6 +2,7 @@
 el worker deja en el stream del turno."""
 
 import asyncio
+import json
 from typing import Any
 
 import pytest
@@ -60,3 +61,42 @@ def test_the_worker_rebuilds_the_turn_from_the_saved_user_message(usuaria: Any) 
         original.usuario, original.conversacion, original.dominio
     )  # fmt: skip
     assert turno.texto == original.texto and turno.inyeccion and turno.vista == "chat"
+
+
+async def _escribir(conexion: Any, turno_id: str, id_evento: int, evento: str) -> None:
+    marco = json.dumps({"evento": evento, "id": id_evento, "datos": {"turno": turno_id}})
+    await conexion.xadd(flujos.clave_turno(turno_id), {"id": id_evento, "evento": evento, "marco": marco})
+
+
+async def test_one_reader_per_process_relays_each_turn_only_its_own_events_and_wakes_for_a_new_turn(
+    settings: Any,
+) -> None:
+    import redis.asyncio as redis_asincrono
+
+    conexion = redis_asincrono.Redis.from_url(settings.REDIS_URL)
+    turnos = ["lector-comun-a", "lector-comun-b"]
+    await conexion.delete(*(flujos.clave_turno(t) for t in turnos))
+    try:
+        primero = flujos.eventos_desde(turnos[0])
+        await _escribir(conexion, turnos[0], 1, "meta")
+        assert (await anext(primero)).id == 1  # el lector ya bloquea en su XREAD (hasta 15 s)
+
+        # Un turno que empieza a retransmitirse después entra en la ronda siguiente sin esperar el
+        # bloqueo: su primer evento llega en segundos, no al vencer los 15 s.
+        segundo = flujos.eventos_desde(turnos[1])
+        pendiente = asyncio.ensure_future(anext(segundo))
+        await asyncio.sleep(0.2)
+        await _escribir(conexion, turnos[1], 1, "meta")
+        async with asyncio.timeout(5):
+            marco = await pendiente
+        assert marco.datos() == {"turno": turnos[1]}
+        assert set(flujos._difusor().suscripciones) == {flujos.clave_turno(t) for t in turnos}
+
+        await _escribir(conexion, turnos[1], 2, "done")
+        await _escribir(conexion, turnos[0], 2, "done")
+        assert [(m.id, m.datos()["turno"]) for m in [m async for m in segundo]] == [(2, turnos[1])]
+        assert [(m.id, m.datos()["turno"]) for m in [m async for m in primero]] == [(2, turnos[0])]
+        assert not flujos._difusor().suscripciones
+    finally:
+        await conexion.delete(*(flujos.clave_turno(t) for t in turnos))
+        await conexion.aclose()
