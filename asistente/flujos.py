@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import functools
 import json
 import os
 import queue
@@ -31,6 +30,7 @@ from django.db import connection as conexion_bd
 from redis.typing import EncodableT, FieldT
 
 from asistente.services import Turno, turno_eventos
+from config.servicios import redis_compartido
 
 registro = structlog.get_logger(__name__)
 
@@ -61,17 +61,10 @@ def clave_ultimo(conversacion_id: str) -> str:
     return f"asistente:flujo:ultimo:{conversacion_id}"
 
 
-@functools.cache
-def _redis() -> redis.Redis:
-    """Un cliente por proceso (su pool de conexiones es seguro entre hilos y se renueva tras un fork):
-    abrir una conexión por turno costaba una ida y vuelta más a cada inicio."""
-    return redis.Redis.from_url(settings.REDIS_URL)
-
-
 def turno_lanzar(turno: Turno) -> str:
     """Publica los eventos del turno en su stream desde un hilo propio; devuelve el id del turno."""
     turno_id = str(turno.mensaje.pk)
-    _redis().set(clave_ultimo(str(turno.conversacion.pk)), turno_id, ex=VIGENCIA_S)
+    redis_compartido().set(clave_ultimo(str(turno.conversacion.pk)), turno_id, ex=VIGENCIA_S)
     if settings.ASISTENTE_TURNOS_EN == "worker":
         from asistente.tasks import publicar_turno
 

@@ -169,10 +169,10 @@ def buscar_sea(entrada: BuscarSea, ctx: Contexto) -> dict[str, Any]:
 
 
 def _consumir_busqueda_externa(ctx: Contexto) -> None:
-    from asistente.services import TurnoRechazado, limite_consumir
+    from asistente.services import TurnoRechazado, limites_consumir
 
     try:
-        limite_consumir(usuario=ctx.usuario, limite="busquedas_externas_hora")
+        limites_consumir(usuario=ctx.usuario, limites=("busquedas_externas_hora",))
     except TurnoRechazado as error:
         raise ErrorDeHerramienta(str(error)) from None
 

@@ -19,12 +19,12 @@ from uuid import UUID, uuid4
 
 import structlog
 from django.conf import settings
-from django.core.cache import cache
 from django.db import transaction
 from django.utils import timezone
 
 from asistente.models import AccionPendiente, Conversacion, Dominio, MemoriaUsuario, Mensaje
 from asistente.registro import REGISTRO, Contexto, ErrorDeHerramienta, ejecutar, validar_parametros
+from config.servicios import redis_compartido
 from proyectos import selectors as proyectos
 from proyectos.models import Proyecto
 from proyectos.roles import Usuario, id_de
@@ -154,8 +154,7 @@ def turno_iniciar(
         raise TurnoRechazado(
             f"El mensaje supera {LARGO_MAXIMO} caracteres ({len(mensaje)}); acórtelo o divídalo."
         )
-    limite_consumir(usuario=usuario, limite="mensajes_minuto")
-    limite_consumir(usuario=usuario, limite="mensajes_hora")
+    limites_consumir(usuario=usuario, limites=("mensajes_minuto", "mensajes_hora"))
     conversacion = _conversacion(usuario, conversacion_id, dominio)
     if proyecto_id is not None:
         try:
@@ -299,7 +298,7 @@ def accion_proponer(*, turno: Turno, herramienta: str, parametros: dict[str, Any
             f"Su rol no permite «{herramienta}»: pídaselo a alguien con rol de escritura."
         )
     entrada = validar_parametros(definicion, parametros)
-    limite_consumir(usuario=turno.usuario, limite="acciones_hora")
+    limites_consumir(usuario=turno.usuario, limites=("acciones_hora",))
     descripcion = definicion.describir(entrada, turno.contexto) if definicion.describir else herramienta
     return AccionPendiente.objects.create(
         conversacion=turno.conversacion,
@@ -368,27 +367,31 @@ def acciones_expirar() -> int:
     return len(vencidas)
 
 
-def limite_consumir(*, usuario: Usuario, limite: str) -> None:
-    """Cuenta un uso en Redis; si se superó el límite de la ventana, `TurnoRechazado` 429."""
-    maximo, ventana = LIMITES[limite]
-    clave = f"asistente:limite:{limite}:{usuario.pk}:{int(time.time() // ventana)}"
-    if cache.add(clave, 1, ventana):
-        usados = 1
-    else:
-        try:
-            usados = cache.incr(clave)
-        except ValueError:
-            cache.set(clave, 1, ventana)
-            usados = 1
-    if usados > maximo:
-        restante = ventana - int(time.time() % ventana)
-        raise TurnoRechazado(
-            f"Superó el límite de {maximo} por {'minuto' if ventana == 60 else 'hora'} "
-            f"({limite.replace('_', ' ')}). "
-            f"Intente en {restante} s.",
-            codigo=429,
-            reintentar_en=restante,
-        )
+def limites_consumir(*, usuario: Usuario, limites: tuple[str, ...]) -> None:
+    """Cuenta un uso de cada límite en Redis; si alguno superó su ventana, `TurnoRechazado` 429.
+
+    Una sola ida y vuelta para todos: una transacción con, por límite, el contador de la ventana
+    creado con su vencimiento si falta (SET NX EX) y luego incrementado (INCR).
+    """
+    ahora = time.time()
+    tuberia = redis_compartido().pipeline(transaction=True)
+    for limite in limites:
+        ventana = LIMITES[limite][1]
+        clave = f"asistente:limite:{limite}:{id_de(usuario)}:{int(ahora // ventana)}"
+        tuberia.set(clave, 0, ex=ventana, nx=True)
+        tuberia.incr(clave)
+    usados = tuberia.execute()[1::2]
+    for limite, cuenta in zip(limites, usados, strict=True):
+        maximo, ventana = LIMITES[limite]
+        if cuenta > maximo:
+            restante = ventana - int(ahora % ventana)
+            raise TurnoRechazado(
+                f"Superó el límite de {maximo} por {'minuto' if ventana == 60 else 'hora'} "
+                f"({limite.replace('_', ' ')}). "
+                f"Intente en {restante} s.",
+                codigo=429,
+                reintentar_en=restante,
+            )
 
 
 def mensaje_sospechoso(texto: str) -> bool:

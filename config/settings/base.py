@@ -10,6 +10,7 @@ from pathlib import Path
 
 import django_stubs_ext
 import structlog
+from kombu import Queue
 
 from config.settings import entorno
 
@@ -128,6 +129,14 @@ CELERY_WORKER_PREFETCH_MULTIPLIER = 1
 CELERY_TASK_ACKS_LATE = True
 CELERY_BROKER_CONNECTION_RETRY_ON_STARTUP = True
 CELERY_BEAT_SCHEDULER = "django_celery_beat.schedulers:DatabaseScheduler"
+# Dos colas: «celery» (tareas periódicas y de fondo, worker general: `-Q celery`) y «turnos» (turnos
+# del chat, workers con hilos). «turnos» no lleva acuse de recibo: sin él, el transporte de Redis no
+# anota cada mensaje como pendiente para luego borrarlo (dos transacciones por turno en el hilo que
+# recibe los mensajes, la quinta parte de su trabajo con cien turnos a la vez). Lo único que se pierde
+# es un turno recibido y aún sin empezar si su worker muere, igual que uno que ya había empezado: el
+# mensaje del usuario ya está guardado y el chat avisa que el turno no avanzó.
+CELERY_TASK_DEFAULT_QUEUE = "celery"
+CELERY_TASK_QUEUES = (Queue("celery"), Queue("turnos", no_ack=True))
 
 # --- Autenticación y API ----------------------------------------------------------------------
 

@@ -153,6 +153,20 @@ def test_the_eleventh_message_in_a_minute_is_rate_limited(usuaria: Callable[...,
     assert error.value.codigo == 429 and error.value.reintentar_en
 
 
+def test_rate_limit_counters_expire_with_their_window(usuaria: Callable[..., AbstractUser]) -> None:
+    from config.servicios import redis_compartido
+
+    consultora = usuaria()
+    turno_iniciar(usuario=consultora, mensaje="hola")
+
+    contadores = {
+        clave.decode().split(":")[2]: redis_compartido().ttl(clave)
+        for clave in redis_compartido().scan_iter(f"asistente:limite:*:{consultora.pk}:*")
+    }
+    assert set(contadores) == {"mensajes_minuto", "mensajes_hora"}
+    assert 0 < contadores["mensajes_minuto"] <= 60 and 60 < contadores["mensajes_hora"] <= 3600
+
+
 def test_the_user_message_is_stored_before_the_engine_runs(usuaria: Callable[..., AbstractUser]) -> None:
     turno = turno_iniciar(usuario=usuaria(), mensaje="<script>alert(1)</script> hola")
 

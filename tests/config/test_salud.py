@@ -30,7 +30,10 @@ def test_sin_worker_de_celery_lo_dice_sin_caer(client):
 
 
 def test_con_un_worker_real_la_tarea_ping_responde(client):
-    with start_worker(celery_app, perform_ping_check=False, pool="solo", loglevel="WARNING"):
+    # Solo la cola general, como el worker de `make run`: los turnos del chat son de su propio worker.
+    with start_worker(
+        celery_app, perform_ping_check=False, pool="solo", loglevel="WARNING", queues=["celery"]
+    ):
         datos = client.get("/api/health/").json()
 
     assert datos["componentes"]["celery"] == {"ok": True, "detalle": "worker respondió pong"}

@@ -45,7 +45,8 @@ class Command(BaseCommand):
             f"exec {python} -m daphne -b {opciones['host']} -p {opciones['puerto']} config.asgi:application",
         )
         gestor.add_process(
-            "worker", f"exec {python} -m celery -A config worker -l INFO --concurrency 2 -n worker@%h"
+            "worker",
+            f"exec {python} -m celery -A config worker -Q celery -l INFO --concurrency 2 -n worker@%h",
         )
         gestor.add_process("beat", f"exec {python} -m celery -A config beat -l INFO")
         if os.environ["ASISTENTE_TURNOS_EN"] == "worker":
