@@ -14,9 +14,11 @@ from __future__ import annotations
 
 import functools
 import json
-from typing import Any, cast
+from collections.abc import Iterator
+from typing import Any
 
 import anthropic
+import httpx2
 import structlog
 from django.conf import settings
 from django.db import connection as conexion_bd
@@ -98,21 +100,20 @@ class MotorClaude:
             _soltar_conexion_bd()
             ronda = Ronda()
             primero = True
-            # Flujo crudo de eventos (no `messages.stream`, que arma una instantánea del mensaje en cada
-            # evento): un tercio del costo por trozo, que con cien chats a la vez es lo que manda.
-            flujo = cast(
-                "anthropic.Stream[Any]",
-                cliente.messages.create(
-                    model=settings.ANTHROPIC_MODEL,
-                    max_tokens=settings.ANTHROPIC_MAX_TOKENS,
-                    system=sistema,  # type: ignore[arg-type]
-                    tools=herramientas,  # type: ignore[arg-type]
-                    messages=mensajes,  # type: ignore[arg-type]
-                    stream=True,
-                ),
-            )
-            with flujo:
-                for suceso in flujo:
+            # Los eventos del servidor tal como llegan (`Stream.raw_events` del SDK, cada uno como
+            # diccionario), sin armar un modelo pydantic por trozo: con cien chats a la vez, el costo
+            # por trozo es lo que manda (un tercio menos de CPU que `messages.create(stream=True)`, y
+            # `messages.stream` además arma una instantánea del mensaje en cada evento). Los errores
+            # HTTP y los reintentos siguen siendo los del SDK.
+            with cliente.messages.with_streaming_response.create(
+                model=settings.ANTHROPIC_MODEL,
+                max_tokens=settings.ANTHROPIC_MAX_TOKENS,
+                system=sistema,  # type: ignore[arg-type]
+                tools=herramientas,  # type: ignore[arg-type]
+                messages=mensajes,  # type: ignore[arg-type]
+                stream=True,
+            ) as respuesta_http:
+                for suceso in _sucesos(respuesta_http.http_response):
                     texto = ronda.acumular(suceso)
                     if texto:
                         if primero:
@@ -226,6 +227,21 @@ def _resultado(
     return {"type": "tool_result", "tool_use_id": uso_id, "content": texto, "is_error": error}
 
 
+def _sucesos(respuesta: httpx2.Response) -> Iterator[dict[str, Any]]:
+    """Los eventos del flujo SSE como diccionarios (sin `ping`); un evento `error` a mitad del flujo
+    (p. ej. sobrecarga) se levanta como `anthropic.APIStatusError`, igual que en el SDK."""
+    for sse in anthropic.Stream.raw_events(respuesta):
+        if sse.event == "error":
+            try:
+                cuerpo: Any = sse.json()
+            except ValueError:
+                cuerpo = sse.data
+            raise anthropic.APIStatusError(f"{cuerpo}", response=respuesta, body=cuerpo)
+        if sse.event is None or sse.event == "ping" or not sse.data:
+            continue
+        yield dict(sse.json())
+
+
 class Ronda:
     """Arma el mensaje del modelo a partir de los eventos crudos del flujo: bloques de texto y de
     herramienta (con su entrada JSON, que llega en trozos) y el uso de tokens."""
@@ -235,27 +251,27 @@ class Ronda:
         self.uso: dict[str, int] = {}
         self._json: dict[int, str] = {}
 
-    def acumular(self, suceso: Any) -> str:
+    def acumular(self, suceso: dict[str, Any]) -> str:
         """Incorpora un evento; devuelve el texto nuevo, si lo trae."""
-        tipo = suceso.type
+        tipo = suceso["type"]
         if tipo == "content_block_delta":
-            delta = suceso.delta
-            if delta.type == "text_delta":
-                self.bloques[suceso.index]["text"] += delta.text
-                return str(delta.text)
-            if delta.type == "input_json_delta":
-                self._json[suceso.index] = self._json.get(suceso.index, "") + delta.partial_json
+            delta, indice = suceso["delta"], suceso["index"]
+            if delta["type"] == "text_delta":
+                self.bloques[indice]["text"] += delta["text"]
+                return str(delta["text"])
+            if delta["type"] == "input_json_delta":
+                self._json[indice] = self._json.get(indice, "") + delta["partial_json"]
         elif tipo == "content_block_start":
-            self.bloques.append(suceso.content_block.model_dump(exclude_none=True))
+            self.bloques.append({k: v for k, v in suceso["content_block"].items() if v is not None})
         elif tipo == "content_block_stop":
-            if suceso.index in self._json or self.bloques[suceso.index]["type"] == "tool_use":
-                self.bloques[suceso.index]["input"] = json.loads(self._json.pop(suceso.index, "") or "{}")
+            indice = suceso["index"]
+            if indice in self._json or self.bloques[indice]["type"] == "tool_use":
+                self.bloques[indice]["input"] = json.loads(self._json.pop(indice, "") or "{}")
         elif tipo == "message_start":
-            self.uso = {
-                k: v or 0 for k, v in suceso.message.usage.model_dump().items() if isinstance(v, int | None)
-            }
+            uso = suceso["message"].get("usage") or {}
+            self.uso = {k: v or 0 for k, v in uso.items() if isinstance(v, int | None)}
         elif tipo == "message_delta":
-            self.uso["output_tokens"] = suceso.usage.output_tokens or 0
+            self.uso["output_tokens"] = (suceso.get("usage") or {}).get("output_tokens") or 0
         return ""
 
 

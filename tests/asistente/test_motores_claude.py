@@ -120,6 +120,20 @@ def test_when_the_api_keeps_failing_the_rules_engine_answers_with_a_warning(
     assert len(servidor.pedidos) == 2  # el intento y un reintento del SDK
 
 
+def test_an_error_event_in_the_middle_of_the_stream_falls_back_to_the_rules_engine_with_a_warning(
+    servidor: ServidorLocal, usuaria: Callable[..., AbstractUser], conversar: Callable[..., Charla]
+) -> None:
+    inicio = sse({"type": "text", "text": "Empiezo a responder"}).split("event: message_delta")[0]
+    sobrecarga = {"type": "error", "error": {"type": "overloaded_error", "message": "Overloaded"}}
+    responder_sse(servidor, f"{inicio}event: error\ndata: {json.dumps(sobrecarga)}\n\n")
+
+    charla = conversar(usuaria(), "hola")
+
+    assert charla.tipos[-1] == "done" and "asistente de prefactibilidad" in charla.texto
+    assert charla.final["mensaje"]["advertencias"][0].startswith("El modelo de lenguaje no respondió")
+    assert Mensaje.objects.get(pk=charla.final["mensaje"]["id"]).motor == "reglas (respaldo)"
+
+
 def test_a_slow_api_times_out_and_the_rules_engine_answers(
     servidor: ServidorLocal, usuaria: Callable[..., AbstractUser], conversar: Callable[..., Charla]
 ) -> None:
