@@ -219,11 +219,7 @@ def _id_stream(id_stream: bytes) -> tuple[int, int]:
 
 
 async def ultimo_turno(conversacion_id: str) -> str | None:
-    conexion = redis_asincrono.Redis.from_url(settings.REDIS_URL)
-    try:
-        valor = await conexion.get(clave_ultimo(conversacion_id))
-    finally:
-        await conexion.aclose()
+    valor = await _difusor().redis.get(clave_ultimo(conversacion_id))  # el cliente asíncrono del bucle
     if isinstance(valor, bytes):
         return valor.decode()
     return valor or None
@@ -288,7 +284,7 @@ class _Escritor:
         self.cola.put((clave, campos, primero))
 
     def _escribir(self) -> None:
-        conexion = redis.Redis.from_url(settings.REDIS_URL)
+        conexion = redis_compartido()
         while True:
             lote = [self.cola.get()]
             while len(lote) < self.MAXIMO_LOTE:

@@ -15,7 +15,7 @@ from __future__ import annotations
 import functools
 import json
 from collections.abc import Iterator
-from typing import Any
+from typing import Any, cast
 
 import anthropic
 import httpx2
@@ -239,7 +239,7 @@ def _sucesos(respuesta: httpx2.Response) -> Iterator[dict[str, Any]]:
             raise anthropic.APIStatusError(f"{cuerpo}", response=respuesta, body=cuerpo)
         if sse.event is None or sse.event == "ping" or not sse.data:
             continue
-        yield dict(sse.json())
+        yield cast("dict[str, Any]", sse.json())
 
 
 class Ronda:
