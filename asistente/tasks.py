@@ -22,7 +22,7 @@ def evaluar_avisos() -> int | None:
 
 @shared_task(name="asistente.turno_publicar", acks_late=True, ignore_result=True)
 def publicar_turno(mensaje_id: str, vista: str = "") -> None:
-    """Ejecuta un turno del chat y publica sus eventos en su stream (cola «turnos», worker con hilos).
+    """Ejecuta un turno del chat y publica sus eventos en su stream (cola «turnos», pool gevent).
 
     La cola «turnos» no lleva acuse de recibo (`CELERY_TASK_QUEUES`): un turno nunca se entrega dos
     veces. El acuse que Celery igual envía queda para el final del turno (`acks_late`), no en el hilo

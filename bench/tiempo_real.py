@@ -236,7 +236,7 @@ def _lanzar_daphne(entorno: dict[str, str]) -> tuple[subprocess.Popen[bytes], in
 
 
 def _lanzar_workers(entorno: dict[str, str]) -> list[subprocess.Popen[bytes]]:
-    """Los workers de Celery de la cola «turnos», con hilos: los `ASISTENTE_PROCESOS_TURNOS` procesos
+    """Los workers de Celery de la cola «turnos» (pool gevent): los `ASISTENTE_PROCESOS_TURNOS` procesos
     que `make run` lanza como «turnosN»."""
     variables = {**os.environ, "DJANGO_SETTINGS_MODULE": "config.settings.local", "DJANGO_DEBUG": "false"}
     celery = [sys.executable, "-m", "celery", "-A", "config", "worker", *ARGUMENTOS_WORKER_TURNOS]

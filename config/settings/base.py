@@ -130,7 +130,7 @@ CELERY_TASK_ACKS_LATE = True
 CELERY_BROKER_CONNECTION_RETRY_ON_STARTUP = True
 CELERY_BEAT_SCHEDULER = "django_celery_beat.schedulers:DatabaseScheduler"
 # Dos colas: «celery» (tareas periódicas y de fondo, worker general: `-Q celery`) y «turnos» (turnos
-# del chat, workers con hilos). «turnos» no lleva acuse de recibo: sin él, el transporte de Redis no
+# del chat, workers con el pool gevent). «turnos» no lleva acuse de recibo: sin él, el transporte de Redis no
 # anota cada mensaje como pendiente para luego borrarlo (dos transacciones por turno en el hilo que
 # recibe los mensajes, la quinta parte de su trabajo con cien turnos a la vez). Lo único que se pierde
 # es un turno recibido y aún sin empezar si su worker muere, igual que uno que ya había empezado: el
@@ -202,13 +202,13 @@ ASISTENTE_MAX_RONDAS = entorno.entero("ASISTENTE_MAX_RONDAS", defecto=5, minimo=
 ASISTENTE_DOMINIO = entorno.texto("ASISTENTE_DOMINIO", defecto="mineria")
 ASISTENTE_MOTOR = entorno.texto("ASISTENTE_MOTOR", defecto="auto", opciones=("auto", "claude", "reglas"))
 # Dónde corren los turnos del chat: «hilos» del proceso web o un «worker» de Celery aparte (cola
-# «turnos», con hilos): así el proceso web solo retransmite y los turnos usan otro núcleo.
+# «turnos», pool gevent): así el proceso web solo retransmite y los turnos usan otro núcleo.
 ASISTENTE_TURNOS_EN = entorno.texto("ASISTENTE_TURNOS_EN", defecto="hilos", opciones=("hilos", "worker"))
-# Turnos que un proceso atiende a la vez (hilos); los demás esperan en cola. Mientras el modelo
-# responde, el turno no ocupa conexión a la base.
+# Turnos que un proceso web atiende a la vez (con ASISTENTE_TURNOS_EN=hilos); los demás esperan.
+# Mientras el modelo responde, el turno no ocupa conexión a la base.
 ASISTENTE_TURNOS_SIMULTANEOS = entorno.entero("ASISTENTE_TURNOS_SIMULTANEOS", defecto=128, minimo=1)
-# Procesos del worker «turnos» que lanza `make run` (cada uno con hilos): con uno solo, cien turnos
-# compiten por un GIL y el worker tarda segundos en recibir los últimos de la cola.
+# Procesos del worker «turnos» que lanza `make run` (64 turnos a la vez cada uno): una herramienta que
+# calcula mucho detiene solo los turnos de su proceso.
 ASISTENTE_PROCESOS_TURNOS = entorno.entero("ASISTENTE_PROCESOS_TURNOS", defecto=2, minimo=1)
 
 # Segundos que /api/health/ espera la respuesta de un worker de Celery a la tarea ping.

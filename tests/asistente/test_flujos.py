@@ -1,5 +1,8 @@
-"""Turnos en el worker de Celery de la cola «turnos» (con hilos): el proceso web solo retransmite lo que
-el worker deja en el stream del turno."""
+"""Turnos en el worker de Celery de la cola «turnos»: el proceso web solo retransmite lo que
+el worker deja en el stream del turno.
+
+Aquí el worker corre dentro de la prueba, con hilos; el de `make run` (pool gevent, en su propio
+proceso) lo prueba `tests/config/management/test_ejecutar.py` con un turno por el websocket."""
 
 import asyncio
 import json
