@@ -3,12 +3,22 @@
 import os
 
 from celery import Celery
+from celery.signals import worker_process_init, worker_ready
 
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings.local")
 
 app = Celery("prefactibilidad")
 app.config_from_object("django.conf:settings", namespace="CELERY")
 app.autodiscover_tasks()
+
+
+@worker_ready.connect
+@worker_process_init.connect
+def _congelar_lo_cargado(**_: object) -> None:
+    """Con el worker listo (o cada proceso hijo del pool prefork, al iniciarse): ver `config.recolector`."""
+    from config.recolector import congelar_lo_cargado
+
+    congelar_lo_cargado()
 
 
 @app.task(name="config.ping")

@@ -1,0 +1,34 @@
+"""Lo cargado al arrancar un proceso que sirve queda fuera de las colecciones del recolector."""
+
+import gc
+import sys
+from collections.abc import Iterator
+
+import pytest
+from celery.signals import worker_process_init, worker_ready
+
+from config.recolector import PRECARGAR, congelar_lo_cargado
+
+
+@pytest.fixture
+def sin_congelar() -> Iterator[None]:
+    gc.unfreeze()
+    yield
+    gc.unfreeze()  # el resto de las pruebas, con su recolector normal
+
+
+def test_freezing_preloads_the_engines_and_leaves_every_loaded_object_out_of_collections(
+    sin_congelar: None,
+) -> None:
+    congelar_lo_cargado()
+
+    assert all(modulo in sys.modules for modulo in PRECARGAR)
+    assert gc.get_freeze_count() > 100_000
+    assert len(gc.get_objects()) < gc.get_freeze_count() / 10  # lo que el recolector aún recorre
+
+
+@pytest.mark.parametrize("senal", [worker_ready, worker_process_init], ids=["worker listo", "hijo prefork"])
+def test_a_celery_worker_freezes_what_it_loaded_when_it_starts(sin_congelar: None, senal: object) -> None:
+    senal.send(sender=None)  # type: ignore[attr-defined]
+
+    assert gc.get_freeze_count() > 100_000
