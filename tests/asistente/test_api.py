@@ -9,6 +9,7 @@ from django.utils import timezone
 from rest_framework.test import APIClient
 
 from asistente.models import AccionPendiente
+from normativa.models import FragmentoLegal, Norma
 from proyectos.models import Proyecto
 from proyectos.roles import Rol
 
@@ -161,6 +162,9 @@ def test_tools_offered_follow_the_role(usuaria: Callable[..., AbstractUser]) -> 
 
 
 def test_search_tools_are_not_offered_without_a_corpus(usuaria: Callable[..., AbstractUser]) -> None:
+    # Sin corpus aunque otra prueba ya lo haya cargado en la sesión (se revierte al terminar).
+    FragmentoLegal.objects.exclude(norma__tipo=Norma.Tipo.DOCUMENTACION).delete()
+
     nombres = {h["name"] for h in api(usuaria()).get("/api/asistente/herramientas/").json()}
 
     assert "buscar_normativa" not in nombres
