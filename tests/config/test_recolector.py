@@ -6,7 +6,9 @@ from collections.abc import Iterator
 
 import pytest
 from celery.signals import worker_process_init, worker_ready
+from celery.utils.dispatch import Signal
 
+from config.celery import _congelar_lo_cargado
 from config.recolector import PRECARGAR, congelar_lo_cargado
 
 
@@ -28,7 +30,12 @@ def test_freezing_preloads_the_engines_and_leaves_every_loaded_object_out_of_col
 
 
 @pytest.mark.parametrize("senal", [worker_ready, worker_process_init], ids=["worker listo", "hijo prefork"])
-def test_a_celery_worker_freezes_what_it_loaded_when_it_starts(sin_congelar: None, senal: object) -> None:
-    senal.send(sender=None)  # type: ignore[attr-defined]
+def test_a_celery_worker_freezes_what_it_loaded_when_it_starts(sin_congelar: None, senal: Signal) -> None:
+    # Solo el receptor propio: enviar la señal entera correría también los de Celery para un proceso
+    # hijo (cerrar los descriptores de las conexiones a la base de este proceso de pruebas).
+    receptores = senal._live_receivers(sender=None)  # type: ignore[attr-defined]
+    assert _congelar_lo_cargado in receptores
+
+    _congelar_lo_cargado()
 
     assert gc.get_freeze_count() > 100_000
