@@ -16,7 +16,7 @@ procesos). Por escenario se informa además la CPU de cada proceso y la CPU por 
 
 daphne corre en otro proceso (`python -m daphne config.asgi:application`), los workers de turnos en
 otros, el suplente de Claude (asyncio) en otro, y los clientes (biblioteca `websockets`) en este. Los
-usuarios del benchmark se borran al final.
+usuarios del benchmark se borran al empezar y al final.
 """
 
 from __future__ import annotations
@@ -62,6 +62,10 @@ class Resultado:
 def ejecutar() -> None:
     preguntas = [p["pregunta"] for p in leer_preguntas(PREGUNTAS)]
     por_escenario = CHATS + 6
+    # Usuarios nuevos en cada corrida (también si una anterior se interrumpió): la caché de resultados
+    # de herramientas es por usuario, y con usuarios de otra corrida el motor de reglas no calcularía
+    # sus embeddings ni sus búsquedas.
+    get_user_model().objects.filter(username__startswith=PREFIJO).delete()
     cookies = _sesiones(4 * por_escenario)  # usuarios distintos por escenario: no chocan con los límites
     print(f"{'escenario':<50} {'n':>4} {'p50 s':>7} {'p95 s':>7} {'máx s':>7} {'p95/solo':>8} {'errores':>7}")
     suplente, url = _lanzar_suplente()
