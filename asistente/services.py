@@ -176,7 +176,7 @@ def turno_iniciar(
 def turno_de_mensaje(*, mensaje_id: UUID | str, vista: str = "") -> Turno:
     """El turno de un mensaje del usuario ya guardado (para ejecutarlo en otro proceso)."""
     mensaje = Mensaje.objects.select_related(
-        "conversacion__usuario", "conversacion__dominio", "conversacion__proyecto"
+        "conversacion__usuario__memoria", "conversacion__dominio", "conversacion__proyecto"
     ).get(pk=mensaje_id, rol=Mensaje.Rol.USUARIO)
     conversacion = mensaje.conversacion
     return Turno(

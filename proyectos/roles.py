@@ -53,7 +53,10 @@ _ROLES: ContextVar[dict[Any, Rol | None] | None] = ContextVar("roles_memorizados
 @contextmanager
 def rol_memorizado() -> Iterator[None]:
     """Dentro del bloque, el rol de cada usuario se consulta una sola vez (p. ej., al revisar el
-    permiso de cada herramienta)."""
+    permiso de cada herramienta). Un bloque dentro de otro usa la memoria del de afuera."""
+    if _ROLES.get() is not None:
+        yield
+        return
     marca = _ROLES.set({})
     try:
         yield

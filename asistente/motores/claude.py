@@ -26,7 +26,7 @@ from django.db import connection as conexion_bd
 from asistente.herramientas import EXTERNAS
 from asistente.registro import REGISTRO, ErrorDeHerramienta, ejecutar, herramientas_para
 from asistente.services import Delta, FlujoMotor, Respuesta, Turno, accion_proponer
-from proyectos.roles import rol_de
+from proyectos.roles import rol_de, rol_memorizado
 
 registro = structlog.get_logger(__name__)
 
@@ -77,13 +77,18 @@ class MotorClaude:
             settings.ANTHROPIC_MAX_RETRIES,
             settings.ANTHROPIC_TIMEOUT_S,
         )
-        herramientas = [h.esquema() for h in herramientas_para(turno.usuario)]
+        with rol_memorizado():  # las herramientas y el contexto consultan el rol una sola vez
+            herramientas = [h.esquema() for h in herramientas_para(turno.usuario)]
+            sistema = [
+                {
+                    "type": "text",
+                    "text": turno.dominio.prompt_sistema,
+                    "cache_control": {"type": "ephemeral"},
+                },
+                {"type": "text", "text": contexto_del_turno(turno)},
+            ]
         if herramientas:
             herramientas[-1] = {**herramientas[-1], "cache_control": {"type": "ephemeral"}}
-        sistema = [
-            {"type": "text", "text": turno.dominio.prompt_sistema, "cache_control": {"type": "ephemeral"}},
-            {"type": "text", "text": contexto_del_turno(turno)},
-        ]
         mensajes: list[dict[str, Any]] = [
             {"role": m.rol, "content": m.contenido} for m in turno.historial() if m.contenido.strip()
         ]

@@ -211,3 +211,23 @@ def test_if_the_model_fails_mid_answer_the_fallback_sends_its_own_sources_and_wa
     ultimas_fuentes = [e for e in charla.eventos if e.tipo == "sources"][-1].datos["fuentes"]
     assert {f["cita"] for f in charla.final["mensaje"]["fuentes"]} <= {f["cita"] for f in ultimas_fuentes}
     assert charla.final["mensaje"]["advertencias"][0].startswith("El modelo de lenguaje no respondió")
+
+
+def test_a_turn_rebuilt_in_the_worker_reads_the_role_once_and_the_memory_with_its_message(
+    servidor: ServidorLocal, usuaria: Callable[..., AbstractUser]
+) -> None:
+    from django.db import connection
+    from django.test.utils import CaptureQueriesContext
+
+    from asistente.services import turno_de_mensaje, turno_eventos, turno_iniciar
+
+    responder_sse(servidor, sse({"type": "text", "text": "Hola."}))
+    original = turno_iniciar(usuario=usuaria(), mensaje="Hola")
+
+    with CaptureQueriesContext(connection) as consultas:
+        eventos = [e.tipo for e in turno_eventos(turno_de_mensaje(mensaje_id=original.mensaje.pk))]
+        del_turno = [c["sql"] for c in consultas.captured_queries]
+
+    assert eventos[-1] == "done"
+    assert sum('"auth_user_groups"' in sql for sql in del_turno) == 1
+    assert not any(sql.lstrip().startswith('SELECT "asistente_memoriausuario"') for sql in del_turno)

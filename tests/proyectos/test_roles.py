@@ -42,3 +42,16 @@ def test_un_anonimo_no_tiene_rol_ni_permisos():
 
 def test_un_superusuario_sin_grupo_cuenta_como_administrador(admin_user):
     assert rol_de(admin_user) is Rol.ADMINISTRADOR
+
+
+def test_un_bloque_memorizado_dentro_de_otro_consulta_el_rol_una_sola_vez(
+    crear_usuario, django_assert_num_queries
+):
+    from proyectos.roles import rol_memorizado
+
+    usuario = crear_usuario("memorizada", Rol.ESCRITURA)
+
+    with django_assert_num_queries(1), rol_memorizado():
+        with rol_memorizado():
+            assert rol_de(usuario) == Rol.ESCRITURA
+        assert rol_de(usuario) == Rol.ESCRITURA
