@@ -10,10 +10,10 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, Field
 
-from asistente.registro import MAXIMO_RESULTADOS, Contexto, ErrorDeHerramienta, herramienta
+from asistente.registro import MAXIMO_RESULTADOS, Contexto, ErrorDeHerramienta, herramienta, por_oferta
 from fuentes_externas.http import ErrorHttp
 from normativa import selectors as normativa
-from normativa.models import FragmentoLegal, Norma
+from normativa.models import Norma
 from proyectos import selectors as proyectos
 from proyectos import services as servicios_proyectos
 from proyectos.analisis.entrada import CIRCUNSTANCIAS, EntradaInvalida
@@ -33,12 +33,17 @@ Tipo = Literal[
 ]  # fmt: skip
 
 
+@por_oferta
+def _tipos_cargados() -> set[str]:
+    return normativa.tipos_con_fragmentos()
+
+
 def _hay_corpus() -> bool:
-    return FragmentoLegal.objects.exclude(norma__tipo=Norma.Tipo.DOCUMENTACION).exists()
+    return bool(_tipos_cargados() - {Norma.Tipo.DOCUMENTACION})
 
 
 def _hay_documentacion() -> bool:
-    return FragmentoLegal.objects.filter(norma__tipo=Norma.Tipo.DOCUMENTACION).exists()
+    return Norma.Tipo.DOCUMENTACION in _tipos_cargados()
 
 
 # --- Lectura: normativa y documentación --------------------------------------------------------
@@ -143,7 +148,7 @@ class BuscarSea(BaseModel):
 def _hay_contenido_sea() -> bool:
     from fuentes_externas.models import NoticiaSEA
 
-    return FragmentoLegal.objects.filter(norma__tipo=Norma.Tipo.GUIA).exists() or NoticiaSEA.objects.exists()
+    return Norma.Tipo.GUIA in _tipos_cargados() or NoticiaSEA.objects.exists()
 
 
 @herramienta(permiso=puede_consultar, ttl_s=TTL_NOTICIAS, disponible=_hay_contenido_sea)

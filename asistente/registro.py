@@ -16,9 +16,11 @@ import hashlib
 import inspect
 import json
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+from contextvars import ContextVar
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, TypeVar
 
 import structlog
 from django.core.cache import cache
@@ -108,6 +110,35 @@ def herramienta(
     return registrar
 
 
+T = TypeVar("T")
+_OFERTA: ContextVar[dict[Callable[[], Any], Any] | None] = ContextVar("oferta_de_herramientas", default=None)
+
+
+def por_oferta(funcion: Callable[[], T]) -> Callable[[], T]:
+    """Una consulta que varias verificaciones de disponibilidad comparten: dentro de una oferta
+    (`herramientas_para`) se hace una vez; fuera, en cada llamada. Nada queda guardado entre ofertas."""
+
+    @functools.wraps(funcion)
+    def compartida() -> T:
+        memoria = _OFERTA.get()
+        if memoria is None:
+            return funcion()
+        if funcion not in memoria:
+            memoria[funcion] = funcion()
+        return memoria[funcion]  # type: ignore[no-any-return]
+
+    return compartida
+
+
+@contextmanager
+def _oferta() -> Iterator[None]:
+    marca = _OFERTA.set({})
+    try:
+        yield
+    finally:
+        _OFERTA.reset(marca)
+
+
 def herramientas_para(usuario: Usuario) -> list[Herramienta]:
     """Herramientas que el usuario puede usar y cuyo servicio está disponible ahora."""
     disponibles: dict[Callable[[], bool], bool] = {}  # varias herramientas comparten su verificación
@@ -117,7 +148,7 @@ def herramientas_para(usuario: Usuario) -> list[Herramienta]:
             disponibles[herramienta.disponible] = herramienta.disponible()
         return disponibles[herramienta.disponible]
 
-    with rol_memorizado():  # una consulta del rol, no una por herramienta
+    with rol_memorizado(), _oferta():  # una consulta del rol, no una por herramienta
         return [h for h in REGISTRO.values() if h.permiso(usuario) and disponible(h)]
 
 

@@ -30,7 +30,7 @@ from dataclasses import dataclass, field
 
 import numpy as np
 from django.db import connection, transaction
-from django.db.models import Q, QuerySet
+from django.db.models import Exists, OuterRef, Q, QuerySet
 from pgvector.django import CosineDistance
 from rapidfuzz import fuzz
 
@@ -169,6 +169,12 @@ def buscar_documentacion(*, consulta: str, top_k: int = 5) -> ResultadoBusqueda:
         tipos_documento=[Norma.Tipo.DOCUMENTACION],
         incluir_documentacion=True,
     )
+
+
+def tipos_con_fragmentos() -> set[str]:
+    """Tipos de norma (ley, guía, documentación…) que tienen fragmentos cargados, en una consulta."""
+    con_fragmentos = Exists(FragmentoLegal.objects.filter(norma=OuterRef("pk")))
+    return set(Norma.objects.filter(con_fragmentos).values_list("tipo", flat=True).distinct())
 
 
 def normas_disponibles() -> list[str]:

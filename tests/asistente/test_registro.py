@@ -49,3 +49,46 @@ def test_tools_sharing_an_availability_check_run_it_once_per_offer(
     assert sorted(llamadas) == ["corpus", "servicio"]
     herramientas_para(usuaria("otra"))
     assert len(llamadas) == 4  # cada oferta vuelve a verificar: nada queda en caché entre turnos
+
+
+def test_a_query_shared_by_different_availability_checks_runs_once_per_offer_and_again_next_offer(
+    usuaria: Callable[..., AbstractUser], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    consultas: list[str] = []
+
+    @registro.por_oferta
+    def tipos_cargados() -> set[str]:
+        consultas.append("tipos")
+        return {"ley"}
+
+    def todos(usuario: Any) -> bool:
+        return True
+
+    monkeypatch.setattr(registro, "REGISTRO", {})
+    for nombre, disponible in (
+        ("ley", lambda: "ley" in tipos_cargados()),
+        ("guia", lambda: "guia" in tipos_cargados()),
+    ):
+        registro.REGISTRO[nombre] = Herramienta(nombre, lambda e, c: {}, _Vacia, todos, disponible=disponible)
+
+    assert [h.nombre for h in herramientas_para(usuaria())] == ["ley"]
+    assert consultas == ["tipos"]
+    herramientas_para(usuaria("otra"))
+    tipos_cargados()  # fuera de una oferta: se consulta cada vez
+    assert consultas == ["tipos", "tipos", "tipos"]
+
+
+@pytest.mark.usefixtures("corpus")
+def test_with_the_corpus_loaded_an_offer_reads_the_loaded_norm_types_in_one_query(
+    usuaria: Callable[..., AbstractUser],
+) -> None:
+    from django.db import connection
+    from django.test.utils import CaptureQueriesContext
+
+    usuario = usuaria()
+    with CaptureQueriesContext(connection) as consultas:
+        nombres = {h.nombre for h in herramientas_para(usuario)}
+
+    assert {"buscar_normativa", "buscar_sea"} <= nombres  # leyes y guías del SEA cargadas
+    assert "buscar_documentacion" not in nombres  # la documentación del sistema no se cargó
+    assert sum('"normativa_fragmentolegal"' in c["sql"] for c in consultas.captured_queries) == 1
