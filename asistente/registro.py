@@ -141,15 +141,10 @@ def _oferta() -> Iterator[None]:
 
 def herramientas_para(usuario: Usuario) -> list[Herramienta]:
     """Herramientas que el usuario puede usar y cuyo servicio está disponible ahora."""
-    disponibles: dict[Callable[[], bool], bool] = {}  # varias herramientas comparten su verificación
-
-    def disponible(herramienta: Herramienta) -> bool:
-        if herramienta.disponible not in disponibles:
-            disponibles[herramienta.disponible] = herramienta.disponible()
-        return disponibles[herramienta.disponible]
-
-    with rol_memorizado(), _oferta():  # una consulta del rol, no una por herramienta
-        return [h for h in REGISTRO.values() if h.permiso(usuario) and disponible(h)]
+    # Una consulta del rol, no una por herramienta; cada verificación de disponibilidad (varias
+    # herramientas comparten la suya), una vez por oferta.
+    with rol_memorizado(), _oferta():
+        return [h for h in REGISTRO.values() if h.permiso(usuario) and por_oferta(h.disponible)()]
 
 
 def validar_parametros(herramienta: Herramienta, parametros: Any) -> BaseModel:
