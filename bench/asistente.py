@@ -1,8 +1,10 @@
 """Sobrecarga del turno del asistente (p50/p95).
 
 - Motor de reglas, pregunta de ley: desde `turno_iniciar` hasta el evento `done` (validar, limitar,
-  guardar, buscar en el corpus, armar la respuesta con citas, guardar). Primera vez (sin caché de
-  herramientas: incluye el embedding de la consulta) y repetida (caché de 24 h).
+  guardar, buscar en el corpus, armar la respuesta con citas, guardar). Primera vez (incluye el
+  embedding de la consulta, uno por turno) y la misma pregunta hecha luego por otro usuario (el
+  vector de la consulta ya está en el proceso; la caché de herramientas es por usuario, así que las
+  búsquedas se repiten).
 - Motor Claude contra un servidor local que habla la API de Mensajes con una demora fija: lo que el
   turno agrega por sobre el tiempo del servidor (con una ronda de herramienta y sin ella).
 Los usuarios, conversaciones y proyectos del benchmark se borran al terminar.
@@ -20,6 +22,7 @@ from django.core.cache import cache
 from django.test import override_settings
 
 from asistente.services import turno_eventos, turno_iniciar
+from normativa.embeddings import consultas_olvidar
 from normativa.evaluacion import leer_preguntas
 from proyectos.roles import Rol
 from proyectos.services import usuario_crear_o_actualizar
@@ -37,10 +40,11 @@ def ejecutar() -> None:
     if propias.exists():
         preguntas += [p["pregunta"] for p in leer_preguntas(propias)]
     cache.clear()  # la primera pasada mide sin caché de herramientas
+    consultas_olvidar()  # ni vectores de consulta recordados por otro benchmark de este proceso
     usuarios = _usuarios()
     print(f"{'escenario':<52} {'n':>4} {'p50 ms':>8} {'p95 ms':>8}")
     _fila("reglas, pregunta de ley (primera vez)", _turnos(usuarios, preguntas))
-    _fila("reglas, pregunta de ley (repetida, caché)", _turnos(usuarios, preguntas))
+    _fila("reglas, pregunta de ley (repetida por otro usuario)", _turnos(usuarios, preguntas))
     _fila("reglas, saludo", _turnos(usuarios, ["hola"] * 30))
     _claude(usuarios)
     get_user_model().objects.filter(username__startswith=PREFIJO).delete()

