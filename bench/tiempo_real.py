@@ -8,7 +8,9 @@ Por escenario:
   y su texto transmitido debe ser igual al mensaje guardado (con Claude, además, 200 trozos);
 - latencia de retransmisión (solo Claude): el suplente estampa en cada trozo la hora en que lo envía;
   el cliente la resta de la hora en que recibe el marco (trozo del modelo → motor → Redis →
-  consumidor → websocket).
+  consumidor → websocket), con 100 chats y también con 20 (la misma ruta con la CPU sin saturar);
+- capacidad (solo Claude): CPU de toda la máquina por trozo retransmitido, y los núcleos que 100 chats
+  a 50 trozos/s pedirían a ese costo.
 
 Cada motor se mide con los turnos en hilos del proceso web (`ASISTENTE_TURNOS_EN=hilos`, lo de las
 pruebas) y en los workers «turnos» aparte (`worker`, lo de `make run`: `ASISTENTE_PROCESOS_TURNOS`
@@ -47,6 +49,7 @@ RAIZ = Path(__file__).resolve().parent.parent
 PREGUNTAS = RAIZ / "tests" / "fixtures" / "eval" / "dev_normativa.jsonl"
 PREFIJO = "bench-ws-"
 CHATS = 100
+CHATS_PARCIAL = 20  # con Claude, además la retransmisión con menos carga
 TROZOS_CLAUDE = 200
 PAUSA_TROZO_S = 0.02  # ~50 trozos/s, el ritmo de un modelo real
 MARCA = "ESTAMPA"  # ASCII: el SSE va en JSON con escapes
@@ -117,12 +120,17 @@ def _escenario(
         todos = asyncio.run(_chats(url, cookies[:CHATS], preguntas[:CHATS], trozos))
         pared = time.perf_counter() - reloj
         cpu = {n: segundos - antes.get(n, 0.0) for n, segundos in _cpu(proceso.pid, workers).items()}
+        parciales: list[Resultado] = []
+        if trozos is not None:
+            # La misma ruta con menos chats (usuarios ya usados, segundo mensaje: dentro de su límite):
+            # separa lo que cuesta la ruta de lo que agrega una CPU saturada.
+            parciales = asyncio.run(_chats(url, cookies[:CHATS_PARCIAL], preguntas[:CHATS_PARCIAL], trozos))
     finally:
         for lanzado in (proceso, *workers):
             lanzado.terminate()
             lanzado.wait(20)
     tiempos = sorted(r.segundos for r in todos if not r.error)
-    errores = [r.error for r in todos + solos if r.error]
+    errores = [r.error for r in todos + solos + parciales if r.error]
     p95 = _percentil(tiempos, 95) if tiempos else float("nan")
     print(
         f"{nombre + ', 1 chat (mediana de 5)':<44} {5:>4} {base:>7.2f} {'':>7} {'':>7} {'':>8} "
@@ -138,14 +146,32 @@ def _escenario(
             f"  retransmisión trozo → marco: n={len(latencias)} p50 {_percentil(latencias, 50):.1f} ms, "
             f"p95 {_percentil(latencias, 95):.1f} ms, máx {latencias[-1]:.1f} ms"
         )
+    if parciales:
+        parcial = sorted(ms for r in parciales for ms in r.latencias_ms)
+        print(
+            f"  retransmisión con {CHATS_PARCIAL} chats a la vez: p50 {_percentil(parcial, 50):.1f} ms, "
+            f"p95 {_percentil(parcial, 95):.1f} ms (turno p95 "
+            f"{_percentil(sorted(r.segundos for r in parciales), 95):.2f} s)"
+        )
     print(
         f"  CPU de daphne y worker por turno: solo {cpu_solo * 1000:.0f} ms, con {CHATS} a la vez "
         f"{(cpu['daphne'] + cpu['turnos']) / CHATS * 1000:.0f} ms"
     )
+    nucleos = len(os.sched_getaffinity(0))
     print(
-        f"  CPU durante los {CHATS} chats ({pared:.1f} s de reloj, 2 núcleos = {2 * pared:.1f} s de CPU): "
+        f"  CPU durante los {CHATS} chats ({pared:.1f} s de reloj, {nucleos} núcleos = "
+        f"{nucleos * pared:.1f} s de CPU): "
         + ", ".join(f"{nombre} {segundos:.1f} s" for nombre, segundos in cpu.items())
     )
+    if trozos is not None:
+        # Capacidad: lo que cuesta un trozo en todos los procesos medidos (también el inicio de cada
+        # turno, el cliente y el suplente), por los trozos que 100 chats piden por segundo.
+        por_trozo = sum(cpu.values()) / (CHATS * trozos)
+        print(
+            f"  CPU por trozo retransmitido (todos los procesos medidos, con el inicio de cada turno): "
+            f"{por_trozo * 1e6:.0f} µs; {CHATS} chats a {1 / PAUSA_TROZO_S:.0f} trozos/s piden "
+            f"{por_trozo * CHATS / PAUSA_TROZO_S:.1f} núcleos de {nucleos}"
+        )
     for error in sorted(set(errores))[:5]:
         print(f"  error: {error}")
 
