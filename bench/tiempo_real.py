@@ -201,35 +201,38 @@ async def _turno(conexion: Any, pregunta: str, trozos: int | None) -> Resultado:
     await conexion.send(json.dumps({"tipo": "mensaje", "mensaje": pregunta}))
     ids: list[int] = []
     texto: list[str] = []
-    limite = time.monotonic() + 120
-    while True:
-        try:
-            crudo = await asyncio.wait_for(conexion.recv(), timeout=max(limite - time.monotonic(), 0.01))
-        except TimeoutError:
-            resultado.error = f"sin «done» en 120 s (último evento {ids[-1] if ids else 'ninguno'})"
-            return resultado
-        recibido = time.time()
-        marco = json.loads(crudo)
-        if marco["evento"] in ("latido", "contexto", "aviso"):
-            continue
-        if marco["evento"] == "error":
-            resultado.error = f"error: {marco['datos'].get('mensaje')}"
-            return resultado
-        ids.append(marco["id"])
-        if marco["evento"] == "token":
-            texto.append(marco["datos"]["texto"])
-            estampa = marco["datos"]["texto"].strip()
-            if trozos is not None and estampa.replace(".", "", 1).isdigit():
-                resultado.latencias_ms.append((recibido - float(estampa)) * 1000)
-        if marco["evento"] == "done":
-            resultado.segundos = time.perf_counter() - inicio
-            if ids != list(range(1, len(ids) + 1)):
-                resultado.error = "eventos perdidos o desordenados"
-            elif "".join(texto) != marco["datos"]["mensaje"]["contenido"]:
-                resultado.error = "el texto transmitido no coincide con el guardado"
-            elif trozos is not None and len(texto) != trozos:
-                resultado.error = f"llegaron {len(texto)} de {trozos} trozos"
-            return resultado
+    try:
+        # Un solo plazo por turno: `wait_for` por marco crearía una tarea por cada uno, CPU del cliente
+        # que se le resta a daphne y a los workers en los mismos núcleos.
+        async with asyncio.timeout(120):
+            while True:
+                crudo = await conexion.recv()
+                recibido = time.time()
+                marco = json.loads(crudo)
+                if marco["evento"] in ("latido", "contexto", "aviso"):
+                    continue
+                if marco["evento"] == "error":
+                    resultado.error = f"error: {marco['datos'].get('mensaje')}"
+                    return resultado
+                ids.append(marco["id"])
+                if marco["evento"] == "token":
+                    texto.append(marco["datos"]["texto"])
+                    estampa = marco["datos"]["texto"].strip()
+                    if trozos is not None and estampa.replace(".", "", 1).isdigit():
+                        resultado.latencias_ms.append((recibido - float(estampa)) * 1000)
+                if marco["evento"] == "done":
+                    break
+    except TimeoutError:
+        resultado.error = f"sin «done» en 120 s (último evento {ids[-1] if ids else 'ninguno'})"
+        return resultado
+    resultado.segundos = time.perf_counter() - inicio
+    if ids != list(range(1, len(ids) + 1)):
+        resultado.error = "eventos perdidos o desordenados"
+    elif "".join(texto) != marco["datos"]["mensaje"]["contenido"]:
+        resultado.error = "el texto transmitido no coincide con el guardado"
+    elif trozos is not None and len(texto) != trozos:
+        resultado.error = f"llegaron {len(texto)} de {trozos} trozos"
+    return resultado
 
 
 def _sesiones(cantidad: int) -> list[str]:

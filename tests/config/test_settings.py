@@ -121,3 +121,16 @@ def test_solo_los_sitios_oficiales_estan_permitidos_por_defecto():
     assert not any(
         host.startswith(("169.254.", "10.", "localhost")) for host in settings.HTTP_HOSTS_PERMITIDOS
     )
+
+
+def test_celery_comparte_un_solo_backend_de_resultados_entre_hilos_y_greenlets():
+    import threading
+
+    from config.celery import app
+
+    en_otro_hilo = []
+    hilo = threading.Thread(target=lambda: en_otro_hilo.append(app.backend))
+    hilo.start()
+    hilo.join()
+
+    assert en_otro_hilo[0] is app.backend
