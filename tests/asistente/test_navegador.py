@@ -146,6 +146,9 @@ def _pregunta_de_ley(navegador: Any, url: str) -> None:
     final = next(m for m in chat.marcos if m["evento"] == "done")["datos"]["mensaje"]["contenido"]
     assert "".join(m["datos"]["texto"] for m in chat.marcos if m["evento"] == "token") == final
     expect(chat.pagina.locator("#entrada")).to_be_enabled()
+    nueva = chat.pagina.locator("#conversaciones li")  # la conversación nueva aparece sin recargar
+    expect(nueva).to_have_count(1)
+    expect(nueva.locator("a[aria-current=page]")).to_have_text("¿Qué dice la ley sobre glaciares?")
     chat.capturar("chat-pregunta-de-ley")
 
     chat.pagina.locator(".calificar button", has_text="Sí").click()
