@@ -4,15 +4,20 @@ from __future__ import annotations
 
 from typing import Any
 
-import markdown  # type: ignore[import-untyped]
 import nh3
 from django.db.models import QuerySet
 from django.utils.safestring import mark_safe
+from markdown_it import MarkdownIt
 
 from asistente.models import Conversacion
 from proyectos.roles import Usuario, puede_escribir
 
 ETIQUETAS_PERMITIDAS = {"p", "strong", "em", "ul", "ol", "li", "a", "code", "pre", "br", "blockquote"}
+# CommonMark, como el chat en vivo (`static/js/chat.js`): una lista puede seguir a una línea de texto
+# sin línea en blanco («Según el corpus normativo:\n- …», como escriben los motores) y cada salto de
+# línea se respeta. Así un mensaje se ve igual al transmitirse que al recargar la página. El HTML
+# crudo del texto se escapa, y nh3 sanea lo que quede.
+_MARKDOWN = MarkdownIt("commonmark", {"breaks": True, "html": False})
 
 
 def conversaciones_de(*, usuario: Usuario) -> QuerySet[Conversacion]:
@@ -52,5 +57,5 @@ def ultima_conversacion_del_proyecto(*, usuario: Usuario, proyecto_id: int) -> C
 
 def markdown_seguro(texto: str) -> str:
     """Markdown → HTML saneado (el texto se guarda tal cual; se escapa solo al mostrarlo)."""
-    html = markdown.markdown(texto, extensions=["sane_lists"])
+    html = _MARKDOWN.render(texto)
     return mark_safe(nh3.clean(html, tags=ETIQUETAS_PERMITIDAS, attributes={"a": {"href"}}))

@@ -154,9 +154,13 @@ def _pregunta_de_ley(navegador: Any, url: str) -> None:
     chat.pagina.locator(".calificar button", has_text="Sí").click()
     expect(chat.pagina.locator(".calificar")).to_have_text("Gracias por su opinión.")
 
+    puntos = chat.pagina.locator(".chat-mensaje.assistant .contenido li").count()
     movil = Pagina(navegador, chat.url, ancho=390)
     movil.pagina.goto(chat.pagina.url)
     expect(movil.pagina.locator(".chat-mensaje.assistant")).to_have_count(1)
+    # Guardada y vuelta a mostrar por el servidor, la respuesta conserva su lista de citas.
+    assert puntos > 1
+    expect(movil.pagina.locator(".chat-mensaje.assistant .contenido li")).to_have_count(puntos)
     assert movil.pagina.evaluate("document.documentElement.scrollWidth") <= 390
     movil.capturar("chat-telefono")
     assert chat.errores == [] and movil.errores == []

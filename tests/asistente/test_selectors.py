@@ -1,0 +1,26 @@
+"""El Markdown guardado se muestra como en el chat en vivo, saneado."""
+
+from asistente.selectors import markdown_seguro
+
+
+def test_a_list_right_after_a_line_of_text_is_shown_as_a_list_as_in_the_live_chat() -> None:
+    html = markdown_seguro(
+        "Según el corpus normativo:\n- **DS 40, Art. 8**: «…» [1]\n- **Ley 19.300, Art. 11** [2]"
+    )
+
+    assert html.startswith("<p>Según el corpus normativo:</p>\n<ul>")
+    assert "<li><strong>DS 40, Art. 8</strong>: «…» [1]</li>" in html
+    assert html.count("<li>") == 2
+
+
+def test_line_breaks_inside_a_paragraph_are_kept() -> None:
+    assert markdown_seguro("Primera línea\nsegunda línea") == "<p>Primera línea<br>\nsegunda línea</p>\n"
+
+
+def test_raw_html_and_javascript_links_never_reach_the_page() -> None:
+    html = markdown_seguro(
+        '<script>alert(1)</script> <img src=x onerror="alert(2)"> [ver](javascript:alert(3))'
+    )
+
+    assert "<script" not in html and "<img" not in html and "<a" not in html
+    assert "&lt;script&gt;" in html and "[ver](javascript:alert(3))" in html  # quedan como texto
