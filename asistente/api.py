@@ -48,6 +48,9 @@ ACCION = inline_serializer(
         "id": serializers.UUIDField(),
         "tipo": serializers.CharField(),
         "parametros": serializers.DictField(),
+        "etiquetas": serializers.DictField(
+            child=serializers.CharField(), help_text="Nombre legible de cada parámetro, para mostrarlo."
+        ),
         "descripcion": serializers.CharField(),
         "estado": serializers.CharField(),
         "expires_at": serializers.DateTimeField(),

@@ -325,18 +325,23 @@ def obtener_estadisticas(entrada: ObtenerEstadisticas, ctx: Contexto) -> dict[st
 # --- Escritura (solo al confirmar) ------------------------------------------------------------
 
 
+# Los títulos (`title`) son las etiquetas de los parámetros en el diálogo «¿Confirmar acción?».
 class CrearProyecto(BaseModel):
-    nombre: str = Field(min_length=2, max_length=200)
-    region: str = Field(min_length=1, description="Región: nombre o número 1–16.")
-    comuna: str | None = None
-    tipo: Tipo = "explotacion"
-    cliente_id: int | None = Field(default=None, description="Cliente; si el usuario tiene uno solo, ese.")
-    capacidad_extraccion_t_mes: float | None = Field(default=None, ge=0)
-    plataformas: int | None = Field(default=None, ge=0)
-    aridos_m3_mes: float | None = Field(default=None, ge=0)
-    aridos_m3_total: float | None = Field(default=None, ge=0)
-    superficie_ha: float | None = Field(default=None, ge=0)
-    circunstancias: list[str] = Field(default_factory=list, description=f"De: {', '.join(CIRCUNSTANCIAS)}.")
+    nombre: str = Field(min_length=2, max_length=200, title="Nombre")
+    region: str = Field(min_length=1, title="Región", description="Región: nombre o número 1–16.")
+    comuna: str | None = Field(default=None, title="Comuna")
+    tipo: Tipo = Field(default="explotacion", title="Tipo de proyecto")
+    cliente_id: int | None = Field(
+        default=None, title="Cliente (id)", description="Cliente; si el usuario tiene uno solo, ese."
+    )
+    capacidad_extraccion_t_mes: float | None = Field(default=None, ge=0, title="Extracción (t/mes)")
+    plataformas: int | None = Field(default=None, ge=0, title="Plataformas de sondaje")
+    aridos_m3_mes: float | None = Field(default=None, ge=0, title="Áridos (m³/mes)")
+    aridos_m3_total: float | None = Field(default=None, ge=0, title="Áridos en total (m³)")
+    superficie_ha: float | None = Field(default=None, ge=0, title="Superficie (ha)")
+    circunstancias: list[str] = Field(
+        default_factory=list, title="Circunstancias", description=f"De: {', '.join(CIRCUNSTANCIAS)}."
+    )
 
 
 def _describir_creacion(entrada: Any, ctx: Contexto) -> str:
@@ -347,9 +352,8 @@ def _describir_creacion(entrada: Any, ctx: Contexto) -> str:
         cantidades.append(f"{entrada.plataformas} plataformas")
     detalle = f" ({', '.join(cantidades)})" if cantidades else ""
     lugar = f"{entrada.comuna}, " if entrada.comuna else ""
-    return (
-        f"Crear el proyecto «{entrada.nombre}» ({entrada.tipo}) en {lugar}región {entrada.region}{detalle}."
-    )
+    tipo = Proyecto.Tipo(entrada.tipo).label
+    return f"Crear el proyecto «{entrada.nombre}» ({tipo}) en {lugar}región {entrada.region}{detalle}."
 
 
 @herramienta(permiso=puede_escribir, escritura=True, describir=_describir_creacion)
@@ -372,8 +376,8 @@ def crear_proyecto(entrada: CrearProyecto, ctx: Contexto) -> dict[str, Any]:
 
 
 class EjecutarAnalisis(BaseModel):
-    proyecto_id: int
-    tipo: Literal["rapido", "completo"] = "completo"
+    proyecto_id: int = Field(title="Proyecto (id)")
+    tipo: Literal["rapido", "completo"] = Field(default="completo", title="Tipo de análisis")
 
 
 def _describir_analisis(entrada: Any, ctx: Contexto) -> str:
@@ -397,9 +401,9 @@ def ejecutar_analisis(entrada: EjecutarAnalisis, ctx: Contexto) -> dict[str, Any
 
 
 class ActualizarProyecto(BaseModel):
-    proyecto_id: int
+    proyecto_id: int = Field(title="Proyecto (id)")
     cambios: dict[str, Any] = Field(
-        description="Campos a cambiar (nombre, region, comuna, tipo, cantidades…)."
+        title="Cambios", description="Campos a cambiar (nombre, region, comuna, tipo, cantidades…)."
     )
 
 

@@ -63,6 +63,13 @@ class Herramienta:
     def descripcion(self) -> str:
         return inspect.cleandoc(self.funcion.__doc__ or "")
 
+    def etiquetas(self) -> dict[str, str]:
+        """Nombre legible de cada parámetro (su `title`; si no tiene, el nombre sin guiones bajos)."""
+        return {
+            nombre: campo.title or nombre.replace("_", " ")
+            for nombre, campo in self.entrada.model_fields.items()
+        }
+
     def esquema(self) -> dict[str, Any]:
         """Definición para la API de Mensajes: nombre, descripción y JSON Schema de la entrada."""
         return copy.deepcopy(_esquema(self.nombre, self.entrada, self.descripcion))

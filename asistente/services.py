@@ -479,10 +479,12 @@ def memoria_borrar(*, usuario: Usuario) -> None:
 
 
 def accion_json(accion: AccionPendiente) -> dict[str, Any]:
+    herramienta = REGISTRO.get(accion.tipo)
     return {
         "id": str(accion.pk),
         "tipo": accion.tipo,
         "parametros": accion.parametros,
+        "etiquetas": herramienta.etiquetas() if herramienta else {},
         "descripcion": accion.descripcion,
         "estado": accion.estado,
         "expires_at": accion.expires_at.isoformat(),

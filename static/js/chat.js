@@ -147,7 +147,8 @@
     Object.entries(a.parametros || {}).forEach(function ([k, v]) {
       if (typeof v === "object" && v !== null) return;
       const label = document.createElement("label");
-      label.innerHTML = escapar(k.replaceAll("_", " ")) + ' <input name="' + escapar(k) + '" value="' + escapar(v) + '">';
+      const nombre = (a.etiquetas || {})[k] || k.replaceAll("_", " ");
+      label.innerHTML = escapar(nombre) + ' <input name="' + escapar(k) + '" value="' + escapar(v) + '">';
       campos.appendChild(label);
     });
     const vence = new Date(a.expires_at).getTime();

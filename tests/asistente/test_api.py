@@ -22,7 +22,9 @@ def api(usuario: AbstractUser) -> APIClient:
     return cliente
 
 
-def test_chat_returns_the_message_sources_and_pending_action(usuaria: Callable[..., AbstractUser]) -> None:
+def test_chat_returns_the_message_sources_and_a_pending_action_described_for_people(
+    usuaria: Callable[..., AbstractUser],
+) -> None:
     respuesta = api(usuaria()).post(
         "/api/asistente/chat", {"mensaje": "crea un proyecto llamado Mina Norte en Atacama"}, format="json"
     )
@@ -30,7 +32,10 @@ def test_chat_returns_the_message_sources_and_pending_action(usuaria: Callable[.
     assert respuesta.status_code == 200
     cuerpo = respuesta.json()
     assert cuerpo["conversacion_id"] and cuerpo["mensaje"]["rol"] == "assistant"
-    assert cuerpo["accion_pendiente"]["tipo"] == "crear_proyecto" and cuerpo["accion_pendiente"]["expires_at"]
+    accion = cuerpo["accion_pendiente"]
+    assert accion["tipo"] == "crear_proyecto" and accion["expires_at"]
+    assert accion["descripcion"] == "Crear el proyecto «Mina Norte» (Explotación minera) en región Atacama."
+    assert accion["etiquetas"]["region"] == "Región" and accion["parametros"]["region"] == "Atacama"
 
 
 def test_the_stream_sends_ordered_events_with_ids_and_no_cache_headers(

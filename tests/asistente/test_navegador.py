@@ -185,6 +185,8 @@ def _crear_con_dialogo(chat: Pagina, cliente_confirmado: Cliente, django_db_bloc
     expect(dialogo).to_be_visible()
     expect(dialogo).to_contain_text("¿Confirmar acción?")
     expect(chat.pagina.locator("#cuenta-accion")).to_have_text(re.compile(r"^(4:5\d|5:00)$"))
+    expect(chat.pagina.locator("#parametros-accion")).to_contain_text("Región")  # etiquetas legibles
+    expect(chat.pagina.locator("#parametros-accion")).to_contain_text("Extracción (t/mes)")
     chat.capturar("chat-dialogo-accion")
     assert not en_hilo(Proyecto.objects.filter(cliente=cliente_confirmado).exists)  # nada sin confirmar
     chat.pagina.fill('#parametros-accion input[name="nombre"]', "Mina Diálogo Editada")

@@ -92,3 +92,15 @@ def test_with_the_corpus_loaded_an_offer_reads_the_loaded_norm_types_in_one_quer
     assert {"buscar_normativa", "buscar_sea"} <= nombres  # leyes y guías del SEA cargadas
     assert "buscar_documentacion" not in nombres  # la documentación del sistema no se cargó
     assert sum('"normativa_fragmentolegal"' in c["sql"] for c in consultas.captured_queries) == 1
+
+
+def test_a_tools_parameter_labels_are_their_titles_or_else_their_names_without_underscores() -> None:
+    from pydantic import Field
+
+    class Entrada(BaseModel):
+        region: str = Field(title="Región")
+        superficie_ha: float | None = None
+
+    herramienta = Herramienta("crear", lambda e, c: {}, Entrada, lambda u: True)
+
+    assert herramienta.etiquetas() == {"region": "Región", "superficie_ha": "superficie ha"}
