@@ -51,6 +51,10 @@ ACCION = inline_serializer(
         "etiquetas": serializers.DictField(
             child=serializers.CharField(), help_text="Nombre legible de cada parámetro, para mostrarlo."
         ),
+        "opciones": serializers.DictField(
+            child=serializers.DictField(child=serializers.CharField()),
+            help_text="Parámetros de opciones fijas: cada valor posible con su nombre legible.",
+        ),
         "descripcion": serializers.CharField(),
         "estado": serializers.CharField(),
         "expires_at": serializers.DateTimeField(),

@@ -6,7 +6,7 @@ El docstring de cada función es la descripción que ve el modelo.
 from __future__ import annotations
 
 from collections import Counter
-from typing import Any, Literal
+from typing import Any, ClassVar, Literal
 
 from pydantic import BaseModel, Field
 
@@ -325,8 +325,11 @@ def obtener_estadisticas(entrada: ObtenerEstadisticas, ctx: Contexto) -> dict[st
 # --- Escritura (solo al confirmar) ------------------------------------------------------------
 
 
-# Los títulos (`title`) son las etiquetas de los parámetros en el diálogo «¿Confirmar acción?».
+# Los títulos (`title`) son las etiquetas de los parámetros en el diálogo «¿Confirmar acción?», y
+# `OPCIONES` los nombres de los valores de un parámetro de opciones fijas (el diálogo ofrece una lista).
 class CrearProyecto(BaseModel):
+    OPCIONES: ClassVar[dict[str, dict[str, str]]] = {"tipo": dict(Proyecto.Tipo.choices)}
+
     nombre: str = Field(min_length=2, max_length=200, title="Nombre")
     region: str = Field(min_length=1, title="Región", description="Región: nombre o número 1–16.")
     comuna: str | None = Field(default=None, title="Comuna")
@@ -376,6 +379,8 @@ def crear_proyecto(entrada: CrearProyecto, ctx: Contexto) -> dict[str, Any]:
 
 
 class EjecutarAnalisis(BaseModel):
+    OPCIONES: ClassVar[dict[str, dict[str, str]]] = {"tipo": dict(Analisis.Tipo.choices)}
+
     proyecto_id: int = Field(title="Proyecto (id)")
     tipo: Literal["rapido", "completo"] = Field(default="completo", title="Tipo de análisis")
 

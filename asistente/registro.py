@@ -70,6 +70,19 @@ class Herramienta:
             for nombre, campo in self.entrada.model_fields.items()
         }
 
+    def opciones(self) -> dict[str, dict[str, str]]:
+        """Valores posibles de cada parámetro de opciones fijas (`enum` del esquema), con su nombre
+        legible si la entrada los declara en `OPCIONES`."""
+        nombres: dict[str, dict[str, str]] = getattr(self.entrada, "OPCIONES", {})
+        propiedades = _esquema(self.nombre, self.entrada, self.descripcion)["input_schema"].get(
+            "properties", {}
+        )
+        return {
+            campo: {valor: nombres.get(campo, {}).get(valor, valor) for valor in propiedad["enum"]}
+            for campo, propiedad in propiedades.items()
+            if "enum" in propiedad
+        }
+
     def esquema(self) -> dict[str, Any]:
         """Definición para la API de Mensajes: nombre, descripción y JSON Schema de la entrada."""
         return copy.deepcopy(_esquema(self.nombre, self.entrada, self.descripcion))

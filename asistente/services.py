@@ -485,6 +485,7 @@ def accion_json(accion: AccionPendiente) -> dict[str, Any]:
         "tipo": accion.tipo,
         "parametros": accion.parametros,
         "etiquetas": herramienta.etiquetas() if herramienta else {},
+        "opciones": herramienta.opciones() if herramienta else {},
         "descripcion": accion.descripcion,
         "estado": accion.estado,
         "expires_at": accion.expires_at.isoformat(),

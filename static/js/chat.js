@@ -11,7 +11,8 @@
   let ultimoMensaje = "", accion = null, cuenta = null, reintentos = 0, primera = true, yaGuardada = false;
   let pendiente = null;  // mensaje escrito antes de que el websocket abriera: sale al conectar
 
-  function escapar(t) { const d = document.createElement("div"); d.textContent = t == null ? "" : String(t); return d.innerHTML; }
+  // Para texto y atributos entre comillas dobles (innerHTML de un nodo de texto no escapa las comillas).
+  function escapar(t) { const d = document.createElement("div"); d.textContent = t == null ? "" : String(t); return d.innerHTML.replaceAll('"', "&quot;"); }
   // Markdown mínimo y seguro: se escapa todo y luego se permiten negritas, listas, saltos y [n].
   function markdown(t) {
     const lineas = escapar(t).split("\n");
@@ -146,9 +147,15 @@
     campos.querySelectorAll("label").forEach(function (l) { l.remove(); });
     Object.entries(a.parametros || {}).forEach(function ([k, v]) {
       if (typeof v === "object" && v !== null) return;
+      // Con el DOM, no con HTML armado: los valores vienen del motor (y del texto del usuario o de
+      // sitios externos), y una comilla no debe poder salir del atributo.
       const label = document.createElement("label");
-      const nombre = (a.etiquetas || {})[k] || k.replaceAll("_", " ");
-      label.innerHTML = escapar(nombre) + ' <input name="' + escapar(k) + '" value="' + escapar(v) + '">';
+      const opciones = (a.opciones || {})[k];
+      const control = document.createElement(opciones ? "select" : "input");
+      control.name = k;
+      Object.entries(opciones || {}).forEach(function ([valor, texto]) { control.add(new Option(texto, valor, false, valor === v)); });
+      if (!opciones) control.value = v == null ? "" : String(v);
+      label.append((a.etiquetas || {})[k] || k.replaceAll("_", " "), " ", control);
       campos.appendChild(label);
     });
     const vence = new Date(a.expires_at).getTime();
@@ -163,7 +170,7 @@
   function cerrarAccion() { clearInterval(cuenta); if (dialogo.open) dialogo.close(); }
   function decidir(confirmada) {
     const parametros = {};
-    $("parametros-accion").querySelectorAll("input").forEach(function (i) {
+    $("parametros-accion").querySelectorAll("input, select").forEach(function (i) {
       const original = accion.parametros[i.name];
       const vacio = original === null || original === undefined;
       const valor = i.value.trim();

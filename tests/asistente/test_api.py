@@ -36,6 +36,7 @@ def test_chat_returns_the_message_sources_and_a_pending_action_described_for_peo
     assert accion["tipo"] == "crear_proyecto" and accion["expires_at"]
     assert accion["descripcion"] == "Crear el proyecto «Mina Norte» (Explotación minera) en región Atacama."
     assert accion["etiquetas"]["region"] == "Región" and accion["parametros"]["region"] == "Atacama"
+    assert accion["opciones"]["tipo"]["explotacion"] == "Explotación minera"
 
 
 def test_the_stream_sends_ordered_events_with_ids_and_no_cache_headers(

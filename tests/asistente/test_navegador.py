@@ -200,6 +200,41 @@ def _crear_con_dialogo(chat: Pagina, cliente_confirmado: Cliente, django_db_bloc
     assert chat.errores == []
 
 
+def test_a_proposed_actions_parameters_show_verbatim_never_as_markup_and_fixed_choices_as_a_list(
+    cliente_confirmado: Cliente, daphne: Callable[..., str], django_db_blocker: Any
+) -> None:
+    from playwright.sync_api import expect
+
+    # El modelo (o un sitio externo que lo manipuló) propone un nombre con comillas y etiquetas.
+    nombre = 'Mina "Comillas" autofocus onfocus="alert(1)" <b>negrita</b>'
+    propuesta = {"nombre": nombre, "region": "Atacama", "tipo": "aridos_pozo"}
+    suplente = ServidorClaude(
+        guion=lambda pedido: mensaje_sse(
+            {"type": "tool_use", "id": "toolu_1", "name": "crear_proyecto", "input": propuesta},
+            stop="tool_use",
+        )
+    )
+    url = daphne(
+        ANTHROPIC_API_KEY="clave-de-prueba", ANTHROPIC_BASE_URL=suplente.url, ASISTENTE_MOTOR="claude"
+    )
+    try:
+        with chromium(django_db_blocker) as navegador:
+            chat = Pagina(navegador, url)
+            chat.preguntar("crea el proyecto que te indiqué")
+            parametros = chat.pagina.locator("#parametros-accion")
+            expect(parametros.locator('input[name="nombre"]')).to_have_value(nombre)
+            expect(parametros.locator("select[name=tipo]")).to_have_value("aridos_pozo")
+            expect(parametros.locator("select[name=tipo] option:checked")).to_have_text(
+                "Áridos en pozo o cantera"
+            )
+            assert parametros.locator("b, [onfocus], [autofocus]").count() == 0
+            chat.pagina.click("#cancelar-accion")
+            expect(chat.pagina.locator("#dialogo-accion")).to_be_hidden()
+            assert chat.errores == []
+    finally:
+        suplente.cerrar()
+
+
 def test_reloading_the_page_mid_answer_resumes_the_stream_without_losing_or_repeating_text(
     cliente_confirmado: Cliente, daphne: Callable[..., str], django_db_blocker: Any
 ) -> None:

@@ -104,3 +104,16 @@ def test_a_tools_parameter_labels_are_their_titles_or_else_their_names_without_u
     herramienta = Herramienta("crear", lambda e, c: {}, Entrada, lambda u: True)
 
     assert herramienta.etiquetas() == {"region": "Región", "superficie_ha": "superficie ha"}
+
+
+def test_a_parameter_with_fixed_choices_lists_each_value_with_the_name_the_tool_gives_it() -> None:
+    from typing import ClassVar, Literal
+
+    class Entrada(BaseModel):
+        OPCIONES: ClassVar[dict[str, dict[str, str]]] = {"tipo": {"rapido": "Rápido"}}
+        tipo: Literal["rapido", "completo"] = "completo"
+        nombre: str = ""
+
+    herramienta = Herramienta("analizar", lambda e, c: {}, Entrada, lambda u: True)
+
+    assert herramienta.opciones() == {"tipo": {"rapido": "Rápido", "completo": "completo"}}
