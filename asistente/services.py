@@ -228,7 +228,12 @@ def turno_eventos(turno: Turno) -> Iterator[Evento]:
 
     reloj = time.perf_counter()
     yield evento(
-        "meta", {"conversacion_id": str(turno.conversacion.pk), "mensaje_usuario_id": str(turno.mensaje.pk)}
+        "meta",
+        {
+            "conversacion_id": str(turno.conversacion.pk),
+            "titulo": turno.conversacion.titulo,
+            "mensaje_usuario_id": str(turno.mensaje.pk),
+        },
     )
     try:
         flujo = motor_flujo(motor_para(turno), turno)

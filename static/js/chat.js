@@ -58,7 +58,7 @@
       case "meta":
         conversacion = d.conversacion_id; sessionStorage.setItem(clave(), marco.id); sessionStorage.removeItem(clave() + ":fin");
         if (!config.panel && !new URLSearchParams(location.search).get("c")) history.replaceState(null, "", "?c=" + conversacion);
-        anotarConversacion();
+        anotarConversacion(d.titulo);
         break;
       case "sources": pintarFuentes(d.fuentes || []); break;
       case "warnings": pintarAdvertencias(d.advertencias || []); break;
@@ -87,16 +87,15 @@
       default: break;
     }
   }
-  // Una conversación recién creada aparece al tope de la lista (con el mismo título que le da el
-  // servidor: el primer mensaje, hasta 80 caracteres) y queda marcada como la actual.
-  function anotarConversacion() {
+  // Una conversación recién creada aparece al tope de la lista, con su título, y queda marcada como la actual.
+  function anotarConversacion(titulo) {
     const listaConv = $("conversaciones");
     if (!listaConv || listaConv.querySelector('a[href="?c=' + conversacion + '"]')) return;
     listaConv.querySelectorAll(".vacio").forEach(function (v) { v.remove(); });
     listaConv.querySelectorAll("[aria-current]").forEach(function (a) { a.removeAttribute("aria-current"); });
     const li = document.createElement("li"), enlace = document.createElement("a");
     enlace.href = "?c=" + conversacion; enlace.setAttribute("aria-current", "page");
-    enlace.textContent = ultimoMensaje.split(/\s+/).filter(Boolean).join(" ").slice(0, 80) || "(sin título)";
+    enlace.textContent = titulo || "(sin título)";
     li.appendChild(enlace); listaConv.prepend(li);
   }
   function terminar(d) {
