@@ -197,16 +197,30 @@
       ' <button type="button" class="enlace" data-hacer="descartar">Descartar</button>';
     li.querySelector('[data-hacer="descartar"]').onclick = function () {
       fetch("/api/asistente/avisos/" + a.id + "/descartar", { method: "POST", credentials: "same-origin", headers: { "X-CSRFToken": csrf() } })
-        .then(function () { li.remove(); });
+        .then(function (r) {
+          if (!r.ok) { fallaAviso(li, "No se pudo descartar; reintente."); return; }
+          li.remove();
+          if (!zona.querySelector("[data-aviso]")) ninguno(zona, false);
+        }, function () { fallaAviso(li, "No se pudo descartar; revise su conexión."); });
     };
     const proponer = li.querySelector('[data-hacer="accion"]');
     if (proponer) proponer.onclick = function () {
       // La acción se crea al pedirla (vence a los 5 minutos) y se confirma en el mismo diálogo.
       fetch("/api/asistente/avisos/" + a.id + "/accion", { method: "POST", credentials: "same-origin", headers: { "X-CSRFToken": csrf() } })
         .then(function (r) { return r.json().then(function (d) { return { ok: r.ok, d: d }; }); })
-        .then(function (r) { if (r.ok) abrirAccion(r.d); else mostrarError(r.d.detail || r.d.error || "No se pudo proponer la acción."); });
+        .then(function (r) { if (r.ok) abrirAccion(r.d); else fallaAviso(li, r.d.detail || r.d.error || "No se pudo proponer la acción."); },
+          function () { fallaAviso(li, "No se pudo proponer la acción; revise su conexión."); });
     };
+    ninguno(zona, true);
     zona.appendChild(li);
+  }
+  // El «No hay avisos pendientes.» de la plantilla se oculta mientras haya alguno.
+  function ninguno(zona, ocultar) { zona.querySelectorAll(".vacio").forEach(function (v) { v.hidden = ocultar; }); }
+  // Un error del aviso se muestra en el aviso (el «Reintentar» del chat reenvía la pregunta).
+  function fallaAviso(li, mensaje) {
+    let nota = li.querySelector(".chat-error");
+    if (!nota) { nota = document.createElement("span"); nota.className = "chat-error"; nota.setAttribute("role", "alert"); li.appendChild(nota); }
+    nota.textContent = " " + mensaje;
   }
   function mostrarError(mensaje) { error.hidden = false; error.querySelector("span").textContent = mensaje; }
   function csrf() { const m = document.cookie.match(/csrftoken=([^;]+)/); return m ? m[1] : ""; }

@@ -17,7 +17,7 @@ import pytest
 from django.contrib.auth import get_user_model
 from django.utils import timezone
 
-from asistente.models import ConfiguracionAvisos
+from asistente.models import Aviso, ConfiguracionAvisos
 from proyectos.models import Cliente, Proyecto
 from proyectos.roles import Rol
 from proyectos.services import proyecto_crear, usuario_crear_o_actualizar
@@ -271,7 +271,7 @@ def _recargar_a_mitad(chat: Pagina, palabras: list[str]) -> None:
     assert chat.errores == []
 
 
-def test_opening_a_project_without_geometry_shows_a_nudge_in_the_side_panel(
+def test_opening_a_project_without_geometry_shows_a_nudge_in_the_side_panel_that_can_be_dismissed(
     cliente_confirmado: Cliente, daphne: Callable[..., str], django_db_blocker: Any
 ) -> None:
 
@@ -288,6 +288,10 @@ def test_opening_a_project_without_geometry_shows_a_nudge_in_the_side_panel(
         url = daphne()
         with chromium(django_db_blocker) as navegador:
             _aviso_en_el_panel(Pagina(navegador, url), proyecto)
+        with django_db_blocker.unblock():
+            assert Aviso.objects.get(
+                usuario__username=USUARIA, objeto=f"proyecto:{proyecto.pk}"
+            ).descartado_at
     finally:
         with django_db_blocker.unblock():
             ConfiguracionAvisos.objects.filter(pk=1).update(hora_inicio=horario[0], hora_fin=horario[1])
@@ -298,7 +302,8 @@ def _aviso_en_el_panel(pagina: Pagina, proyecto: Proyecto) -> None:
 
     pagina.pagina.goto(f"{pagina.url}/proyectos/{proyecto.pk}/")
 
-    aviso = pagina.pagina.locator(".panel-chat #avisos li").first
+    avisos = pagina.pagina.locator(".panel-chat #avisos")
+    aviso = avisos.locator("li[data-aviso]")
     expect(aviso).to_contain_text(
         "El proyecto Mina Sin Polígono no tiene geometría definida. ¿Desea ir al mapa para dibujarla?"
     )
@@ -310,3 +315,8 @@ def _aviso_en_el_panel(pagina: Pagina, proyecto: Proyecto) -> None:
     pagina.preguntar("¿Qué le falta a este proyecto?")
     expect(pagina.pagina.locator(".panel-chat .chat-mensaje.assistant .calificar")).to_be_visible()
     assert pagina.errores == [] and "?c=" not in pagina.pagina.url
+
+    expect(avisos.locator(".vacio")).to_be_hidden()
+    aviso.get_by_role("button", name="Descartar").click()
+    expect(aviso).to_have_count(0)
+    expect(avisos.locator(".vacio")).to_have_text("No hay avisos pendientes.")
