@@ -121,7 +121,8 @@
           method: "POST", credentials: "same-origin",
           headers: { "Content-Type": "application/json", "X-CSRFToken": csrf() },
           body: JSON.stringify({ valor: i === 0 ? 1 : -1 }),
-        }).then(function () { caja.textContent = "Gracias por su opinión."; });
+        }).then(function (r) { caja.textContent = r.ok ? "Gracias por su opinión." : "No se pudo guardar su opinión."; },
+          function () { caja.textContent = "No se pudo guardar su opinión (sin conexión)."; });
       };
     });
     li.appendChild(caja);
@@ -177,7 +178,12 @@
       const numerico = /^-?\d+([.,]\d+)?$/.test(valor);
       parametros[i.name] = valor === "" ? null : numerico ? Number(valor.replace(",", ".")) : valor;
     });
-    socket.send(JSON.stringify({ tipo: "confirmar", accion_id: accion.id, confirmada: confirmada, parametros: Object.keys(parametros).length ? parametros : null }));
+    enviarMarco({ tipo: "confirmar", accion_id: accion.id, confirmada: confirmada, parametros: Object.keys(parametros).length ? parametros : null });
+  }
+  // Sin socket abierto (corte de red), el marco espera a la reconexión: no se pierde.
+  function enviarMarco(marco) {
+    if (socket && socket.readyState === 1) { socket.send(JSON.stringify(marco)); return; }
+    pendiente = marco; actividad.hidden = false; actividad.textContent = "Conectando…";
   }
   function seguimiento(a) {
     if (a.estado === "fallida") return "No se pudo ejecutar: " + (a.error || "") + " No se modificó nada.";
@@ -229,8 +235,7 @@
     enCurso = true; entrada.disabled = enviar.disabled = true; error.hidden = true; ultimoMensaje = mensaje;
     agregar("user", mensaje);
     const marco = { tipo: "mensaje", mensaje: mensaje, conversacion_id: conversacion, proyecto_id: config.proyecto_id, vista: config.vista };
-    if (socket && socket.readyState === 1) socket.send(JSON.stringify(marco));
-    else { pendiente = marco; actividad.hidden = false; actividad.textContent = "Conectando…"; }  // no se pierde
+    enviarMarco(marco);
     entrada.value = "";
   }
   $("formulario").addEventListener("submit", function (e) { e.preventDefault(); mandar(entrada.value); });
@@ -238,5 +243,9 @@
   $("reintentar").addEventListener("click", function () { error.hidden = true; mandar(ultimoMensaje); });
   $("confirmar-accion").addEventListener("click", function () { decidir(true); });
   $("cancelar-accion").addEventListener("click", function () { decidir(false); });
+  // Escape equivale a Cancelar: sin esto el diálogo se cerraba y la acción seguía pendiente.
+  dialogo.addEventListener("cancel", function (e) { e.preventDefault(); decidir(false); });
+  // Las respuestas guardadas sin calificar (al recargar) también se pueden calificar.
+  lista.querySelectorAll("[data-calificable]").forEach(function (li) { agregarCalificacion(li, li.dataset.id); });
   conectar();
 })();

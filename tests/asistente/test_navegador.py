@@ -17,7 +17,7 @@ import pytest
 from django.contrib.auth import get_user_model
 from django.utils import timezone
 
-from asistente.models import Aviso, ConfiguracionAvisos
+from asistente.models import AccionPendiente, Aviso, ConfiguracionAvisos, Mensaje
 from proyectos.models import Cliente, Proyecto
 from proyectos.roles import Rol
 from proyectos.services import proyecto_crear, usuario_crear_o_actualizar
@@ -158,6 +158,7 @@ def _pregunta_de_ley(navegador: Any, url: str) -> None:
     movil = Pagina(navegador, chat.url, ancho=390)
     movil.pagina.goto(chat.pagina.url)
     expect(movil.pagina.locator(".chat-mensaje.assistant")).to_have_count(1)
+    expect(movil.pagina.locator(".calificar")).to_have_text("Su opinión: le sirvió.")
     # Guardada y vuelta a mostrar por el servidor, la respuesta conserva su lista de citas.
     assert puntos > 1
     expect(movil.pagina.locator(".chat-mensaje.assistant .contenido li")).to_have_count(puntos)
@@ -200,7 +201,7 @@ def _crear_con_dialogo(chat: Pagina, cliente_confirmado: Cliente, django_db_bloc
     assert chat.errores == []
 
 
-def test_a_proposed_actions_parameters_show_verbatim_never_as_markup_and_fixed_choices_as_a_list(
+def test_a_proposed_action_shows_its_parameters_verbatim_with_fixed_choices_as_a_list_and_escape_cancels_it(
     cliente_confirmado: Cliente, daphne: Callable[..., str], django_db_blocker: Any
 ) -> None:
     from playwright.sync_api import expect
@@ -230,6 +231,17 @@ def test_a_proposed_actions_parameters_show_verbatim_never_as_markup_and_fixed_c
             assert parametros.locator("b, [onfocus], [autofocus]").count() == 0
             chat.pagina.click("#cancelar-accion")
             expect(chat.pagina.locator("#dialogo-accion")).to_be_hidden()
+            cancelada = chat.pagina.locator(".chat-mensaje.assistant", has_text="Acción cancelada.")
+            expect(cancelada).to_have_count(1)
+
+            chat.preguntar("créalo de nuevo")  # Escape también cancela (no deja la acción pendiente)
+            expect(parametros.locator('input[name="nombre"]')).to_be_visible()
+            chat.pagina.keyboard.press("Escape")
+            expect(chat.pagina.locator("#dialogo-accion")).to_be_hidden()
+            expect(cancelada).to_have_count(2)
+            acciones = AccionPendiente.objects.filter(usuario__username=USUARIA)
+            estados = en_hilo(lambda: list(acciones.values_list("estado", flat=True)))
+            assert estados == ["cancelada", "cancelada"]
             assert chat.errores == []
     finally:
         suplente.cerrar()
@@ -268,6 +280,12 @@ def _recargar_a_mitad(chat: Pagina, palabras: list[str]) -> None:
     expect(chat.pagina.locator(".chat-mensaje.assistant")).to_have_count(1)
     assert chat.pagina.locator(".chat-mensaje.assistant .contenido").last.inner_text().split() == palabras
     chat.capturar("chat-reanudado")
+
+    chat.pagina.reload()  # ya guardada y sin calificar: se califica igual que en vivo
+    chat.pagina.locator(".calificar button", has_text="No").click()
+    expect(chat.pagina.locator(".calificar")).to_have_text("Gracias por su opinión.")
+    mensaje_id = chat.pagina.locator(".chat-mensaje.assistant").get_attribute("data-id")
+    assert en_hilo(lambda: Mensaje.objects.get(pk=mensaje_id).feedback) == -1
     assert chat.errores == []
 
 
