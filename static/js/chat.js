@@ -59,6 +59,7 @@
         conversacion = d.conversacion_id; sessionStorage.setItem(clave(), marco.id); sessionStorage.removeItem(clave() + ":fin");
         if (!config.panel && !new URLSearchParams(location.search).get("c")) history.replaceState(null, "", "?c=" + conversacion);
         anotarConversacion(d.titulo);
+        if ($("eliminar-conversacion")) $("eliminar-conversacion").hidden = false;
         break;
       case "sources": pintarFuentes(d.fuentes || []); break;
       case "warnings": pintarAdvertencias(d.advertencias || []); break;
@@ -83,7 +84,7 @@
           socket.send(JSON.stringify({ tipo: "reanudar", conversacion_id: conversacion, ultimo_evento: Number(sessionStorage.getItem(clave()) || 0) }));
           break;
         }
-        terminar(null); mostrarError(d.mensaje || "Ocurrió un error."); break;
+        terminar(null); mostrarError(d.mensaje || "Ocurrió un error.", true); break;
       default: break;
     }
   }
@@ -228,7 +229,10 @@
     if (!nota) { nota = document.createElement("span"); nota.className = "chat-error"; nota.setAttribute("role", "alert"); li.appendChild(nota); }
     nota.textContent = " " + mensaje;
   }
-  function mostrarError(mensaje) { error.hidden = false; error.querySelector("span").textContent = mensaje; }
+  // «Reintentar» reenvía la última pregunta: solo se ofrece cuando lo que falló fue el turno.
+  function mostrarError(mensaje, reintentable) {
+    error.hidden = false; error.querySelector("span").textContent = mensaje; $("reintentar").hidden = !reintentable;
+  }
   function csrf() { const m = document.cookie.match(/csrftoken=([^;]+)/); return m ? m[1] : ""; }
   function mandar(mensaje) {
     if (!mensaje.trim() || enCurso) return;
@@ -240,9 +244,24 @@
   }
   $("formulario").addEventListener("submit", function (e) { e.preventDefault(); mandar(entrada.value); });
   entrada.addEventListener("keydown", function (e) { if (e.key === "Enter" && !e.shiftKey) { e.preventDefault(); mandar(entrada.value); } });
-  $("reintentar").addEventListener("click", function () { error.hidden = true; mandar(ultimoMensaje); });
+  $("reintentar").addEventListener("click", function () {
+    error.hidden = true;
+    const fallida = lista.lastElementChild;  // la pregunta sin respuesta se vuelve a mostrar una sola vez
+    if (fallida && fallida.classList.contains("user") && !fallida.dataset.id) fallida.remove();
+    mandar(ultimoMensaje);
+  });
   $("confirmar-accion").addEventListener("click", function () { decidir(true); });
   $("cancelar-accion").addEventListener("click", function () { decidir(false); });
+  // Eliminar oculta la conversación (la API la marca eliminada) y vuelve a una conversación nueva.
+  const eliminar = $("eliminar-conversacion");
+  if (eliminar) eliminar.addEventListener("click", function () {
+    if (!conversacion || !window.confirm("¿Eliminar esta conversación? Dejará de aparecer en su lista.")) return;
+    fetch("/api/asistente/conversaciones/" + conversacion + "/", { method: "DELETE", credentials: "same-origin", headers: { "X-CSRFToken": csrf() } })
+      .then(function (r) {
+        if (r.ok || r.status === 404) { sessionStorage.removeItem(clave()); sessionStorage.removeItem(clave() + ":fin"); location.assign(location.pathname); }
+        else mostrarError("No se pudo eliminar la conversación; reintente.");
+      }, function () { mostrarError("No se pudo eliminar la conversación; revise su conexión."); });
+  });
   // Escape equivale a Cancelar: sin esto el diálogo se cerraba y la acción seguía pendiente.
   dialogo.addEventListener("cancel", function (e) { e.preventDefault(); decidir(false); });
   // Las respuestas guardadas sin calificar (al recargar) también se pueden calificar.

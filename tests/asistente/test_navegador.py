@@ -7,6 +7,7 @@ Las capturas quedan en `var/capturas/` (no se versionan).
 
 import json
 import re
+import time
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from datetime import timedelta
@@ -17,7 +18,8 @@ import pytest
 from django.contrib.auth import get_user_model
 from django.utils import timezone
 
-from asistente.models import AccionPendiente, Aviso, ConfiguracionAvisos, Mensaje
+from asistente.models import AccionPendiente, Aviso, ConfiguracionAvisos, Conversacion, Mensaje
+from config.servicios import redis_compartido
 from proyectos.models import Cliente, Proyecto
 from proyectos.roles import Rol
 from proyectos.services import proyecto_crear, usuario_crear_o_actualizar
@@ -77,8 +79,16 @@ def en_hilo(consulta: Callable[[], Any]) -> Any:
     """Consulta la base desde otro hilo: el API síncrono de Playwright corre un bucle asyncio en este."""
     from concurrent.futures import ThreadPoolExecutor
 
+    from django.db import connections
+
+    def consultar_y_cerrar() -> Any:
+        try:
+            return consulta()
+        finally:
+            connections.close_all()  # la conexión del hilo no debe impedir borrar la base de pruebas
+
     with ThreadPoolExecutor(1) as hilo:
-        return hilo.submit(consulta).result()
+        return hilo.submit(consultar_y_cerrar).result()
 
 
 class Pagina:
@@ -245,6 +255,39 @@ def test_a_proposed_action_shows_its_parameters_verbatim_with_fixed_choices_as_a
             assert chat.errores == []
     finally:
         suplente.cerrar()
+
+
+def test_a_rejected_question_shows_the_error_and_retry_sends_it_again_then_the_conversation_can_be_deleted(
+    cliente_confirmado: Cliente, daphne: Callable[..., str], django_db_blocker: Any
+) -> None:
+    from playwright.sync_api import expect
+
+    url = daphne()
+    with chromium(django_db_blocker) as navegador:
+        chat = Pagina(navegador, url)
+        usuaria = en_hilo(lambda: get_user_model().objects.get(username=USUARIA).pk)
+        ventana = int(time.time() // 60)  # y la siguiente, por si el minuto cambia en medio
+        claves = [f"asistente:limite:mensajes_minuto:{usuaria}:{v}" for v in (ventana, ventana + 1)]
+        redis_compartido().mset(dict.fromkeys(claves, 10))  # ya usó sus 10 mensajes del minuto
+
+        chat.preguntar("¿Qué es una DIA?")
+        error = chat.pagina.locator("#error")
+        expect(error).to_contain_text("Superó el límite de 10 por minuto")
+        expect(error.locator("#reintentar")).to_be_visible()
+        expect(chat.pagina.locator("#entrada")).to_be_enabled()
+
+        redis_compartido().delete(*claves)  # pasó el minuto
+        error.locator("#reintentar").click()
+        expect(error).to_be_hidden()
+        expect(chat.pagina.locator(".chat-mensaje.assistant .calificar")).to_be_visible()
+        expect(chat.pagina.locator(".chat-mensaje.user")).to_have_count(1)
+
+        chat.pagina.once("dialog", lambda dialogo: dialogo.accept())
+        chat.pagina.click("#eliminar-conversacion")
+        expect(chat.pagina.locator("#conversaciones")).to_have_text("Aún no hay conversaciones.")
+        assert "?c=" not in chat.pagina.url
+        assert en_hilo(lambda: list(Conversacion.objects.filter(usuario_id=usuaria, eliminada_at=None))) == []
+        assert chat.errores == []
 
 
 def test_reloading_the_page_mid_answer_resumes_the_stream_without_losing_or_repeating_text(
