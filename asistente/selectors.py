@@ -12,7 +12,11 @@ from markdown_it import MarkdownIt
 from asistente.models import Conversacion
 from proyectos.roles import Usuario, puede_escribir
 
-ETIQUETAS_PERMITIDAS = {"p", "strong", "em", "ul", "ol", "li", "a", "code", "pre", "br", "blockquote"}
+# También las aplica `chat.js` al Markdown en vivo (van en la configuración del chat).
+ETIQUETAS_PERMITIDAS = {
+    *("p", "br", "hr", "strong", "em", "code", "pre", "blockquote", "ul", "ol", "li", "a"),
+    *("h1", "h2", "h3", "h4", "h5", "h6"),
+}
 # CommonMark, como el chat en vivo (`static/js/chat.js`): una lista puede seguir a una línea de texto
 # sin línea en blanco («Según el corpus normativo:\n- …», como escriben los motores) y cada salto de
 # línea se respeta. Así un mensaje se ve igual al transmitirse que al recargar la página. El HTML
@@ -44,6 +48,7 @@ def chat_contexto(
             if proyecto_id is not None
             else getattr(conversacion, "proyecto_id", None),
             "vista": vista,
+            "etiquetas_markdown": sorted(ETIQUETAS_PERMITIDAS),
         },
     }
 

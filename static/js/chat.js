@@ -9,24 +9,48 @@
   const error = $("error"), dialogo = $("dialogo-accion");
   let socket = null, burbuja = null, texto = "", conversacion = config.conversacion_id, enCurso = false;
   let ultimoMensaje = "", accion = null, cuenta = null, reintentos = 0, primera = true, yaGuardada = false;
+  let pintura = 0;  // cuadro de pantalla pedido para pintar los trozos recibidos
   let pendiente = null;  // mensaje escrito antes de que el websocket abriera: sale al conectar
 
   // Para texto y atributos entre comillas dobles (innerHTML de un nodo de texto no escapa las comillas).
   function escapar(t) { const d = document.createElement("div"); d.textContent = t == null ? "" : String(t); return d.innerHTML.replaceAll('"', "&quot;"); }
   // Markdown mínimo y seguro: se escapa todo y luego se permiten negritas, listas, saltos y [n].
+  // El mismo Markdown que el servidor al recargar (`asistente.selectors.markdown_seguro`): markdown-it
+  // CommonMark con los saltos de línea respetados y el HTML crudo escapado, y solo las etiquetas que
+  // el servidor permite (las demás se quitan dejando su texto). Así una respuesta se ve igual
+  // mientras llega que guardada. Los marcadores [n] enlazan a la fuente n del panel.
+  const md = window.markdownit("commonmark", { breaks: true, html: false });
+  const permitidas = new Set(config.etiquetas_markdown);
   function markdown(t) {
-    const lineas = escapar(t).split("\n");
-    let html = "", enLista = false;
-    for (const linea of lineas) {
-      const item = linea.match(/^\s*[-*] (.*)$/);
-      if (item && !enLista) { html += "<ul>"; enLista = true; }
-      if (!item && enLista) { html += "</ul>"; enLista = false; }
-      const cuerpo = (item ? item[1] : linea)
-        .replace(/\*\*(.+?)\*\*/g, "<strong>$1</strong>")
-        .replace(/\[(\d+)\]/g, '<a href="#fuente-$1" class="marcador">[$1]</a>');
-      html += item ? "<li>" + cuerpo + "</li>" : (cuerpo ? "<p>" + cuerpo + "</p>" : "");
+    const plantilla = document.createElement("template");
+    plantilla.innerHTML = md.render(t);
+    sanear(plantilla.content);
+    enlazarMarcadores(plantilla.content);
+    return plantilla.innerHTML;
+  }
+  function sanear(nodo) {
+    Array.from(nodo.children).forEach(function (el) {
+      sanear(el);
+      const etiqueta = el.tagName.toLowerCase();
+      if (!permitidas.has(etiqueta)) { el.replaceWith(...Array.from(el.childNodes)); return; }
+      Array.from(el.attributes).forEach(function (a) { if (!(etiqueta === "a" && a.name === "href")) el.removeAttribute(a.name); });
+    });
+  }
+  function enlazarMarcadores(raiz) {
+    const caminante = document.createTreeWalker(raiz, NodeFilter.SHOW_TEXT), nodos = [];
+    while (caminante.nextNode()) {
+      const n = caminante.currentNode;
+      if (/\[\d+\]/.test(n.data) && !n.parentElement?.closest("code, a")) nodos.push(n);
     }
-    return html + (enLista ? "</ul>" : "");
+    nodos.forEach(function (n) {
+      n.replaceWith(...n.data.split(/(\[\d+\])/).map(function (parte) {
+        const m = parte.match(/^\[(\d+)\]$/);
+        if (!m) return document.createTextNode(parte);
+        const a = document.createElement("a");
+        a.href = "#fuente-" + m[1]; a.className = "marcador"; a.textContent = parte;
+        return a;
+      }));
+    });
   }
   function clave() { return "chat:ultimo:" + conversacion; }
   function conectar() {
@@ -73,7 +97,7 @@
       case "token":
         if (yaGuardada) break;
         if (!burbuja) { burbuja = agregar("assistant", ""); texto = ""; }
-        texto += d.texto; burbuja.querySelector(".contenido").innerHTML = markdown(texto); burbuja.scrollIntoView({ block: "end" });
+        texto += d.texto; pintarPronto();
         break;
       case "action": abrirAccion(d); break;
       case "aviso": mostrarAviso(d); break;
@@ -99,7 +123,16 @@
     enlace.textContent = titulo || "(sin título)";
     li.appendChild(enlace); listaConv.prepend(li);
   }
+  // Los trozos se pintan a lo más una vez por cuadro de pantalla: con respuestas largas, volver a
+  // armar el Markdown completo en cada trozo recargaría el teléfono.
+  function pintarPronto() { if (!pintura) pintura = requestAnimationFrame(pintarAhora); }
+  function pintarAhora() {
+    if (pintura) cancelAnimationFrame(pintura);
+    pintura = 0;
+    if (burbuja && !yaGuardada) { burbuja.querySelector(".contenido").innerHTML = markdown(texto); burbuja.scrollIntoView({ block: "end" }); }
+  }
   function terminar(d) {
+    pintarAhora();
     enCurso = false; entrada.disabled = enviar.disabled = false; actividad.hidden = true;
     if (conversacion) sessionStorage.setItem(clave() + ":fin", "1");
     if (d && d.mensaje && burbuja && !yaGuardada) { burbuja.querySelector(".contenido").innerHTML = markdown(d.mensaje.contenido); agregarCalificacion(burbuja, d.mensaje.id); }

@@ -290,6 +290,48 @@ def test_a_rejected_question_shows_the_error_and_retry_sends_it_again_then_the_c
         assert chat.errores == []
 
 
+MARKDOWN_DEL_MODELO = (
+    "## Resumen\n\nSegún la **Ley 19.300**:\n1. uno\n2. dos\n\n*cursiva* y `código`\n\n> una cita\n\n"
+    "Ver [LeyChile](https://www.bcn.cl/leychile/navegar?idNorma=30667).\n\n---\n"
+    "<script>alert(1)</script> [falso](javascript:alert(2)) ![imagen](https://ejemplo.cl/x.png)"
+)
+# Etiquetas (con su href) y texto de la respuesta, para comparar lo pintado en vivo con lo del servidor.
+ESTRUCTURA = """() => {
+  const c = document.querySelector(".chat-mensaje.assistant .contenido");
+  return [Array.from(c.querySelectorAll("*")).map((e) => e.tagName + " " + (e.getAttribute("href") || "")),
+          c.innerText.split(/\\s+/).join(" ")];
+}"""
+
+
+def test_a_markdown_answer_looks_the_same_while_streaming_as_after_a_reload_with_nothing_unsafe(
+    cliente_confirmado: Cliente, daphne: Callable[..., str], django_db_blocker: Any
+) -> None:
+    from playwright.sync_api import expect
+
+    suplente = ServidorClaude(guion=lambda pedido: mensaje_sse({"type": "text", "text": MARKDOWN_DEL_MODELO}))
+    url = daphne(
+        ANTHROPIC_API_KEY="clave-de-prueba", ANTHROPIC_BASE_URL=suplente.url, ASISTENTE_MOTOR="claude"
+    )
+    try:
+        with chromium(django_db_blocker) as navegador:
+            chat = Pagina(navegador, url)
+            chat.preguntar("Resuma la norma")
+            expect(chat.pagina.locator(".chat-mensaje.assistant .calificar")).to_be_visible()
+            etiquetas, texto = chat.pagina.evaluate(ESTRUCTURA)
+
+            chat.pagina.reload()
+            expect(chat.pagina.locator(".chat-mensaje.assistant")).to_have_count(1)
+            assert chat.pagina.evaluate(ESTRUCTURA) == [etiquetas, texto]
+            for etiqueta in ("H2 ", "STRONG ", "OL ", "LI ", "EM ", "CODE ", "BLOCKQUOTE ", "HR "):
+                assert etiqueta in etiquetas
+            assert "A https://www.bcn.cl/leychile/navegar?idNorma=30667" in etiquetas
+            assert not [e for e in etiquetas if e.startswith(("SCRIPT", "IMG")) or "javascript" in e]
+            assert "<script>alert(1)</script>" in texto and "[falso](javascript:alert(2))" in texto
+            assert chat.errores == []
+    finally:
+        suplente.cerrar()
+
+
 def test_reloading_the_page_mid_answer_resumes_the_stream_without_losing_or_repeating_text(
     cliente_confirmado: Cliente, daphne: Callable[..., str], django_db_blocker: Any
 ) -> None:

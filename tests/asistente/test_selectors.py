@@ -24,3 +24,7 @@ def test_raw_html_and_javascript_links_never_reach_the_page() -> None:
 
     assert "<script" not in html and "<img" not in html and "<a" not in html
     assert "&lt;script&gt;" in html and "[ver](javascript:alert(3))" in html  # quedan como texto
+
+
+def test_headings_and_rules_written_by_the_model_are_kept_as_the_live_chat_shows_them() -> None:
+    assert markdown_seguro("## Resumen\n\n---\nFin") == "<h2>Resumen</h2>\n<hr>\n<p>Fin</p>\n"
