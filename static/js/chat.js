@@ -10,6 +10,7 @@
   let socket = null, burbuja = null, texto = "", conversacion = config.conversacion_id, enCurso = false;
   let ultimoMensaje = "", accion = null, cuenta = null, reintentos = 0, primera = true, yaGuardada = false;
   let pintura = 0;  // cuadro de pantalla pedido para pintar los trozos recibidos
+  let fuentesTurno = 0;  // fuentes del turno en curso: los marcadores [n] hasta ese número se enlazan
   let pendiente = null;  // mensaje escrito antes de que el websocket abriera: sale al conectar
 
   // Para texto y atributos entre comillas dobles (innerHTML de un nodo de texto no escapa las comillas).
@@ -18,14 +19,15 @@
   // El mismo Markdown que el servidor al recargar (`asistente.selectors.markdown_seguro`): markdown-it
   // CommonMark con los saltos de línea respetados y el HTML crudo escapado, y solo las etiquetas que
   // el servidor permite (las demás se quitan dejando su texto). Así una respuesta se ve igual
-  // mientras llega que guardada. Los marcadores [n] enlazan a la fuente n del panel.
+  // mientras llega que guardada. Con `de` (el id del mensaje), cada marcador [n] de una de sus
+  // `fuentes` enlaza a la fuente n de la lista del mensaje, como hace el servidor.
   const md = window.markdownit("commonmark", { breaks: true, html: false });
   const permitidas = new Set(config.etiquetas_markdown);
-  function markdown(t) {
+  function markdown(t, de, cuantas) {
     const plantilla = document.createElement("template");
     plantilla.innerHTML = md.render(t);
     sanear(plantilla.content);
-    enlazarMarcadores(plantilla.content);
+    if (de) enlazarMarcadores(plantilla.content, de, cuantas);
     return plantilla.innerHTML;
   }
   function sanear(nodo) {
@@ -36,7 +38,7 @@
       Array.from(el.attributes).forEach(function (a) { if (!(etiqueta === "a" && a.name === "href")) el.removeAttribute(a.name); });
     });
   }
-  function enlazarMarcadores(raiz) {
+  function enlazarMarcadores(raiz, de, cuantas) {
     const caminante = document.createTreeWalker(raiz, NodeFilter.SHOW_TEXT), nodos = [];
     while (caminante.nextNode()) {
       const n = caminante.currentNode;
@@ -45,9 +47,9 @@
     nodos.forEach(function (n) {
       n.replaceWith(...n.data.split(/(\[\d+\])/).map(function (parte) {
         const m = parte.match(/^\[(\d+)\]$/);
-        if (!m) return document.createTextNode(parte);
+        if (!m || m[1] < 1 || m[1] > cuantas) return document.createTextNode(parte);
         const a = document.createElement("a");
-        a.href = "#fuente-" + m[1]; a.className = "marcador"; a.textContent = parte;
+        a.href = "#fuente-" + de + "-" + m[1]; a.textContent = parte;
         return a;
       }));
     });
@@ -80,12 +82,12 @@
     if (marco.id && conversacion) sessionStorage.setItem(clave(), marco.id);
     switch (marco.evento) {
       case "meta":
-        conversacion = d.conversacion_id; sessionStorage.setItem(clave(), marco.id); sessionStorage.removeItem(clave() + ":fin");
+        conversacion = d.conversacion_id; fuentesTurno = 0; sessionStorage.setItem(clave(), marco.id); sessionStorage.removeItem(clave() + ":fin");
         if (!config.panel && !new URLSearchParams(location.search).get("c")) history.replaceState(null, "", "?c=" + conversacion);
         anotarConversacion(d.titulo);
         if ($("eliminar-conversacion")) $("eliminar-conversacion").hidden = false;
         break;
-      case "sources": pintarFuentes(d.fuentes || []); break;
+      case "sources": fuentesTurno = (d.fuentes || []).length; pintarFuentes(d.fuentes || []); break;
       case "warnings": pintarAdvertencias(d.advertencias || []); break;
       case "start": {
         // Al reanudar un turno que ya terminó, su respuesta ya viene en la página: no se repite.
@@ -129,13 +131,21 @@
   function pintarAhora() {
     if (pintura) cancelAnimationFrame(pintura);
     pintura = 0;
-    if (burbuja && !yaGuardada) { burbuja.querySelector(".contenido").innerHTML = markdown(texto); burbuja.scrollIntoView({ block: "end" }); }
+    if (burbuja && !yaGuardada) {
+      burbuja.querySelector(".contenido").innerHTML = markdown(texto, burbuja.dataset.id, fuentesTurno);
+      burbuja.scrollIntoView({ block: "end" });
+    }
   }
   function terminar(d) {
     pintarAhora();
     enCurso = false; entrada.disabled = enviar.disabled = false; actividad.hidden = true;
     if (conversacion) sessionStorage.setItem(clave() + ":fin", "1");
-    if (d && d.mensaje && burbuja && !yaGuardada) { burbuja.querySelector(".contenido").innerHTML = markdown(d.mensaje.contenido); agregarCalificacion(burbuja, d.mensaje.id); }
+    if (d && d.mensaje && burbuja && !yaGuardada) {
+      const m = d.mensaje, lista_ = m.fuentes || [];
+      burbuja.querySelector(".contenido").innerHTML = markdown(m.contenido, m.id, lista_.length);
+      fuentesDelMensaje(burbuja, m.id, lista_);
+      agregarCalificacion(burbuja, m.id);
+    }
     burbuja = null; yaGuardada = false; entrada.focus();
   }
   function agregar(rol, contenido) {
@@ -145,6 +155,27 @@
     lista.appendChild(li); li.scrollIntoView({ block: "end" });
     return li;
   }
+  // La lista de fuentes bajo la respuesta, como la arma el servidor al recargar.
+  function fuentesDelMensaje(li, id, lista_) {
+    if (!lista_.length) return;
+    const detalles = document.createElement("details"), resumen = document.createElement("summary");
+    const ol = document.createElement("ol");
+    detalles.className = "fuentes-mensaje"; resumen.textContent = "Fuentes (" + lista_.length + ")";
+    lista_.forEach(function (f, i) {
+      const item = document.createElement("li"), a = document.createElement("a");
+      item.id = "fuente-" + id + "-" + (i + 1);
+      a.href = f.url; a.target = "_blank"; a.rel = "noopener"; a.textContent = f.cita;
+      item.appendChild(a); ol.appendChild(item);
+    });
+    detalles.append(resumen, ol); li.appendChild(detalles);
+  }
+  // Un marcador [n] abre la lista de fuentes de su respuesta (cerrada por omisión) antes de saltar.
+  lista.addEventListener("click", function (e) {
+    const enlace = e.target.closest('a[href^="#fuente-"]');
+    const destino = enlace && document.getElementById(enlace.getAttribute("href").slice(1));
+    const detalles = destino && destino.closest("details");
+    if (detalles) detalles.open = true;
+  });
   function agregarCalificacion(li, id) {
     const caja = document.createElement("div");
     caja.className = "calificar";
@@ -165,7 +196,6 @@
     fuentes.innerHTML = lista_.length ? "" : '<li class="vacio">Sin fuentes en esta respuesta.</li>';
     lista_.forEach(function (f, i) {
       const li = document.createElement("li");
-      li.id = "fuente-" + (i + 1);
       li.innerHTML = '<a href="' + escapar(f.url) + '" target="_blank" rel="noopener">' + escapar(f.cita) + "</a><p>" + escapar(f.extracto) + "</p>";
       fuentes.appendChild(li);
     });

@@ -47,6 +47,16 @@ window.WebSocket = class extends Real {
 };
 """
 
+# Etiquetas (con su href e id) y texto de la primera respuesta, sin su calificación: para comparar lo
+# pintado en vivo con lo que arma el servidor al recargar.
+ESTRUCTURA = """() => {
+  const li = document.querySelector(".chat-mensaje.assistant").cloneNode(true);
+  li.querySelectorAll(".calificar").forEach((c) => c.remove());
+  const etiquetas = Array.from(li.querySelectorAll("*"));
+  return [etiquetas.map((e) => [e.tagName, e.getAttribute("href"), e.id].join(" ")),
+          li.textContent.trim().split(/\\s+/).join(" ")];
+}"""
+
 pytestmark = marcas_navegador()
 
 
@@ -164,14 +174,21 @@ def _pregunta_de_ley(navegador: Any, url: str) -> None:
     chat.pagina.locator(".calificar button", has_text="Sí").click()
     expect(chat.pagina.locator(".calificar")).to_have_text("Gracias por su opinión.")
 
-    puntos = chat.pagina.locator(".chat-mensaje.assistant .contenido li").count()
+    # Cada marcador [n] lleva a la fuente n de la lista bajo la respuesta, que se abre.
+    mensaje_id = chat.pagina.locator(".chat-mensaje.assistant").get_attribute("data-id")
+    respuesta.locator("a", has_text="[1]").first.click()
+    expect(chat.pagina.locator(f"#fuente-{mensaje_id}-1")).to_be_visible()
+    en_vivo = chat.pagina.evaluate(ESTRUCTURA)
+
     movil = Pagina(navegador, chat.url, ancho=390)
     movil.pagina.goto(chat.pagina.url)
     expect(movil.pagina.locator(".chat-mensaje.assistant")).to_have_count(1)
     expect(movil.pagina.locator(".calificar")).to_have_text("Su opinión: le sirvió.")
-    # Guardada y vuelta a mostrar por el servidor, la respuesta conserva su lista de citas.
-    assert puntos > 1
-    expect(movil.pagina.locator(".chat-mensaje.assistant .contenido li")).to_have_count(puntos)
+    # Guardada y vuelta a mostrar por el servidor, la respuesta es la misma: lista de citas, marcadores
+    # enlazados y fuentes.
+    assert movil.pagina.evaluate(ESTRUCTURA) == en_vivo
+    assert f"A #fuente-{mensaje_id}-1 " in en_vivo[0] and f"LI  fuente-{mensaje_id}-1" in en_vivo[0]
+    assert len([e for e in en_vivo[0] if e.startswith("LI ")]) > 2
     assert movil.pagina.evaluate("document.documentElement.scrollWidth") <= 390
     movil.capturar("chat-telefono")
     assert chat.errores == [] and movil.errores == []
@@ -295,12 +312,6 @@ MARKDOWN_DEL_MODELO = (
     "Ver [LeyChile](https://www.bcn.cl/leychile/navegar?idNorma=30667).\n\n---\n"
     "<script>alert(1)</script> [falso](javascript:alert(2)) ![imagen](https://ejemplo.cl/x.png)"
 )
-# Etiquetas (con su href) y texto de la respuesta, para comparar lo pintado en vivo con lo del servidor.
-ESTRUCTURA = """() => {
-  const c = document.querySelector(".chat-mensaje.assistant .contenido");
-  return [Array.from(c.querySelectorAll("*")).map((e) => e.tagName + " " + (e.getAttribute("href") || "")),
-          c.innerText.split(/\\s+/).join(" ")];
-}"""
 
 
 def test_a_markdown_answer_looks_the_same_while_streaming_as_after_a_reload_with_nothing_unsafe(
@@ -322,9 +333,9 @@ def test_a_markdown_answer_looks_the_same_while_streaming_as_after_a_reload_with
             chat.pagina.reload()
             expect(chat.pagina.locator(".chat-mensaje.assistant")).to_have_count(1)
             assert chat.pagina.evaluate(ESTRUCTURA) == [etiquetas, texto]
-            for etiqueta in ("H2 ", "STRONG ", "OL ", "LI ", "EM ", "CODE ", "BLOCKQUOTE ", "HR "):
-                assert etiqueta in etiquetas
-            assert "A https://www.bcn.cl/leychile/navegar?idNorma=30667" in etiquetas
+            nombres = {e.split(" ")[0] for e in etiquetas}
+            assert {"H2", "STRONG", "OL", "LI", "EM", "CODE", "BLOCKQUOTE", "HR"} <= nombres
+            assert "A https://www.bcn.cl/leychile/navegar?idNorma=30667 " in etiquetas
             assert not [e for e in etiquetas if e.startswith(("SCRIPT", "IMG")) or "javascript" in e]
             assert "<script>alert(1)</script>" in texto and "[falso](javascript:alert(2))" in texto
             assert chat.errores == []
