@@ -15,7 +15,6 @@
 
   // Para texto y atributos entre comillas dobles (innerHTML de un nodo de texto no escapa las comillas).
   function escapar(t) { const d = document.createElement("div"); d.textContent = t == null ? "" : String(t); return d.innerHTML.replaceAll('"', "&quot;"); }
-  // Markdown mínimo y seguro: se escapa todo y luego se permiten negritas, listas, saltos y [n].
   // El mismo Markdown que el servidor al recargar (`asistente.selectors.markdown_seguro`): markdown-it
   // CommonMark con los saltos de línea respetados y el HTML crudo escapado, y solo las etiquetas que
   // el servidor permite (las demás se quitan dejando su texto). Así una respuesta se ve igual
