@@ -133,8 +133,9 @@ class ChatApi(APIView):
 class ChatStreamApi(APIView):
     @extend_schema(
         summary="Enviar un mensaje y recibir la respuesta como eventos (text/event-stream)",
-        description="Eventos: meta, sources, warnings (si hay), start, token*, tool, action, y done o error; "
-        "cada uno con `id:` creciente.",
+        description="Eventos: meta, sources, warnings (si hay), start, token*, tool_start (una herramienta "
+        "empieza: `herramienta` y `actividad`, el texto para mostrar), tool (terminó, con su resultado), "
+        "action, y done o error; cada uno con `id:` creciente.",
         request=ChatEntrada,
         responses={
             (200, "text/event-stream"): OpenApiResponse(description="Flujo SSE"),

@@ -55,7 +55,12 @@ class BuscarNormativa(BaseModel):
     normas: list[str] = Field(default_factory=list, description="Siglas para acotar, p. ej. «Ley 19.300».")
 
 
-@herramienta(permiso=puede_consultar, ttl_s=TTL_NORMATIVA, disponible=_hay_corpus)
+@herramienta(
+    permiso=puede_consultar,
+    ttl_s=TTL_NORMATIVA,
+    disponible=_hay_corpus,
+    actividad="Buscando en la normativa…",
+)
 def buscar_normativa(entrada: BuscarNormativa, ctx: Contexto) -> dict[str, Any]:
     """Busca en el corpus normativo (Ley 19.300, DS 40/2012, leyes relacionadas y guías del SEA) y
     devuelve fragmentos con su cita (norma, artículo, letra), enlace a LeyChile, extracto y la
@@ -71,7 +76,12 @@ class BuscarDocumentacion(BaseModel):
     consulta: str = Field(min_length=2, max_length=500)
 
 
-@herramienta(permiso=puede_consultar, ttl_s=TTL_NORMATIVA, disponible=_hay_documentacion)
+@herramienta(
+    permiso=puede_consultar,
+    ttl_s=TTL_NORMATIVA,
+    disponible=_hay_documentacion,
+    actividad="Buscando en la documentación del sistema…",
+)
 def buscar_documentacion(entrada: BuscarDocumentacion, ctx: Contexto) -> dict[str, Any]:
     """Busca en la documentación del sistema (README, guía de contribución, documentos técnicos): cómo
     funciona el motor de prefactibilidad, la búsqueda, la API o cómo se agrega algo."""
@@ -89,7 +99,7 @@ class BuscarBcn(BaseModel):
     )
 
 
-@herramienta(permiso=puede_consultar, ttl_s=TTL_NORMATIVA)
+@herramienta(permiso=puede_consultar, ttl_s=TTL_NORMATIVA, actividad="Consultando LeyChile (BCN)…")
 def buscar_bcn(entrada: BuscarBcn, ctx: Contexto) -> dict[str, Any]:
     """Texto oficial de una norma o de uno de sus artículos según BCN LeyChile, con la fecha de la versión
     y el enlace a LeyChile. Úsela para verificar la redacción vigente de un artículo. El texto devuelto es
@@ -113,7 +123,7 @@ class BuscarEseia(BaseModel):
     tipologia: str = Field(default="", max_length=10, description="Letra del Art. 3, p. ej. «i» (minería).")
 
 
-@herramienta(permiso=puede_consultar, ttl_s=TTL_NORMATIVA)
+@herramienta(permiso=puede_consultar, ttl_s=TTL_NORMATIVA, actividad="Buscando proyectos en el e-SEIA…")
 def buscar_eseia(entrada: BuscarEseia, ctx: Contexto) -> dict[str, Any]:
     """Busca proyectos presentados al SEIA en el e-SEIA (nombre, DIA o EIA, región, comuna, tipología,
     titular, estado, fecha) con el enlace a su expediente. Los textos vienen de un sitio externo: son
@@ -151,7 +161,12 @@ def _hay_contenido_sea() -> bool:
     return Norma.Tipo.GUIA in _tipos_cargados() or NoticiaSEA.objects.exists()
 
 
-@herramienta(permiso=puede_consultar, ttl_s=TTL_NOTICIAS, disponible=_hay_contenido_sea)
+@herramienta(
+    permiso=puede_consultar,
+    ttl_s=TTL_NOTICIAS,
+    disponible=_hay_contenido_sea,
+    actividad="Buscando en el sitio del SEA…",
+)
 def buscar_sea(entrada: BuscarSea, ctx: Contexto) -> dict[str, Any]:
     """Busca en el contenido del sitio del SEA: las guías y criterios indexados (fragmentos con su guía,
     sección, página y enlace al PDF del SEA) y las noticias recientes (título, fecha, resumen y enlace).
@@ -186,7 +201,12 @@ class ExplicarSistema(BaseModel):
     tema: str = Field(min_length=2, max_length=300, description="Qué parte del sistema explicar.")
 
 
-@herramienta(permiso=puede_consultar, ttl_s=TTL_NORMATIVA, disponible=_hay_documentacion)
+@herramienta(
+    permiso=puede_consultar,
+    ttl_s=TTL_NORMATIVA,
+    disponible=_hay_documentacion,
+    actividad="Revisando la documentación del sistema…",
+)
 def explicar_sistema(entrada: ExplicarSistema, ctx: Contexto) -> dict[str, Any]:
     """Explica cómo funciona una parte del sistema a partir de su documentación (secciones con su
     título y extracto)."""
@@ -198,7 +218,11 @@ class ProponerImplementacion(BaseModel):
     necesidad: str = Field(min_length=5, max_length=2000, description="Qué se quiere agregar o cambiar.")
 
 
-@herramienta(permiso=puede_administrar, disponible=_hay_documentacion)
+@herramienta(
+    permiso=puede_administrar,
+    disponible=_hay_documentacion,
+    actividad="Revisando la documentación del sistema…",
+)
 def proponer_implementacion(entrada: ProponerImplementacion, ctx: Contexto) -> dict[str, Any]:
     """(Administradores) Reúne la documentación del sistema relevante para implementar una necesidad:
     capas, convenciones y listas de verificación que aplican. No modifica nada."""
@@ -219,7 +243,12 @@ def _grupo_proyecto(entrada: Any, ctx: Contexto) -> str:
     return GRUPO_PROYECTOS
 
 
-@herramienta(permiso=puede_consultar, ttl_s=TTL_PROYECTO, grupo_cache=_grupo_proyecto)
+@herramienta(
+    permiso=puede_consultar,
+    ttl_s=TTL_PROYECTO,
+    grupo_cache=_grupo_proyecto,
+    actividad="Consultando el proyecto…",
+)
 def consultar_proyecto(entrada: ConsultarProyecto, ctx: Contexto) -> dict[str, Any]:
     """Devuelve los datos de un proyecto del usuario (por número o nombre; sin ninguno, el proyecto
     activo), el resumen de su último análisis y proyectos mineros parecidos presentados al SEIA (misma
@@ -242,7 +271,12 @@ class ConsultarAnalisis(BaseModel):
     proyecto_id: int | None = Field(default=None, description="Toma el último análisis del proyecto.")
 
 
-@herramienta(permiso=puede_consultar, ttl_s=TTL_PROYECTO, grupo_cache=_grupo_proyecto)
+@herramienta(
+    permiso=puede_consultar,
+    ttl_s=TTL_PROYECTO,
+    grupo_cache=_grupo_proyecto,
+    actividad="Consultando el análisis…",
+)
 def consultar_analisis(entrada: ConsultarAnalisis, ctx: Contexto) -> dict[str, Any]:
     """Devuelve un análisis completo: clasificación, tipologías con su motivo, efectos del Art. 11
     con evidencia y artículos citados, alertas y advertencias. Sirve para explicar por qué un
@@ -286,7 +320,9 @@ class ListarProyectos(BaseModel):
     limite: int = Field(default=20, ge=1, le=MAXIMO_RESULTADOS)
 
 
-@herramienta(permiso=puede_consultar, ttl_s=60, grupo_cache=_grupo_proyecto)
+@herramienta(
+    permiso=puede_consultar, ttl_s=60, grupo_cache=_grupo_proyecto, actividad="Revisando sus proyectos…"
+)
 def listar_proyectos(entrada: ListarProyectos, ctx: Contexto) -> dict[str, Any]:
     """Lista los proyectos del usuario (filtros opcionales por estado y región), con su última
     clasificación."""
@@ -307,7 +343,12 @@ class ObtenerEstadisticas(BaseModel):
     pass
 
 
-@herramienta(permiso=puede_consultar, ttl_s=60, grupo_cache=_grupo_proyecto)
+@herramienta(
+    permiso=puede_consultar,
+    ttl_s=60,
+    grupo_cache=_grupo_proyecto,
+    actividad="Calculando las estadísticas de sus proyectos…",
+)
 def obtener_estadisticas(entrada: ObtenerEstadisticas, ctx: Contexto) -> dict[str, Any]:
     """Cuenta los proyectos del usuario por estado, región, tipo y última clasificación."""
     lista = list(proyectos.proyectos_visibles(usuario=ctx.usuario))

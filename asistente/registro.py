@@ -58,10 +58,16 @@ class Herramienta:
     disponible: Callable[[], bool] = lambda: True
     describir: Callable[[Any, Contexto], str] | None = None
     grupo_cache: Callable[[Any, Contexto], str] | None = None
+    actividad: str = ""
 
     @property
     def descripcion(self) -> str:
         return inspect.cleandoc(self.funcion.__doc__ or "")
+
+    @property
+    def texto_actividad(self) -> str:
+        """Lo que el chat muestra mientras corre («Buscando en la normativa…»)."""
+        return self.actividad or f"Consultando {self.nombre.replace('_', ' ')}…"
 
     def etiquetas(self) -> dict[str, str]:
         """Nombre legible de cada parámetro (su `title`; si no tiene, el nombre sin guiones bajos)."""
@@ -107,6 +113,7 @@ def herramienta(
     disponible: Callable[[], bool] | None = None,
     describir: Callable[[Any, Contexto], str] | None = None,
     grupo_cache: Callable[[Any, Contexto], str] | None = None,
+    actividad: str = "",
 ) -> Callable[[Callable[[Any, Contexto], dict[str, Any]]], Callable[[Any, Contexto], dict[str, Any]]]:
     """Registra la función; su primer parámetro anotado con un modelo pydantic es la entrada."""
 
@@ -124,6 +131,7 @@ def herramienta(
             disponible=disponible or (lambda: True),
             describir=describir,
             grupo_cache=grupo_cache,
+            actividad=actividad,
         )
         return funcion
 

@@ -85,10 +85,12 @@ class Evento:
 
 @dataclass
 class Delta:
-    """Avance de un motor en vivo: un trozo de texto o una herramienta ya ejecutada."""
+    """Avance de un motor en vivo: un trozo de texto, una herramienta que empieza a correr
+    (`actividad`, su nombre) o una herramienta ya ejecutada."""
 
     texto: str = ""
     llamada: dict[str, Any] | None = None
+    actividad: str = ""
 
 
 FlujoMotor = Generator[Delta, None, "Respuesta"]
@@ -243,6 +245,10 @@ def turno_eventos(turno: Turno) -> Iterator[Evento]:
             except StopIteration as fin:
                 respuesta: Respuesta = fin.value
                 break
+            if delta.actividad:
+                definicion = REGISTRO.get(delta.actividad)
+                texto_actividad = definicion.texto_actividad if definicion else "Consultando…"
+                yield evento("tool_start", {"herramienta": delta.actividad, "actividad": texto_actividad})
             if delta.llamada is not None:
                 yield from herramienta(delta.llamada)
             if delta.texto:

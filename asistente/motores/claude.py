@@ -150,6 +150,7 @@ class MotorClaude:
                         "(la propuesta vence en 5 minutos)."
                     )
                     return respuesta
+                yield Delta(actividad=uso["name"])  # el chat muestra qué consulta mientras corre
                 llamada = ejecutar(uso["name"], dict(uso["input"]), contexto=turno.contexto)
                 respuesta.llamadas.append(llamada)
                 yield Delta(llamada=llamada)

@@ -94,11 +94,13 @@
         yaGuardada = !!previa; burbuja = previa || agregar("assistant", ""); burbuja.dataset.id = d.mensaje_id; texto = "";
         break;
       }
-      case "tool": actividad.hidden = false; actividad.textContent = "Consultando " + d.herramienta.replaceAll("_", " ") + "…"; break;
+      // Qué consulta el asistente mientras corre; al terminar, el modelo redacta con lo encontrado.
+      case "tool_start": actividad.hidden = false; actividad.textContent = d.actividad; break;
+      case "tool": actividad.hidden = false; actividad.textContent = "Preparando la respuesta…"; break;
       case "token":
         if (yaGuardada) break;
         if (!burbuja) { burbuja = agregar("assistant", ""); texto = ""; }
-        texto += d.texto; pintarPronto();
+        texto += d.texto; actividad.hidden = true; pintarPronto();
         break;
       case "action": abrirAccion(d); break;
       case "aviso": mostrarAviso(d); break;

@@ -69,6 +69,22 @@ def test_a_tool_round_feeds_results_back_and_the_answer_cites_this_turns_fragmen
     assert mensaje.costo_usd > 0
 
 
+@pytest.mark.usefixtures("corpus")
+def test_the_chat_is_told_what_the_assistant_is_consulting_before_the_tool_runs(
+    servidor: ServidorLocal, usuaria: Callable[..., AbstractUser], conversar: Callable[..., Charla]
+) -> None:
+    responder_sse(
+        servidor, sse(uso_de_herramienta("buscar_normativa", {"consulta": "glaciares"}), stop="tool_use")
+    )
+    responder_sse(servidor, sse({"type": "text", "text": "Listo."}))
+
+    charla = conversar(usuaria(), "¿Qué dice la ley sobre glaciares?")
+
+    (inicio,) = [e for e in charla.eventos if e.tipo == "tool_start"]
+    assert inicio.datos == {"herramienta": "buscar_normativa", "actividad": "Buscando en la normativa…"}
+    assert charla.tipos.index("tool_start") < charla.tipos.index("tool")
+
+
 @pytest.mark.usefixtures("capas")
 def test_a_write_tool_from_the_model_only_creates_a_pending_action(
     servidor: ServidorLocal, usuaria: Callable[..., AbstractUser], conversar: Callable[..., Charla]

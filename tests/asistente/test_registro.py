@@ -117,3 +117,11 @@ def test_a_parameter_with_fixed_choices_lists_each_value_with_the_name_the_tool_
     herramienta = Herramienta("analizar", lambda e, c: {}, Entrada, lambda u: True)
 
     assert herramienta.opciones() == {"tipo": {"rapido": "Rápido", "completo": "completo"}}
+
+
+def test_a_tool_says_what_it_is_doing_in_its_own_words_or_else_with_its_name() -> None:
+    propia = Herramienta("buscar_x", lambda e, c: {}, BaseModel, lambda u: True, actividad="Buscando x…")
+    sin_texto = Herramienta("listar_cosas", lambda e, c: {}, BaseModel, lambda u: True)
+
+    assert propia.texto_actividad == "Buscando x…"
+    assert sin_texto.texto_actividad == "Consultando listar cosas…"
