@@ -303,6 +303,7 @@ class AvisosApi(APIView):
                 "tipo": serializers.CharField(),
                 "mensaje": serializers.CharField(),
                 "enlace": serializers.CharField(),
+                "texto_enlace": serializers.CharField(),
                 "ofrece_accion": serializers.BooleanField(),
                 "creado_at": serializers.DateTimeField(),
             },

@@ -118,12 +118,22 @@ def avisos_evaluar_activos(*, horas: int = 24) -> int | None:
     return sum(len(avisos_evaluar(usuario=u)) for u in activos)
 
 
+# El texto del enlace de cada tipo de aviso («Ir al mapa» dice más que «Ir»).
+TEXTO_ENLACE = {
+    "proyecto_sin_geometria": "Ir al mapa",
+    "analisis_desactualizado": "Ver el proyecto",
+    "alertas_criticas_sin_revisar": "Ver el informe",
+    "normativa_actualizada": "Ver el proyecto",
+}
+
+
 def aviso_json(aviso: Aviso, *, usuario: Usuario | None = None) -> dict[str, object]:
     return {
         "id": aviso.pk,
         "tipo": aviso.tipo,
         "mensaje": aviso.mensaje,
         "enlace": aviso.enlace,
+        "texto_enlace": TEXTO_ENLACE.get(aviso.tipo, "Ir"),
         "ofrece_accion": aviso.tipo == "analisis_desactualizado"
         and (usuario is None or puede_escribir(usuario)),
         "creado_at": aviso.creado_at.isoformat(),

@@ -263,7 +263,7 @@
     if (!zona || zona.querySelector('[data-aviso="' + a.id + '"]')) return;
     const li = document.createElement("li");
     li.dataset.aviso = a.id;
-    li.innerHTML = escapar(a.mensaje) + (a.enlace ? ' <a href="' + escapar(a.enlace) + '">Ir</a>' : "") +
+    li.innerHTML = escapar(a.mensaje) + (a.enlace ? ' <a href="' + escapar(a.enlace) + '">' + escapar(a.texto_enlace || "Ir") + "</a>" : "") +
       (a.ofrece_accion ? ' <button type="button" class="enlace" data-hacer="accion">Volver a analizar</button>' : "") +
       ' <button type="button" class="enlace" data-hacer="descartar">Descartar</button>';
     li.querySelector('[data-hacer="descartar"]').onclick = function () {

@@ -89,7 +89,9 @@ def test_a_polygon_changed_after_the_analysis_offers_a_rerun_created_only_when_a
     propuesta = cliente.post(f"/api/asistente/avisos/{aviso.pk}/accion")
     otra_vez = cliente.post(f"/api/asistente/avisos/{aviso.pk}/accion")
 
-    assert [a["ofrece_accion"] for a in ofrecido if a["id"] == aviso.pk] == [True]
+    assert [(a["ofrece_accion"], a["texto_enlace"]) for a in ofrecido if a["id"] == aviso.pk] == [
+        (True, "Ver el proyecto")
+    ]
     assert sin_accion_aun == 0 and propuesta.status_code == 201
     accion = propuesta.json()
     assert accion["tipo"] == "ejecutar_analisis" and accion["estado"] == "pendiente"

@@ -422,6 +422,7 @@ def _aviso_en_el_panel(pagina: Pagina, proyecto: Proyecto) -> None:
         "El proyecto Mina Sin Polígono no tiene geometría definida. ¿Desea ir al mapa para dibujarla?"
     )
     expect(aviso.locator("a")).to_have_attribute("href", f"/proyectos/{proyecto.pk}/mapa/")
+    expect(aviso.locator("a")).to_have_text("Ir al mapa")
     contexto = [m for m in pagina.marcos if m["evento"] == "contexto"][-1]
     assert contexto["datos"]["proyecto_id"] == proyecto.pk
     pagina.capturar("proyecto-con-aviso")
