@@ -92,6 +92,8 @@
         // Al reanudar un turno que ya terminó, su respuesta ya viene en la página: no se repite.
         const previa = lista.querySelector('[data-id="' + d.mensaje_id + '"]');
         yaGuardada = !!previa; burbuja = previa || agregar("assistant", ""); burbuja.dataset.id = d.mensaje_id; texto = "";
+        // Un lector de pantalla anuncia la respuesta una vez, completa, y no cada trozo repintado.
+        if (!yaGuardada) burbuja.setAttribute("aria-busy", "true");
         break;
       }
       // Qué consulta el asistente mientras corre; al terminar, el modelo redacta con lo encontrado.
@@ -139,6 +141,7 @@
   }
   function terminar(d) {
     pintarAhora();
+    if (burbuja) burbuja.removeAttribute("aria-busy");
     enCurso = false; entrada.disabled = enviar.disabled = false; actividad.hidden = true;
     if (conversacion) sessionStorage.setItem(clave() + ":fin", "1");
     if (d && d.mensaje && burbuja && !yaGuardada) {

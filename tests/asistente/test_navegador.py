@@ -369,12 +369,14 @@ def _recargar_a_mitad(chat: Pagina, palabras: list[str]) -> None:
     burbuja = chat.pagina.locator(".chat-mensaje.assistant .contenido").last
     expect(burbuja).to_contain_text("palabra5")
     expect(chat.pagina.locator("#entrada")).to_be_disabled()  # mientras llega la respuesta
+    expect(chat.pagina.locator(".chat-mensaje.assistant")).to_have_attribute("aria-busy", "true")
 
     chat.pagina.reload()
     assert "?c=" in chat.pagina.url
     expect(chat.pagina.locator(".chat-mensaje.assistant .contenido").last).to_contain_text("fin.")
     expect(chat.pagina.locator(".chat-mensaje.assistant")).to_have_count(1)
     assert chat.pagina.locator(".chat-mensaje.assistant .contenido").last.inner_text().split() == palabras
+    expect(chat.pagina.locator(".chat-mensaje.assistant[aria-busy]")).to_have_count(0)
     chat.capturar("chat-reanudado")
 
     chat.pagina.reload()  # ya guardada y sin calificar: se califica igual que en vivo
