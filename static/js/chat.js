@@ -307,8 +307,13 @@
     agregar("user", mensaje);
     const marco = { tipo: "mensaje", mensaje: mensaje, conversacion_id: conversacion, proyecto_id: config.proyecto_id, vista: config.vista };
     enviarMarco(marco);
-    entrada.value = "";
+    entrada.value = ""; sessionStorage.removeItem(claveBorrador());
   }
+  // Lo escrito y no enviado sobrevive a una recarga de la pestaña (un borrador por página; la
+  // dirección cambia a ?c=… cuando empieza una conversación nueva).
+  function claveBorrador() { return "chat:borrador:" + location.pathname + location.search; }
+  entrada.value = sessionStorage.getItem(claveBorrador()) || "";
+  entrada.addEventListener("input", function () { sessionStorage.setItem(claveBorrador(), entrada.value); });
   $("formulario").addEventListener("submit", function (e) { e.preventDefault(); mandar(entrada.value); });
   entrada.addEventListener("keydown", function (e) { if (e.key === "Enter" && !e.shiftKey) { e.preventDefault(); mandar(entrada.value); } });
   $("reintentar").addEventListener("click", function () {

@@ -274,7 +274,7 @@ def test_a_proposed_action_shows_its_parameters_verbatim_with_fixed_choices_as_a
         suplente.cerrar()
 
 
-def test_a_rejected_question_shows_the_error_and_retry_sends_it_again_then_the_conversation_can_be_deleted(
+def test_a_draft_survives_a_reload_a_rejected_question_can_be_retried_and_the_conversation_deleted(
     cliente_confirmado: Cliente, daphne: Callable[..., str], django_db_blocker: Any
 ) -> None:
     from playwright.sync_api import expect
@@ -287,7 +287,10 @@ def test_a_rejected_question_shows_the_error_and_retry_sends_it_again_then_the_c
         claves = [f"asistente:limite:mensajes_minuto:{usuaria}:{v}" for v in (ventana, ventana + 1)]
         redis_compartido().mset(dict.fromkeys(claves, 10))  # ya usó sus 10 mensajes del minuto
 
-        chat.preguntar("¿Qué es una DIA?")
+        chat.pagina.fill("#entrada", "¿Qué es una DIA?")
+        chat.pagina.reload()  # lo escrito y no enviado no se pierde
+        expect(chat.pagina.locator("#entrada")).to_have_value("¿Qué es una DIA?")
+        chat.pagina.press("#entrada", "Enter")
         error = chat.pagina.locator("#error")
         expect(error).to_contain_text("Superó el límite de 10 por minuto")
         expect(error.locator("#reintentar")).to_be_visible()
@@ -298,6 +301,8 @@ def test_a_rejected_question_shows_the_error_and_retry_sends_it_again_then_the_c
         expect(error).to_be_hidden()
         expect(chat.pagina.locator(".chat-mensaje.assistant .calificar")).to_be_visible()
         expect(chat.pagina.locator(".chat-mensaje.user")).to_have_count(1)
+        chat.pagina.reload()  # enviado, el borrador ya no está
+        expect(chat.pagina.locator("#entrada")).to_have_value("")
 
         chat.pagina.once("dialog", lambda dialogo: dialogo.accept())
         chat.pagina.click("#eliminar-conversacion")
