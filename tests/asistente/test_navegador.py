@@ -85,6 +85,24 @@ def chromium(django_db_blocker: Any) -> Iterator[Any]:
         instancia.close()
 
 
+@contextmanager
+def con_claude(
+    daphne: Callable[..., str], guion: Callable[[dict[str, Any]], str], **opciones: Any
+) -> Iterator[Any]:
+    """daphne con el motor Claude apuntado a un suplente local que responde según `guion`; da
+    (url, suplente)."""
+    suplente = ServidorClaude(guion=guion, **opciones)
+    try:
+        yield (
+            daphne(
+                ANTHROPIC_API_KEY="clave-de-prueba", ANTHROPIC_BASE_URL=suplente.url, ASISTENTE_MOTOR="claude"
+            ),
+            suplente,
+        )
+    finally:
+        suplente.cerrar()
+
+
 def en_hilo(consulta: Callable[[], Any]) -> Any:
     """Consulta la base desde otro hilo: el API síncrono de Playwright corre un bucle asyncio en este."""
     from concurrent.futures import ThreadPoolExecutor
@@ -236,42 +254,33 @@ def test_a_proposed_action_shows_its_parameters_verbatim_with_fixed_choices_as_a
     # El modelo (o un sitio externo que lo manipuló) propone un nombre con comillas y etiquetas.
     nombre = 'Mina "Comillas" autofocus onfocus="alert(1)" <b>negrita</b>'
     propuesta = {"nombre": nombre, "region": "Atacama", "tipo": "aridos_pozo"}
-    suplente = ServidorClaude(
-        guion=lambda pedido: mensaje_sse(
-            {"type": "tool_use", "id": "toolu_1", "name": "crear_proyecto", "input": propuesta},
-            stop="tool_use",
+    sse = mensaje_sse(
+        {"type": "tool_use", "id": "toolu_1", "name": "crear_proyecto", "input": propuesta}, stop="tool_use"
+    )
+    with con_claude(daphne, lambda pedido: sse) as (url, _), chromium(django_db_blocker) as navegador:
+        chat = Pagina(navegador, url)
+        chat.preguntar("crea el proyecto que te indiqué")
+        parametros = chat.pagina.locator("#parametros-accion")
+        expect(parametros.locator('input[name="nombre"]')).to_have_value(nombre)
+        expect(parametros.locator("select[name=tipo]")).to_have_value("aridos_pozo")
+        expect(parametros.locator("select[name=tipo] option:checked")).to_have_text(
+            "Áridos en pozo o cantera"
         )
-    )
-    url = daphne(
-        ANTHROPIC_API_KEY="clave-de-prueba", ANTHROPIC_BASE_URL=suplente.url, ASISTENTE_MOTOR="claude"
-    )
-    try:
-        with chromium(django_db_blocker) as navegador:
-            chat = Pagina(navegador, url)
-            chat.preguntar("crea el proyecto que te indiqué")
-            parametros = chat.pagina.locator("#parametros-accion")
-            expect(parametros.locator('input[name="nombre"]')).to_have_value(nombre)
-            expect(parametros.locator("select[name=tipo]")).to_have_value("aridos_pozo")
-            expect(parametros.locator("select[name=tipo] option:checked")).to_have_text(
-                "Áridos en pozo o cantera"
-            )
-            assert parametros.locator("b, [onfocus], [autofocus]").count() == 0
-            chat.pagina.click("#cancelar-accion")
-            expect(chat.pagina.locator("#dialogo-accion")).to_be_hidden()
-            cancelada = chat.pagina.locator(".chat-mensaje.assistant", has_text="Acción cancelada.")
-            expect(cancelada).to_have_count(1)
+        assert parametros.locator("b, [onfocus], [autofocus]").count() == 0
+        chat.pagina.click("#cancelar-accion")
+        expect(chat.pagina.locator("#dialogo-accion")).to_be_hidden()
+        cancelada = chat.pagina.locator(".chat-mensaje.assistant", has_text="Acción cancelada.")
+        expect(cancelada).to_have_count(1)
 
-            chat.preguntar("créalo de nuevo")  # Escape también cancela (no deja la acción pendiente)
-            expect(parametros.locator('input[name="nombre"]')).to_be_visible()
-            chat.pagina.keyboard.press("Escape")
-            expect(chat.pagina.locator("#dialogo-accion")).to_be_hidden()
-            expect(cancelada).to_have_count(2)
-            acciones = AccionPendiente.objects.filter(usuario__username=USUARIA)
-            estados = en_hilo(lambda: list(acciones.values_list("estado", flat=True)))
-            assert estados == ["cancelada", "cancelada"]
-            assert chat.errores == []
-    finally:
-        suplente.cerrar()
+        chat.preguntar("créalo de nuevo")  # Escape también cancela (no deja la acción pendiente)
+        expect(parametros.locator('input[name="nombre"]')).to_be_visible()
+        chat.pagina.keyboard.press("Escape")
+        expect(chat.pagina.locator("#dialogo-accion")).to_be_hidden()
+        expect(cancelada).to_have_count(2)
+        acciones = AccionPendiente.objects.filter(usuario__username=USUARIA)
+        estados = en_hilo(lambda: list(acciones.values_list("estado", flat=True)))
+        assert estados == ["cancelada", "cancelada"]
+        assert chat.errores == []
 
 
 def test_a_draft_survives_a_reload_a_rejected_question_can_be_retried_and_the_conversation_deleted(
@@ -324,28 +333,22 @@ def test_a_markdown_answer_looks_the_same_while_streaming_as_after_a_reload_with
 ) -> None:
     from playwright.sync_api import expect
 
-    suplente = ServidorClaude(guion=lambda pedido: mensaje_sse({"type": "text", "text": MARKDOWN_DEL_MODELO}))
-    url = daphne(
-        ANTHROPIC_API_KEY="clave-de-prueba", ANTHROPIC_BASE_URL=suplente.url, ASISTENTE_MOTOR="claude"
-    )
-    try:
-        with chromium(django_db_blocker) as navegador:
-            chat = Pagina(navegador, url)
-            chat.preguntar("Resuma la norma")
-            expect(chat.pagina.locator(".chat-mensaje.assistant .calificar")).to_be_visible()
-            etiquetas, texto = chat.pagina.evaluate(ESTRUCTURA)
+    sse = mensaje_sse({"type": "text", "text": MARKDOWN_DEL_MODELO})
+    with con_claude(daphne, lambda pedido: sse) as (url, _), chromium(django_db_blocker) as navegador:
+        chat = Pagina(navegador, url)
+        chat.preguntar("Resuma la norma")
+        expect(chat.pagina.locator(".chat-mensaje.assistant .calificar")).to_be_visible()
+        etiquetas, texto = chat.pagina.evaluate(ESTRUCTURA)
 
-            chat.pagina.reload()
-            expect(chat.pagina.locator(".chat-mensaje.assistant")).to_have_count(1)
-            assert chat.pagina.evaluate(ESTRUCTURA) == [etiquetas, texto]
-            nombres = {e.split(" ")[0] for e in etiquetas}
-            assert {"H2", "STRONG", "OL", "LI", "EM", "CODE", "BLOCKQUOTE", "HR"} <= nombres
-            assert "A https://www.bcn.cl/leychile/navegar?idNorma=30667 " in etiquetas
-            assert not [e for e in etiquetas if e.startswith(("SCRIPT", "IMG")) or "javascript" in e]
-            assert "<script>alert(1)</script>" in texto and "[falso](javascript:alert(2))" in texto
-            assert chat.errores == []
-    finally:
-        suplente.cerrar()
+        chat.pagina.reload()
+        expect(chat.pagina.locator(".chat-mensaje.assistant")).to_have_count(1)
+        assert chat.pagina.evaluate(ESTRUCTURA) == [etiquetas, texto]
+        nombres = {e.split(" ")[0] for e in etiquetas}
+        assert {"H2", "STRONG", "OL", "LI", "EM", "CODE", "BLOCKQUOTE", "HR"} <= nombres
+        assert "A https://www.bcn.cl/leychile/navegar?idNorma=30667 " in etiquetas
+        assert not [e for e in etiquetas if e.startswith(("SCRIPT", "IMG")) or "javascript" in e]
+        assert "<script>alert(1)</script>" in texto and "[falso](javascript:alert(2))" in texto
+        assert chat.errores == []
 
 
 def test_reloading_the_page_mid_answer_resumes_the_stream_without_losing_or_repeating_text(
@@ -353,18 +356,11 @@ def test_reloading_the_page_mid_answer_resumes_the_stream_without_losing_or_repe
 ) -> None:
 
     palabras = [f"palabra{n}" for n in range(1, 41)] + ["fin."]
-    suplente = ServidorClaude(
-        guion=lambda pedido: mensaje_sse({"type": "text", "text": " ".join(palabras)}), pausa_s=0.1
-    )
-    url = daphne(
-        ANTHROPIC_API_KEY="clave-de-prueba", ANTHROPIC_BASE_URL=suplente.url, ASISTENTE_MOTOR="claude"
-    )
-    try:
+    sse = mensaje_sse({"type": "text", "text": " ".join(palabras)})
+    with con_claude(daphne, lambda pedido: sse, pausa_s=0.1) as (url, suplente):
         with chromium(django_db_blocker) as navegador:
             _recargar_a_mitad(Pagina(navegador, url), palabras)
         assert len(suplente.pedidos) == 1
-    finally:
-        suplente.cerrar()
 
 
 def _recargar_a_mitad(chat: Pagina, palabras: list[str]) -> None:
