@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import importlib
+import json
 import os
 import sys
 import time
@@ -21,11 +22,31 @@ def main() -> int:
         return 0
     elegidos = sys.argv[1:] or BENCHMARKS  # `python -m bench tiempo_real` corre solo ese
     for nombre in elegidos:
-        inicio = time.perf_counter()
+        inicio, referencia = time.perf_counter(), referencia_ms()
         print(f"\n== {nombre} ==")
         importlib.import_module(f"bench.{nombre}").ejecutar()
-        print(f"({nombre}: {time.perf_counter() - inicio:.1f} s)")
+        print(
+            f"({nombre}: {time.perf_counter() - inicio:.1f} s; referencia de la máquina "
+            f"{referencia:.0f} → {referencia_ms():.0f} ms)"
+        )
     return 0
+
+
+def referencia_ms() -> float:
+    """Tiempo de un trabajo fijo de CPU en Python (el mejor de 3), antes y después de cada benchmark.
+
+    Esta clase de máquina es compartida y su velocidad varía de una hora a otra (el mismo turno ha
+    costado 96 y 162 ms de CPU en corridas seguidas): la referencia dice si dos corridas se comparan.
+    Mayor es más lenta.
+    """
+    datos = {"norma": "Ley 19.300", "articulo": "11", "texto": "efectos adversos " * 12, "n": list(range(20))}
+    mejores = []
+    for _ in range(3):
+        inicio = time.perf_counter()
+        for _ in range(20_000):
+            json.loads(json.dumps(datos))
+        mejores.append((time.perf_counter() - inicio) * 1000)
+    return min(mejores)
 
 
 if __name__ == "__main__":
