@@ -328,23 +328,44 @@ MARKDOWN_DEL_MODELO = (
 )
 
 
-def test_a_markdown_answer_looks_the_same_while_streaming_as_after_a_reload_with_nothing_unsafe(
+# Cada texto que toma el indicador de actividad (vacío si se oculta), en orden.
+ACTIVIDAD = """document.addEventListener("DOMContentLoaded", () => {
+  const a = document.getElementById("actividad");
+  window.actividades = [];
+  new MutationObserver(() => window.actividades.push(a.hidden ? "" : a.textContent))
+    .observe(a, { attributes: true, childList: true, characterData: true, subtree: true });
+});"""
+
+
+def _buscar_y_luego_responder(pedido: dict[str, Any]) -> str:
+    """Primera ronda: el modelo busca en la normativa; con el resultado, responde en Markdown."""
+    if any(isinstance(m["content"], list) for m in pedido["messages"] if m["role"] == "user"):
+        return mensaje_sse({"type": "text", "text": MARKDOWN_DEL_MODELO})
+    uso = {"type": "tool_use", "id": "toolu_1", "name": "buscar_normativa", "input": {"consulta": "EIA"}}
+    return mensaje_sse(uso, stop="tool_use")
+
+
+def test_a_markdown_answer_after_a_search_says_what_it_consults_and_looks_the_same_after_a_reload(
     cliente_confirmado: Cliente, daphne: Callable[..., str], django_db_blocker: Any
 ) -> None:
     from playwright.sync_api import expect
 
-    sse = mensaje_sse({"type": "text", "text": MARKDOWN_DEL_MODELO})
-    with con_claude(daphne, lambda pedido: sse) as (url, _), chromium(django_db_blocker) as navegador:
+    with con_claude(daphne, _buscar_y_luego_responder) as (url, _), chromium(django_db_blocker) as navegador:
         chat = Pagina(navegador, url)
+        chat.pagina.add_init_script(ACTIVIDAD)
+        chat.pagina.reload()
         chat.preguntar("Resuma la norma")
         expect(chat.pagina.locator(".chat-mensaje.assistant .calificar")).to_be_visible()
+        actividades = [t for t in chat.pagina.evaluate("window.actividades") if t]
+        assert actividades.index("Buscando en la normativa…") < actividades.index("Preparando la respuesta…")
+        expect(chat.pagina.locator("#actividad")).to_be_hidden()
         etiquetas, texto = chat.pagina.evaluate(ESTRUCTURA)
 
         chat.pagina.reload()
         expect(chat.pagina.locator(".chat-mensaje.assistant")).to_have_count(1)
         assert chat.pagina.evaluate(ESTRUCTURA) == [etiquetas, texto]
         nombres = {e.split(" ")[0] for e in etiquetas}
-        assert {"H2", "STRONG", "OL", "LI", "EM", "CODE", "BLOCKQUOTE", "HR"} <= nombres
+        assert {"H2", "STRONG", "OL", "LI", "EM", "CODE", "BLOCKQUOTE", "HR", "DETAILS"} <= nombres
         assert "A https://www.bcn.cl/leychile/navegar?idNorma=30667 " in etiquetas
         assert not [e for e in etiquetas if e.startswith(("SCRIPT", "IMG")) or "javascript" in e]
         assert "<script>alert(1)</script>" in texto and "[falso](javascript:alert(2))" in texto
