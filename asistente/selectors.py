@@ -24,8 +24,7 @@ ETIQUETAS_PERMITIDAS = {
 # línea se respeta. Así un mensaje se ve igual al transmitirse que al recargar la página. El HTML
 # crudo del texto se escapa, y nh3 sanea lo que quede.
 _MARKDOWN = MarkdownIt("commonmark", {"breaks": True, "html": False})
-MARCADOR = re.compile(r"\[(\d+)\]")
-PARTIR_MARCADORES = re.compile(r"(\[\d+\])")
+MARCADOR = re.compile(r"(\[\d+\])")  # con grupo: `split` deja los marcadores entre las partes
 
 
 def conversaciones_de(*, usuario: Usuario) -> QuerySet[Conversacion]:
@@ -87,10 +86,9 @@ def _con_marcadores(token: Token, fuentes_de: str, fuentes: int) -> list[Token]:
     if token.type != "text" or "[" not in token.content:
         return [token]
     partes: list[Token] = []
-    for parte in PARTIR_MARCADORES.split(token.content):
-        numero = MARCADOR.fullmatch(parte)
-        if numero and 1 <= int(numero.group(1)) <= fuentes:
-            href = f"#fuente-{fuentes_de}-{numero.group(1)}"
+    for parte in MARCADOR.split(token.content):
+        if MARCADOR.fullmatch(parte) and 1 <= int(parte[1:-1]) <= fuentes:
+            href = f"#fuente-{fuentes_de}-{parte[1:-1]}"
             partes += [
                 Token("link_open", "a", 1, attrs={"href": href}),
                 Token("text", "", 0, content=parte),
