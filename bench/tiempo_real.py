@@ -8,7 +8,10 @@ Por escenario:
   y su texto transmitido debe ser igual al mensaje guardado (con Claude, además, 200 trozos);
 - latencia de retransmisión (solo Claude): el suplente estampa en cada trozo la hora en que lo envía;
   el cliente la resta de la hora en que recibe el marco (trozo del modelo → motor → Redis →
-  consumidor → websocket), con 100 chats y también con 20 (la misma ruta con la CPU sin saturar);
+  consumidor → websocket), con 100 chats y también con 20 (la misma ruta con la CPU sin saturar).
+  Con 100, además el tramo desde Redis: el id de cada entrada del stream es la hora (ms) en que el
+  worker la escribió; la diferencia con la estampa es lo que tardó el worker en leer el trozo del
+  modelo y escribirlo;
 - capacidad (solo Claude): CPU de toda la máquina por trozo retransmitido, y los núcleos que 100 chats
   a 50 trozos/s pedirían a ese costo.
 
@@ -60,6 +63,8 @@ class Resultado:
     segundos: float = 0.0
     error: str = ""
     latencias_ms: list[float] = field(default_factory=list)
+    turno_id: str = ""
+    recibidos: dict[int, float] = field(default_factory=dict)  # hora de llegada de cada marco `token`
 
 
 def ejecutar() -> None:
@@ -146,6 +151,12 @@ def _escenario(
             f"  retransmisión trozo → marco: n={len(latencias)} p50 {_percentil(latencias, 50):.1f} ms, "
             f"p95 {_percentil(latencias, 95):.1f} ms, máx {latencias[-1]:.1f} ms"
         )
+    if trozos is not None:
+        desde_redis = _desde_redis(todos)
+        print(
+            f"  de ellas, desde la escritura en Redis (Redis → daphne → websocket): p50 "
+            f"{_percentil(desde_redis, 50):.1f} ms, p95 {_percentil(desde_redis, 95):.1f} ms"
+        )
     if parciales:
         parcial = sorted(ms for r in parciales for ms in r.latencias_ms)
         print(
@@ -215,7 +226,10 @@ async def _turno(conexion: Any, pregunta: str, trozos: int | None) -> Resultado:
                     resultado.error = f"error: {marco['datos'].get('mensaje')}"
                     return resultado
                 ids.append(marco["id"])
+                if marco["evento"] == "meta":
+                    resultado.turno_id = marco["datos"]["mensaje_usuario_id"]  # el id del turno
                 if marco["evento"] == "token":
+                    resultado.recibidos[marco["id"]] = recibido
                     texto.append(marco["datos"]["texto"])
                     estampa = marco["datos"]["texto"].strip()
                     if trozos is not None and estampa.replace(".", "", 1).isdigit():
@@ -233,6 +247,21 @@ async def _turno(conexion: Any, pregunta: str, trozos: int | None) -> Resultado:
     elif trozos is not None and len(texto) != trozos:
         resultado.error = f"llegaron {len(texto)} de {trozos} trozos"
     return resultado
+
+
+def _desde_redis(resultados: list[Resultado]) -> list[float]:
+    """Milisegundos desde que cada trozo se escribió en el stream del turno hasta que llegó su marco."""
+    from asistente.flujos import clave_turno
+    from config.servicios import redis_compartido
+
+    conexion = redis_compartido()
+    latencias = []
+    for resultado in resultados:
+        for id_stream, campos in conexion.xrange(clave_turno(resultado.turno_id)):
+            recibido = resultado.recibidos.get(int(campos[b"id"]))
+            if recibido is not None:
+                latencias.append(recibido * 1000 - int(id_stream.split(b"-")[0]))
+    return sorted(latencias)
 
 
 def _sesiones(cantidad: int) -> list[str]:
