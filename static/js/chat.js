@@ -334,6 +334,10 @@
         else mostrarError("No se pudo eliminar la conversación; reintente.");
       }, function () { mostrarError("No se pudo eliminar la conversación; revise su conexión."); });
   });
+  // En un teléfono la lista de conversaciones empieza plegada: la conversación queda a la vista, con
+  // «Nueva conversación» y la lista a un toque arriba de ella.
+  const historial = $("historial");
+  if (historial && window.matchMedia("(max-width: 60rem)").matches) historial.open = false;
   // Escape equivale a Cancelar: sin esto el diálogo se cerraba y la acción seguía pendiente.
   dialogo.addEventListener("cancel", function (e) { e.preventDefault(); decidir(false); });
   // Las respuestas guardadas sin calificar (al recargar) también se pueden calificar.

@@ -208,6 +208,13 @@ def _pregunta_de_ley(navegador: Any, url: str) -> None:
     assert f"A #fuente-{mensaje_id}-1 " in en_vivo[0] and f"LI  fuente-{mensaje_id}-1" in en_vivo[0]
     assert len([e for e in en_vivo[0] if e.startswith("LI ")]) > 2
     assert movil.pagina.evaluate("document.documentElement.scrollWidth") <= 390
+    # En el teléfono, «Nueva conversación» y la lista (plegada) van arriba de la conversación.
+    nueva = movil.pagina.get_by_role("link", name="Nueva conversación")
+    assert nueva.bounding_box()["y"] < movil.pagina.locator("#mensajes").bounding_box()["y"]
+    actual = movil.pagina.locator("#conversaciones a[aria-current=page]")
+    expect(actual).to_be_hidden()
+    movil.pagina.get_by_text("Conversaciones", exact=True).click()
+    expect(actual).to_have_text("¿Qué dice la ley sobre glaciares?")
     movil.capturar("chat-telefono")
     assert chat.errores == [] and movil.errores == []
 
