@@ -1,21 +1,20 @@
-"""API del asistente (adaptadores): chat, chat en SSE, confirmación de acciones, conversaciones,
-calificación, herramientas visibles, memoria y salud. Cada usuario ve solo lo suyo."""
+"""API del asistente (adaptadores): chat, chat en SSE (y su reanudación), confirmación de acciones,
+conversaciones, calificación, herramientas visibles, memoria y salud. Cada usuario ve solo lo suyo."""
 
 from __future__ import annotations
 
-import json
-from collections.abc import Iterator
+from collections.abc import AsyncIterator
 from typing import Any
 
 from django.http import StreamingHttpResponse
-from drf_spectacular.utils import OpenApiResponse, extend_schema, inline_serializer
+from drf_spectacular.utils import OpenApiParameter, OpenApiResponse, extend_schema, inline_serializer
 from rest_framework import serializers, status
 from rest_framework.exceptions import NotFound, PermissionDenied
 from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from asistente import avisos, services
+from asistente import avisos, flujos, services
 from asistente.models import AccionPendiente, Conversacion, MemoriaUsuario, Mensaje
 from asistente.registro import ErrorDeHerramienta, herramientas_para
 from config.salud import motor_llm_configurado
@@ -148,15 +147,41 @@ class ChatStreamApi(APIView):
         if isinstance(turno, Response):
             return turno
 
-        def flujo() -> Iterator[str]:
-            for evento in services.turno_eventos(turno):
-                datos = json.dumps(evento.datos, ensure_ascii=False)
-                yield f"id: {evento.id}\nevent: {evento.tipo}\ndata: {datos}\n\n"
+        # El turno corre aparte, como el del websocket: si el cliente se desconecta, la respuesta se
+        # guarda igual y el resto se pide con `GET conversaciones/{id}/eventos` y `Last-Event-ID`.
+        return _respuesta_sse(flujos.turno_lanzar(turno), despues_de=0)
 
-        respuesta = StreamingHttpResponse(flujo(), content_type="text/event-stream; charset=utf-8")
-        respuesta["Cache-Control"] = "no-cache"
-        respuesta["X-Accel-Buffering"] = "no"
-        return respuesta
+
+class EventosApi(APIView):
+    @extend_schema(
+        summary="Reanudar el flujo SSE del último turno de una conversación",
+        description="Los eventos del turno más reciente (vigente una hora) con id mayor que el del "
+        "encabezado `Last-Event-ID` (o el parámetro `ultimo_evento`; 0 por omisión), y los que falten "
+        "hasta `done` o `error`, con la misma forma que `chat/stream`.",
+        parameters=[
+            OpenApiParameter("ultimo_evento", int, description="Último id recibido."),
+            OpenApiParameter(
+                "Last-Event-ID", int, OpenApiParameter.HEADER, description="Último id recibido."
+            ),
+        ],
+        responses={
+            (200, "text/event-stream"): OpenApiResponse(description="Flujo SSE"),
+            400: ERROR,
+            404: ERROR,
+        },
+    )
+    def get(self, request: Request, pk: str) -> Response | StreamingHttpResponse:
+        conversacion = _conversacion(request, pk)
+        ultimo = request.headers.get("Last-Event-ID") or request.query_params.get("ultimo_evento") or "0"
+        if not ultimo.isdigit():
+            return Response(
+                {"error": "El último evento debe ser un número entero ≥ 0."},
+                status=status.HTTP_400_BAD_REQUEST,
+            )
+        turno_id = flujos.ultimo_turno_sincrono(str(conversacion.pk))
+        if turno_id is None:
+            raise NotFound("La conversación no tiene un turno reciente que reanudar.")
+        return _respuesta_sse(turno_id, despues_de=int(ultimo))
 
 
 class ConfirmarEntrada(serializers.Serializer):  # type: ignore[type-arg]
@@ -364,6 +389,20 @@ class SaludAsistenteApi(APIView):
                 ).count(),
             }
         )
+
+
+def _respuesta_sse(turno_id: str, *, despues_de: int) -> StreamingHttpResponse:
+    """Los eventos del turno desde su stream, a medida que llegan. Un iterador asíncrono: daphne
+    consumiría uno síncrono entero antes de enviar el primer byte."""
+
+    async def eventos() -> AsyncIterator[str]:
+        async for marco in flujos.eventos_desde(turno_id, despues_de=despues_de):
+            yield marco.sse()
+
+    respuesta = StreamingHttpResponse(eventos(), content_type="text/event-stream; charset=utf-8")
+    respuesta["Cache-Control"] = "no-cache"
+    respuesta["X-Accel-Buffering"] = "no"
+    return respuesta
 
 
 def _iniciar(request: Request) -> services.Turno | Response:

@@ -220,6 +220,15 @@ def _id_stream(id_stream: bytes) -> tuple[int, int]:
 
 async def ultimo_turno(conversacion_id: str) -> str | None:
     valor = await _difusor().redis.get(clave_ultimo(conversacion_id))  # el cliente asíncrono del bucle
+    return _texto(valor)
+
+
+def ultimo_turno_sincrono(conversacion_id: str) -> str | None:
+    """El turno más reciente de la conversación (vigente una hora), desde código síncrono."""
+    return _texto(redis_compartido().get(clave_ultimo(conversacion_id)))
+
+
+def _texto(valor: Any) -> str | None:
     if isinstance(valor, bytes):
         return valor.decode()
     return valor or None
@@ -235,6 +244,12 @@ class Marco:
 
     def datos(self) -> dict[str, Any]:
         return dict(json.loads(self.texto)["datos"])
+
+    def sse(self) -> str:
+        """El marco como evento SSE. Un marco fuera del turno (id 0) va sin `id:`: no reemplaza el
+        último id que el cliente vio, con el que reanuda (`Last-Event-ID`)."""
+        linea_id = f"id: {self.id}\n" if self.id else ""
+        return f"{linea_id}event: {self.evento}\ndata: {json.dumps(self.datos(), ensure_ascii=False)}\n\n"
 
 
 def publicar(turno: Turno, turno_id: str) -> None:

@@ -11,6 +11,7 @@ urlpatterns = [
     path("conversaciones/", api.ConversacionesApi.as_view(), name="asistente-conversaciones"),
     path("conversaciones/<uuid:pk>/", api.ConversacionApi.as_view(), name="asistente-conversacion"),
     path("conversaciones/<uuid:pk>/mensajes/", api.MensajesApi.as_view(), name="asistente-mensajes"),
+    path("conversaciones/<uuid:pk>/eventos", api.EventosApi.as_view(), name="asistente-eventos"),
     path("mensajes/<uuid:pk>/feedback", api.FeedbackApi.as_view(), name="asistente-feedback"),
     path("herramientas/", api.HerramientasApi.as_view(), name="asistente-herramientas"),
     path("memoria/", api.MemoriaApi.as_view(), name="asistente-memoria"),

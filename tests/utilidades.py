@@ -3,7 +3,8 @@
 import json
 import multiprocessing
 import socket
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from typing import Any
 
 from daphne.testing import DaphneProcess
@@ -239,6 +240,24 @@ class ServidorClaude:
     def cerrar(self) -> None:
         self._http.shutdown()
         self._http.server_close()
+
+
+@contextmanager
+def con_claude(
+    daphne: Callable[..., str], guion: Callable[[dict[str, Any]], str], **opciones: Any
+) -> Iterator[Any]:
+    """daphne con el motor Claude apuntado a un suplente local que responde según `guion`; da
+    (url, suplente)."""
+    suplente = ServidorClaude(guion=guion, **opciones)
+    try:
+        yield (
+            daphne(
+                ANTHROPIC_API_KEY="clave-de-prueba", ANTHROPIC_BASE_URL=suplente.url, ASISTENTE_MOTOR="claude"
+            ),
+            suplente,
+        )
+    finally:
+        suplente.cerrar()
 
 
 def preparar_hijo_daphne(base: str, ajustes: dict[str, Any]) -> None:

@@ -1,19 +1,26 @@
 """API del asistente: chat, SSE, confirmación con sus códigos, conversaciones propias y más."""
 
-from collections.abc import Callable
+import json
+import uuid
+from collections.abc import Callable, Iterator
 from datetime import timedelta
+from typing import Any
 
 import pytest
+from django.contrib.auth import get_user_model
 from django.contrib.auth.models import AbstractUser
 from django.utils import timezone
 from rest_framework.test import APIClient
 
-from asistente.models import AccionPendiente
+from asistente.models import AccionPendiente, Conversacion
 from normativa.models import FragmentoLegal, Norma
 from proyectos.models import Proyecto
 from proyectos.roles import Rol
+from proyectos.services import usuario_crear_o_actualizar
+from tests.utilidades import con_claude, mensaje_sse
 
 pytestmark = pytest.mark.usefixtures("capas")
+USUARIA_SSE = "cliente-api-sse"
 
 
 def api(usuario: AbstractUser) -> APIClient:
@@ -39,21 +46,58 @@ def test_chat_returns_the_message_sources_and_a_pending_action_described_for_peo
     assert accion["opciones"]["tipo"]["explotacion"] == "Explotación minera"
 
 
+@pytest.fixture
+def usuaria_confirmada(corpus: Any, django_db_blocker: Any) -> Iterator[AbstractUser]:
+    """Confirmada en la base (sin transacción de prueba): el turno corre aparte, con su conexión."""
+    with django_db_blocker.unblock():
+        usuario = usuario_crear_o_actualizar(
+            nombre=USUARIA_SSE, rol=Rol.LECTURA, password="clave-sse-1"
+        ).usuario
+        yield usuario
+        Conversacion.objects.filter(usuario_id=usuario.pk).delete()
+        get_user_model().objects.filter(username=USUARIA_SSE).delete()
+
+
+def eventos_sse(respuesta: Any) -> list[dict[str, str]]:
+    """Los eventos de una respuesta SSE (su contenido es un iterador asíncrono)."""
+    from asgiref.sync import async_to_sync
+
+    async def leer() -> list[bytes]:
+        return [parte async for parte in respuesta.streaming_content]
+
+    bloques = b"".join(async_to_sync(leer)()).decode().strip().split("\n\n")
+    return [dict(linea.split(": ", 1) for linea in b.split("\n")) for b in bloques]
+
+
 def test_the_stream_sends_ordered_events_with_ids_and_no_cache_headers(
-    usuaria: Callable[..., AbstractUser],
+    usuaria_confirmada: AbstractUser,
 ) -> None:
-    respuesta = api(usuaria()).post("/api/asistente/chat/stream", {"mensaje": "hola"}, format="json")
+    respuesta = api(usuaria_confirmada).post("/api/asistente/chat/stream", {"mensaje": "hola"}, format="json")
 
     assert respuesta["Content-Type"].startswith("text/event-stream")
     assert respuesta["Cache-Control"] == "no-cache" and respuesta["X-Accel-Buffering"] == "no"
-    contenido = b"".join(respuesta.streaming_content)  # type: ignore[attr-defined]
-    bloques = contenido.decode().strip().split("\n\n")
-    eventos = [dict(linea.split(": ", 1) for linea in b.split("\n")) for b in bloques]
+    eventos = eventos_sse(respuesta)
     assert [e["event"] for e in eventos][:3] == ["meta", "sources", "start"] and eventos[-1][
         "event"
     ] == "done"
     assert [int(e["id"]) for e in eventos] == list(range(1, len(eventos) + 1))
     assert "token" in {e["event"] for e in eventos}
+
+
+def test_a_client_that_lost_the_stream_gets_the_rest_after_its_last_event_id(
+    usuaria_confirmada: AbstractUser,
+) -> None:
+    cliente = api(usuaria_confirmada)
+    completos = eventos_sse(cliente.post("/api/asistente/chat/stream", {"mensaje": "hola"}, format="json"))
+    conversacion = json.loads(completos[0]["data"])["conversacion_id"]
+    ruta = f"/api/asistente/conversaciones/{conversacion}/eventos"
+
+    resto = eventos_sse(cliente.get(ruta, headers={"Last-Event-ID": "3"}))
+    por_parametro = eventos_sse(cliente.get(ruta, {"ultimo_evento": 3}))
+
+    assert resto == por_parametro == completos[3:] and resto[-1]["event"] == "done"
+    assert cliente.get(ruta, {"ultimo_evento": "tres"}).status_code == 400
+    assert cliente.get(f"/api/asistente/conversaciones/{uuid.uuid4()}/eventos").status_code == 404
 
 
 def test_confirming_creates_once_and_repeating_returns_the_same(usuaria: Callable[..., AbstractUser]) -> None:
@@ -194,3 +238,42 @@ def test_the_domain_form_rejects_malformed_disclaimers_and_unknown_norms() -> No
 
     assert not formulario.is_valid()
     assert {"descargos", "normas"} <= set(formulario.errors)
+
+
+def test_the_stream_served_by_daphne_sends_each_event_as_it_happens_and_not_all_at_the_end(
+    usuaria_confirmada: AbstractUser, daphne: Callable[..., str]
+) -> None:
+    import threading
+
+    import httpx
+    from rest_framework.authtoken.models import Token
+
+    visto_a_tiempo = threading.Event()  # el cliente ya recibió el primer trozo
+    esperas: list[bool] = []
+
+    def retener_el_final(evento: str) -> str:
+        # El modelo no termina hasta que el cliente haya visto su primer trozo: si la respuesta se
+        # armara entera antes de enviarla, la espera vencería.
+        if "message_stop" in evento:
+            esperas.append(visto_a_tiempo.wait(15))
+        return evento
+
+    sse = mensaje_sse({"type": "text", "text": "La Ley 19.300 regula la evaluación ambiental."})
+    token, _ = Token.objects.get_or_create(user_id=usuaria_confirmada.pk)
+    with con_claude(daphne, lambda pedido: sse, al_enviar=retener_el_final) as (url, _):
+        eventos = []
+        with httpx.stream(
+            "POST",
+            f"{url}/api/asistente/chat/stream",
+            json={"mensaje": "¿Qué regula la Ley 19.300?"},
+            headers={"Authorization": f"Token {token.key}"},
+            timeout=60,
+        ) as respuesta:
+            for linea in respuesta.iter_lines():
+                if linea.startswith("event: "):
+                    eventos.append(linea.removeprefix("event: "))
+                    if eventos[-1] == "token":
+                        visto_a_tiempo.set()
+
+    assert esperas == [True]
+    assert eventos[0] == "meta" and "token" in eventos and eventos[-1] == "done"

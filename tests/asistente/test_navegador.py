@@ -23,7 +23,7 @@ from config.servicios import redis_compartido
 from proyectos.models import Cliente, Proyecto
 from proyectos.roles import Rol
 from proyectos.services import proyecto_crear, usuario_crear_o_actualizar
-from tests.utilidades import CHROMIUM, OPCIONES_CHROMIUM, ServidorClaude, marcas_navegador, mensaje_sse
+from tests.utilidades import CHROMIUM, OPCIONES_CHROMIUM, con_claude, marcas_navegador, mensaje_sse
 
 CAPTURAS = Path(__file__).resolve().parents[2] / "var" / "capturas"
 USUARIA, CLAVE = "navegante-chat", "clave-chat-1"
@@ -83,24 +83,6 @@ def chromium(django_db_blocker: Any) -> Iterator[Any]:
         instancia = p.chromium.launch(executable_path=CHROMIUM, args=OPCIONES_CHROMIUM)
         yield instancia
         instancia.close()
-
-
-@contextmanager
-def con_claude(
-    daphne: Callable[..., str], guion: Callable[[dict[str, Any]], str], **opciones: Any
-) -> Iterator[Any]:
-    """daphne con el motor Claude apuntado a un suplente local que responde según `guion`; da
-    (url, suplente)."""
-    suplente = ServidorClaude(guion=guion, **opciones)
-    try:
-        yield (
-            daphne(
-                ANTHROPIC_API_KEY="clave-de-prueba", ANTHROPIC_BASE_URL=suplente.url, ASISTENTE_MOTOR="claude"
-            ),
-            suplente,
-        )
-    finally:
-        suplente.cerrar()
 
 
 def en_hilo(consulta: Callable[[], Any]) -> Any:
