@@ -12,6 +12,7 @@
   let pintura = 0;  // cuadro de pantalla pedido para pintar los trozos recibidos
   let fuentesTurno = 0;  // fuentes del turno en curso: los marcadores [n] hasta ese número se enlazan
   let pendiente = null;  // mensaje escrito antes de que el websocket abriera: sale al conectar
+  let decidiendo = null;  // la decisión (Confirmar o Cancelar) enviada cuya respuesta falta
 
   // Para texto y atributos entre comillas dobles (innerHTML de un nodo de texto no escapa las comillas).
   function escapar(t) { const d = document.createElement("div"); d.textContent = t == null ? "" : String(t); return d.innerHTML.replaceAll('"', "&quot;"); }
@@ -69,6 +70,9 @@
       }
       primera = false;
       if (pendiente) { socket.send(JSON.stringify(pendiente)); pendiente = null; actividad.hidden = true; }
+      // Si el socket se cortó antes de la respuesta a una decisión, se repite: repetir la misma
+      // decisión devuelve el mismo resultado (no ejecuta dos veces).
+      else if (decidiendo) socket.send(JSON.stringify(decidiendo));
     };
     socket.onmessage = function (m) { recibir(JSON.parse(m.data)); };
     socket.onclose = function (e) {
@@ -107,8 +111,15 @@
       case "action": abrirAccion(d); break;
       case "aviso": mostrarAviso(d); break;
       case "done": terminar(d); break;
-      case "confirmacion": cerrarAccion(); agregar("assistant", seguimiento(d)); break;
+      case "confirmacion": esperarDecision(null); cerrarAccion(); agregar("assistant", seguimiento(d)); break;
       case "error":
+        // El error de una decisión se muestra en el diálogo (si no, quedaría detrás de él): con
+        // parámetros inválidos (400) se corrigen ahí mismo; si la acción venció o ya no existe, se cierra.
+        if (decidiendo) {
+          esperarDecision(null);
+          if (d.codigo === 400) { const e = $("error-accion"); e.textContent = d.mensaje; e.hidden = false; break; }
+          cerrarAccion(); mostrarError(d.mensaje || "No se pudo decidir la acción.", false); break;
+        }
         if (d.reanudable && conversacion) {  // la transmisión se cortó, el turno sigue: se pide lo que falta
           socket.send(JSON.stringify({ tipo: "reanudar", conversacion_id: conversacion, ultimo_evento: Number(sessionStorage.getItem(clave()) || 0) }));
           break;
@@ -209,7 +220,7 @@
     advertencias.innerHTML = lista_.map(function (a) { return "<li>" + escapar(a) + "</li>"; }).join("");
   }
   function abrirAccion(a) {
-    accion = a;
+    accion = a; esperarDecision(null); $("error-accion").hidden = true;
     $("descripcion-accion").textContent = a.descripcion;
     const campos = $("parametros-accion");
     campos.querySelectorAll("label").forEach(function (l) { l.remove(); });
@@ -237,6 +248,7 @@
   }
   function cerrarAccion() { clearInterval(cuenta); if (dialogo.open) dialogo.close(); }
   function decidir(confirmada) {
+    if (decidiendo) return;  // un segundo clic (o Escape) mientras se ejecuta no manda otra decisión
     const parametros = {};
     $("parametros-accion").querySelectorAll("input, select").forEach(function (i) {
       const original = accion.parametros[i.name];
@@ -246,7 +258,18 @@
       const numerico = /^-?\d+([.,]\d+)?$/.test(valor);
       parametros[i.name] = valor === "" ? null : numerico ? Number(valor.replace(",", ".")) : valor;
     });
-    enviarMarco({ tipo: "confirmar", accion_id: accion.id, confirmada: confirmada, parametros: Object.keys(parametros).length ? parametros : null });
+    const marco = { tipo: "confirmar", accion_id: accion.id, confirmada: confirmada, parametros: Object.keys(parametros).length ? parametros : null };
+    esperarDecision(marco, confirmada ? "Ejecutando…" : "Cancelando…");
+    enviarMarco(marco);
+  }
+  // Mientras el servidor ejecuta la acción (un análisis tarda segundos), el diálogo lo dice y sus
+  // botones no responden.
+  function esperarDecision(marco, texto) {
+    decidiendo = marco;
+    $("confirmar-accion").disabled = $("cancelar-accion").disabled = !!marco;
+    const estado = $("estado-accion");
+    estado.hidden = !marco; estado.textContent = marco ? texto : "";
+    if (marco) $("error-accion").hidden = true;
   }
   // Sin socket abierto (corte de red), el marco espera a la reconexión: no se pierde.
   function enviarMarco(marco) {

@@ -214,6 +214,8 @@ def test_creating_a_project_asks_for_confirmation_in_a_dialog_with_editable_para
 def _crear_con_dialogo(chat: Pagina, cliente_confirmado: Cliente, django_db_blocker: Any) -> None:
     from playwright.sync_api import expect
 
+    chat.pagina.add_init_script(textos_de("estado-accion"))
+    chat.pagina.reload()
     chat.preguntar("crea un proyecto llamado Mina Diálogo en Atacama de 8.000 toneladas al mes")
 
     dialogo = chat.pagina.locator("#dialogo-accion")
@@ -224,10 +226,20 @@ def _crear_con_dialogo(chat: Pagina, cliente_confirmado: Cliente, django_db_bloc
     expect(chat.pagina.locator("#parametros-accion")).to_contain_text("Extracción (t/mes)")
     chat.capturar("chat-dialogo-accion")
     assert not en_hilo(Proyecto.objects.filter(cliente=cliente_confirmado).exists)  # nada sin confirmar
+    # Un parámetro inválido: el error se ve en el diálogo (no detrás de él) y se corrige ahí mismo.
+    extraccion = chat.pagina.locator('#parametros-accion input[name="capacidad_extraccion_t_mes"]')
+    extraccion.fill("-5")
+    chat.pagina.click("#confirmar-accion")
+    expect(chat.pagina.locator("#error-accion")).to_contain_text("capacidad_extraccion_t_mes")
+    expect(dialogo).to_be_visible()
+    expect(chat.pagina.locator("#confirmar-accion")).to_be_enabled()
+    assert not en_hilo(Proyecto.objects.filter(cliente=cliente_confirmado).exists)
+    extraccion.fill("8000")
     chat.pagina.fill('#parametros-accion input[name="nombre"]', "Mina Diálogo Editada")
     chat.pagina.click("#confirmar-accion")
 
     expect(dialogo).to_be_hidden()
+    assert "Ejecutando…" in chat.pagina.evaluate("window.textos['estado-accion']")  # mientras se creaba
     expect(chat.pagina.locator("#mensajes")).to_contain_text("Listo: proyecto #")
     expect(chat.pagina.locator("#mensajes")).to_contain_text("«Mina Diálogo Editada»")
     chat.pagina.goto(f"{chat.url}/proyectos/")
@@ -318,12 +330,16 @@ MARKDOWN_DEL_MODELO = (
 
 
 # Cada texto que toma el indicador de actividad (vacío si se oculta), en orden.
-ACTIVIDAD = """document.addEventListener("DOMContentLoaded", () => {
-  const a = document.getElementById("actividad");
-  window.actividades = [];
-  new MutationObserver(() => window.actividades.push(a.hidden ? "" : a.textContent))
-    .observe(a, { attributes: true, childList: true, characterData: true, subtree: true });
-});"""
+def textos_de(elemento_id: str) -> str:
+    """Script de inicio de página: guarda en `window.textos[id]` cada texto que toma el elemento
+    (vacío cuando se oculta), también los que duran un instante."""
+    return f"""document.addEventListener("DOMContentLoaded", () => {{
+  const e = document.getElementById("{elemento_id}"), vistos = [];
+  if (!e) return;  // otra página del recorrido
+  (window.textos = window.textos || {{}})["{elemento_id}"] = vistos;
+  new MutationObserver(() => vistos.push(e.hidden ? "" : e.textContent))
+    .observe(e, {{ attributes: true, childList: true, characterData: true, subtree: true }});
+}});"""
 
 
 def _buscar_y_luego_responder(pedido: dict[str, Any]) -> str:
@@ -341,11 +357,11 @@ def test_a_markdown_answer_after_a_search_says_what_it_consults_and_looks_the_sa
 
     with con_claude(daphne, _buscar_y_luego_responder) as (url, _), chromium(django_db_blocker) as navegador:
         chat = Pagina(navegador, url)
-        chat.pagina.add_init_script(ACTIVIDAD)
+        chat.pagina.add_init_script(textos_de("actividad"))
         chat.pagina.reload()
         chat.preguntar("Resuma la norma")
         expect(chat.pagina.locator(".chat-mensaje.assistant .calificar")).to_be_visible()
-        actividades = [t for t in chat.pagina.evaluate("window.actividades") if t]
+        actividades = [t for t in chat.pagina.evaluate("window.textos.actividad") if t]
         assert actividades.index("Buscando en la normativa…") < actividades.index("Preparando la respuesta…")
         expect(chat.pagina.locator("#actividad")).to_be_hidden()
         etiquetas, texto = chat.pagina.evaluate(ESTRUCTURA)
