@@ -46,7 +46,28 @@ def django_db_setup(django_test_environment: None, django_db_blocker: Any) -> It
         configuracion = setup_databases(verbosity=0, interactive=False, aliases={"default"})  # type: ignore[arg-type]
     yield
     with django_db_blocker.unblock():
+        _cerrar_sesiones_huerfanas()
         teardown_databases(configuracion, verbosity=0)
+
+
+def _cerrar_sesiones_huerfanas() -> None:
+    """Termina las otras sesiones de la base de pruebas antes de borrarla.
+
+    Las pruebas asíncronas corren el consumidor en un contexto copiado del hilo principal, que ya
+    trae el almacenamiento de conexiones de Django (asgiref lo lleva de contexto en contexto). En cada
+    `database_sync_to_async(thread_sensitive=False)` la conexión que se abre queda en ese almacenamiento
+    copiado, y el `close_old_connections` de channels, que corre fuera de él, no la ve: nadie la
+    devuelve y `DROP DATABASE` falla con «is being accessed by other users». Bajo daphne no se pierden:
+    `make bench` inicia cientos de turnos así con un pool de 12 conexiones y ninguno espera.
+    """
+    from django.db import connection
+
+    with connection.cursor() as cursor:
+        cursor.execute(
+            "SELECT pg_terminate_backend(pid) FROM pg_stat_activity "
+            "WHERE datname = current_database() AND pid <> pg_backend_pid()"
+        )
+    connection.close()
 
 
 @pytest.fixture(scope="session", autouse=True)
