@@ -17,7 +17,9 @@ from rest_framework.views import APIView
 from asistente import avisos, flujos, services
 from asistente.models import AccionPendiente, Conversacion, MemoriaUsuario, Mensaje
 from asistente.registro import ErrorDeHerramienta, herramientas_para
+from config.api import ERROR, forma_de_error
 from config.salud import motor_llm_configurado
+from config.validacion import entero_de_parametro
 from proyectos.roles import id_de, puede_consultar, puede_escribir
 
 
@@ -80,7 +82,6 @@ CHAT_SALIDA = inline_serializer(
         "sugerencias": serializers.ListField(child=serializers.CharField()),
     },
 )
-ERROR = inline_serializer("ErrorAsistente", {"error": serializers.CharField()})
 
 
 class ConversacionSerializer(serializers.ModelSerializer):  # type: ignore[type-arg]
@@ -172,8 +173,10 @@ class EventosApi(APIView):
     )
     def get(self, request: Request, pk: str) -> Response | StreamingHttpResponse:
         conversacion = _conversacion(request, pk)
-        ultimo = request.headers.get("Last-Event-ID") or request.query_params.get("ultimo_evento") or "0"
-        if not ultimo.isdigit():
+        ultimo = entero_de_parametro(
+            request.headers.get("Last-Event-ID") or request.query_params.get("ultimo_evento") or "0"
+        )
+        if ultimo is None:
             return Response(
                 {"error": "El último evento debe ser un número entero ≥ 0."},
                 status=status.HTTP_400_BAD_REQUEST,
@@ -181,7 +184,7 @@ class EventosApi(APIView):
         turno_id = flujos.ultimo_turno_sincrono(str(conversacion.pk))
         if turno_id is None:
             raise NotFound("La conversación no tiene un turno reciente que reanudar.")
-        return _respuesta_sse(turno_id, despues_de=int(ultimo))
+        return _respuesta_sse(turno_id, despues_de=ultimo)
 
 
 class ConfirmarEntrada(serializers.Serializer):  # type: ignore[type-arg]
@@ -410,9 +413,7 @@ def _iniciar(request: Request) -> services.Turno | Response:
         return Response({"error": "Su usuario no tiene un rol asignado."}, status=status.HTTP_403_FORBIDDEN)
     entrada = ChatEntrada(data=request.data)
     if not entrada.is_valid():
-        return Response(
-            {"error": "Solicitud inválida.", "errores": entrada.errors}, status=status.HTTP_400_BAD_REQUEST
-        )
+        return Response(forma_de_error(entrada.errors), status=status.HTTP_400_BAD_REQUEST)
     d = entrada.validated_data
     try:
         return services.turno_iniciar(

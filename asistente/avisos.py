@@ -18,6 +18,7 @@ from django.urls import reverse
 from django.utils import timezone
 
 from asistente.models import AccionPendiente, Aviso, ConfiguracionAvisos, Conversacion, Dominio, Mensaje
+from config.validacion import entero_de_parametro
 from normativa.models import Norma, VersionNorma
 from proyectos import selectors as proyectos
 from proyectos.models import Analisis, Proyecto
@@ -142,7 +143,7 @@ def aviso_json(aviso: Aviso, *, usuario: Usuario | None = None) -> dict[str, obj
 
 def _proyecto_id(objeto: str) -> int | None:
     tipo, _, pk = objeto.partition(":")
-    return int(pk) if tipo == "proyecto" and pk.isdigit() else None
+    return entero_de_parametro(pk) if tipo == "proyecto" else None
 
 
 def _candidatos(

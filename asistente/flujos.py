@@ -16,7 +16,7 @@ import os
 import queue
 import threading
 import time
-from collections.abc import AsyncIterator, Collection
+from collections.abc import AsyncIterator
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from typing import Any
@@ -135,7 +135,8 @@ class _Difusor:
         self.visto_despertador: Any = "0-0"
         self.tarea: asyncio.Task[None] | None = None
         self.despertares: set[asyncio.Task[Any]] = set()
-        self.en_ronda: Collection[str] = ()
+        # Desde dónde lee cada stream el XREAD en curso.
+        self.en_ronda: dict[str, tuple[int, int]] = {}
         self.despertado = False
 
     def suscribir(self, clave: str) -> _Suscripcion:
@@ -143,8 +144,11 @@ class _Difusor:
         self.suscripciones.setdefault(clave, set()).add(suscripcion)
         if self.tarea is None or self.tarea.done():
             self.tarea = asyncio.ensure_future(self._leer())
-        elif clave not in self.en_ronda and not self.despertado:
-            # Un despertar por ronda basta: la ronda siguiente incluye a todas las suscripciones nuevas.
+        elif self.en_ronda.get(clave, (1, 0)) > suscripcion.ultimo and not self.despertado:
+            # La ronda en curso no lee este stream, o lo lee desde más adelante que lo que esta
+            # suscripción necesita (reanudar un turno ya terminado que otro cliente retransmite): sin
+            # despertar, esperaría el bloqueo entero del XREAD. Un despertar por ronda basta: la
+            # ronda siguiente incluye a todas las suscripciones nuevas.
             self.despertado = True
             despertar = asyncio.ensure_future(self._despertar())
             self.despertares.add(despertar)
@@ -169,10 +173,12 @@ class _Difusor:
         # antes que el XREAD de la ronda igual la interrumpe.
         while self.suscripciones:
             posiciones: dict[Any, Any] = {self.despertador: self.visto_despertador}
-            for clave, del_turno in self.suscripciones.items():
-                ms, secuencia = min(s.ultimo for s in del_turno)
+            self.en_ronda = {
+                clave: min(s.ultimo for s in del_turno) for clave, del_turno in self.suscripciones.items()
+            }
+            for clave, (ms, secuencia) in self.en_ronda.items():
                 posiciones[clave] = f"{ms}-{secuencia}"
-            self.en_ronda, self.despertado = set(self.suscripciones), False
+            self.despertado = False
             try:
                 respuesta: Any = await self.redis.xread(
                     posiciones, block=self.ESPERA_MS, count=self.MAXIMO_POR_STREAM

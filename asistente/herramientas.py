@@ -16,9 +16,9 @@ from normativa import selectors as normativa
 from normativa.models import Norma
 from proyectos import selectors as proyectos
 from proyectos import services as servicios_proyectos
-from proyectos.analisis.entrada import CIRCUNSTANCIAS, EntradaInvalida
+from proyectos.analisis.entrada import CIRCUNSTANCIAS, EntradaInvalida, validar_entrada
 from proyectos.analisis.ingreso import numero_cl
-from proyectos.models import Analisis, Proyecto
+from proyectos.models import Analisis, Cliente, Proyecto
 from proyectos.roles import puede_administrar, puede_consultar, puede_escribir
 
 TTL_NORMATIVA = 24 * 3600
@@ -26,6 +26,7 @@ TTL_NORMATIVA = 24 * 3600
 EXTERNAS = {"buscar_bcn", "buscar_eseia", "buscar_sea"}
 TTL_PROYECTO = 5 * 60
 TTL_NOTICIAS = 3600
+MAXIMO_CLIENTES_LISTADOS = 10
 GRUPO_PROYECTOS = "proyectos"
 Tipo = Literal[
     "explotacion", "prospeccion", "planta_procesamiento", "deposito_relaves", "botadero_esteriles",
@@ -372,11 +373,19 @@ class CrearProyecto(BaseModel):
     OPCIONES: ClassVar[dict[str, dict[str, str]]] = {"tipo": dict(Proyecto.Tipo.choices)}
 
     nombre: str = Field(min_length=2, max_length=200, title="Nombre")
-    region: str = Field(min_length=1, title="Región", description="Región: nombre o número 1–16.")
-    comuna: str | None = Field(default=None, title="Comuna")
+    region: str = Field(
+        min_length=1, max_length=100, title="Región", description="Región: nombre o número 1–16."
+    )
+    comuna: str | None = Field(default=None, max_length=100, title="Comuna")
     tipo: Tipo = Field(default="explotacion", title="Tipo de proyecto")
+    cliente: str | None = Field(
+        default=None,
+        max_length=200,
+        title="Cliente",
+        description="Nombre del cliente del proyecto; si el usuario tiene uno solo, ese.",
+    )
     cliente_id: int | None = Field(
-        default=None, title="Cliente (id)", description="Cliente; si el usuario tiene uno solo, ese."
+        default=None, title="Cliente (id)", description="Id del cliente, si se sabe."
     )
     capacidad_extraccion_t_mes: float | None = Field(default=None, ge=0, title="Extracción (t/mes)")
     plataformas: int | None = Field(default=None, ge=0, title="Plataformas de sondaje")
@@ -386,6 +395,15 @@ class CrearProyecto(BaseModel):
     circunstancias: list[str] = Field(
         default_factory=list, title="Circunstancias", description=f"De: {', '.join(CIRCUNSTANCIAS)}."
     )
+
+    def datos_del_proyecto(self) -> dict[str, Any]:
+        return self.model_dump(exclude={"cliente_id", "cliente"})
+
+
+def _preparar_creacion(entrada: CrearProyecto, ctx: Contexto) -> CrearProyecto:
+    cliente = _cliente(entrada, ctx)
+    _validar(entrada.datos_del_proyecto(), exigir_cantidades=False, antes="Para crear el proyecto")
+    return entrada.model_copy(update={"cliente_id": cliente.pk, "cliente": cliente.nombre})
 
 
 def _describir_creacion(entrada: Any, ctx: Contexto) -> str:
@@ -397,23 +415,22 @@ def _describir_creacion(entrada: Any, ctx: Contexto) -> str:
     detalle = f" ({', '.join(cantidades)})" if cantidades else ""
     lugar = f"{entrada.comuna}, " if entrada.comuna else ""
     tipo = Proyecto.Tipo(entrada.tipo).label
-    return f"Crear el proyecto «{entrada.nombre}» ({tipo}) en {lugar}región {entrada.region}{detalle}."
+    cliente = f" para el cliente «{entrada.cliente}»" if entrada.cliente else ""
+    return (
+        f"Crear el proyecto «{entrada.nombre}» ({tipo}){cliente} en {lugar}región {entrada.region}{detalle}."
+    )
 
 
-@herramienta(permiso=puede_escribir, escritura=True, describir=_describir_creacion)
+@herramienta(
+    permiso=puede_escribir, escritura=True, describir=_describir_creacion, preparar=_preparar_creacion
+)
 def crear_proyecto(entrada: CrearProyecto, ctx: Contexto) -> dict[str, Any]:
     """Propone crear un proyecto (queda en borrador). Se ejecuta solo cuando el usuario confirma."""
-    clientes = proyectos.clientes_visibles(usuario=ctx.usuario)
-    cliente = clientes.filter(pk=entrada.cliente_id).first() if entrada.cliente_id else None
-    if cliente is None:
-        if clientes.count() != 1:
-            raise ErrorDeHerramienta(
-                "Indique el cliente del proyecto (usted tiene acceso a varios o a ninguno)."
-            )
-        cliente = clientes.get()
-    datos = entrada.model_dump(exclude={"cliente_id"})
+    cliente = _cliente(entrada, ctx)
     try:
-        proyecto = servicios_proyectos.proyecto_crear(cliente=cliente, datos=datos, usuario=ctx.usuario)
+        proyecto = servicios_proyectos.proyecto_crear(
+            cliente=cliente, datos=entrada.datos_del_proyecto(), usuario=ctx.usuario
+        )
     except EntradaInvalida as error:
         raise ErrorDeHerramienta(str(error)) from error
     return {"proyecto": _proyecto_json(proyecto)}
@@ -422,17 +439,29 @@ def crear_proyecto(entrada: CrearProyecto, ctx: Contexto) -> dict[str, Any]:
 class EjecutarAnalisis(BaseModel):
     OPCIONES: ClassVar[dict[str, dict[str, str]]] = {"tipo": dict(Analisis.Tipo.choices)}
 
-    proyecto_id: int = Field(title="Proyecto (id)")
+    proyecto_id: int = Field(ge=1, le=2**62, title="Proyecto (id)")
     tipo: Literal["rapido", "completo"] = Field(default="completo", title="Tipo de análisis")
 
 
+def _preparar_analisis(entrada: EjecutarAnalisis, ctx: Contexto) -> EjecutarAnalisis:
+    proyecto = _proyecto(entrada.proyecto_id, None, ctx)
+    _validar(
+        proyectos.proyecto_como_entrada(proyecto),
+        exigir_cantidades=True,
+        antes=f"Para analizar el proyecto #{proyecto.pk} «{proyecto.nombre}»",
+        despues="Puedo proponerle actualizar el proyecto con ese dato.",
+    )
+    return entrada
+
+
 def _describir_analisis(entrada: Any, ctx: Contexto) -> str:
-    proyecto = Proyecto.objects.filter(pk=entrada.proyecto_id).first()
-    nombre = f" «{proyecto.nombre}»" if proyecto else ""
-    return f"Ejecutar un análisis {entrada.tipo} del proyecto #{entrada.proyecto_id}{nombre}."
+    proyecto = _proyecto(entrada.proyecto_id, None, ctx)
+    return f"Ejecutar un análisis {entrada.tipo} del proyecto #{proyecto.pk} «{proyecto.nombre}»."
 
 
-@herramienta(permiso=puede_escribir, escritura=True, describir=_describir_analisis)
+@herramienta(
+    permiso=puede_escribir, escritura=True, describir=_describir_analisis, preparar=_preparar_analisis
+)
 def ejecutar_analisis(entrada: EjecutarAnalisis, ctx: Contexto) -> dict[str, Any]:
     """Propone analizar un proyecto (ingreso al SEIA, efectos del Art. 11, clasificación). Se
     ejecuta solo cuando el usuario confirma."""
@@ -447,18 +476,36 @@ def ejecutar_analisis(entrada: EjecutarAnalisis, ctx: Contexto) -> dict[str, Any
 
 
 class ActualizarProyecto(BaseModel):
-    proyecto_id: int = Field(title="Proyecto (id)")
+    proyecto_id: int = Field(ge=1, le=2**62, title="Proyecto (id)")
     cambios: dict[str, Any] = Field(
         title="Cambios", description="Campos a cambiar (nombre, region, comuna, tipo, cantidades…)."
     )
 
 
+def _preparar_actualizacion(entrada: ActualizarProyecto, ctx: Contexto) -> ActualizarProyecto:
+    proyecto = _proyecto(entrada.proyecto_id, None, ctx)
+    if not entrada.cambios:
+        raise ErrorDeHerramienta(f"¿Qué dato del proyecto #{proyecto.pk} «{proyecto.nombre}» quiere cambiar?")
+    _validar(
+        {**proyectos.proyecto_como_entrada(proyecto), **entrada.cambios},
+        exigir_cantidades=False,
+        antes=f"Para actualizar el proyecto #{proyecto.pk} «{proyecto.nombre}»",
+    )
+    return entrada
+
+
 def _describir_actualizacion(entrada: Any, ctx: Contexto) -> str:
+    proyecto = _proyecto(entrada.proyecto_id, None, ctx)
     cambios = ", ".join(f"{k} = {v}" for k, v in entrada.cambios.items())
-    return f"Actualizar el proyecto #{entrada.proyecto_id}: {cambios}."
+    return f"Actualizar el proyecto #{proyecto.pk} «{proyecto.nombre}»: {cambios}."
 
 
-@herramienta(permiso=puede_escribir, escritura=True, describir=_describir_actualizacion)
+@herramienta(
+    permiso=puede_escribir,
+    escritura=True,
+    describir=_describir_actualizacion,
+    preparar=_preparar_actualizacion,
+)
 def actualizar_proyecto(entrada: ActualizarProyecto, ctx: Contexto) -> dict[str, Any]:
     """Propone cambiar datos de un proyecto. Se ejecuta solo cuando el usuario confirma."""
     proyecto = _proyecto(entrada.proyecto_id, None, ctx)
@@ -470,6 +517,46 @@ def actualizar_proyecto(entrada: ActualizarProyecto, ctx: Contexto) -> dict[str,
 
 
 # --- Ayudas ------------------------------------------------------------------------------------
+
+
+def _validar(datos: dict[str, Any], *, exigir_cantidades: bool, antes: str, despues: str = "") -> None:
+    """Valida los datos del proyecto como lo hará el servicio al confirmar; si algo falta o no sirve,
+    `ErrorDeHerramienta` con lo que hay que indicar, para preguntarlo en vez de proponer algo que fallará."""
+    try:
+        validar_entrada(datos, exigir_cantidades=exigir_cantidades)
+    except EntradaInvalida as error:
+        problemas = " ".join(e["mensaje"] for e in error.errores)
+        raise ErrorDeHerramienta(f"{antes} necesito un dato más: {problemas} {despues}".strip()) from None
+
+
+def _cliente(entrada: CrearProyecto, ctx: Contexto) -> Cliente:
+    """El cliente del proyecto entre los del usuario: por id, por nombre o el único que tiene."""
+    clientes = proyectos.clientes_visibles(usuario=ctx.usuario).order_by("nombre")
+    if entrada.cliente_id is not None:
+        elegido = clientes.filter(pk=entrada.cliente_id).first()
+        if elegido is not None:
+            return elegido
+    elif entrada.cliente:
+        nombre = " ".join(entrada.cliente.split())
+        exacto = clientes.filter(nombre__iexact=nombre).first()
+        parecidos = list(clientes.filter(nombre__icontains=nombre)[:2])
+        if exacto is not None or len(parecidos) == 1:
+            return exacto or parecidos[0]
+    else:
+        unicos = list(clientes[:2])
+        if len(unicos) == 1:
+            return unicos[0]
+    nombres = [c.nombre for c in clientes[:MAXIMO_CLIENTES_LISTADOS]]
+    if not nombres:
+        raise ErrorDeHerramienta(
+            "Su usuario no tiene clientes asignados, así que aún no puede crear proyectos: pida a un "
+            "administrador que lo asocie a su cliente."
+        )
+    lista = ", ".join(f"«{n}»" for n in nombres)
+    if entrada.cliente or entrada.cliente_id is not None:
+        pedido = entrada.cliente or f"#{entrada.cliente_id}"
+        raise ErrorDeHerramienta(f"No encuentro el cliente «{pedido}» entre los suyos: {lista}. ¿Cuál es?")
+    raise ErrorDeHerramienta(f"¿Para cuál de sus clientes es el proyecto? {lista}.")
 
 
 def _proyecto(pk: int | None, nombre: str | None, ctx: Contexto) -> Proyecto:

@@ -59,6 +59,9 @@ class Herramienta:
     describir: Callable[[Any, Contexto], str] | None = None
     grupo_cache: Callable[[Any, Contexto], str] | None = None
     actividad: str = ""
+    # Escritura: revisa la entrada al proponerla (con la visibilidad del usuario) y la completa; lo
+    # que falte o sea ambiguo vuelve como `ErrorDeHerramienta` con la pregunta para el usuario.
+    preparar: Callable[[Any, Contexto], BaseModel] | None = None
 
     @property
     def descripcion(self) -> str:
@@ -114,6 +117,7 @@ def herramienta(
     describir: Callable[[Any, Contexto], str] | None = None,
     grupo_cache: Callable[[Any, Contexto], str] | None = None,
     actividad: str = "",
+    preparar: Callable[[Any, Contexto], BaseModel] | None = None,
 ) -> Callable[[Callable[[Any, Contexto], dict[str, Any]]], Callable[[Any, Contexto], dict[str, Any]]]:
     """Registra la función; su primer parámetro anotado con un modelo pydantic es la entrada."""
 
@@ -132,6 +136,7 @@ def herramienta(
             describir=describir,
             grupo_cache=grupo_cache,
             actividad=actividad,
+            preparar=preparar,
         )
         return funcion
 
@@ -265,13 +270,15 @@ def invalidar_grupo(grupo: str) -> None:
 
 
 def _clave_cache(herramienta: Herramienta, entrada: BaseModel, contexto: Contexto) -> str:
-    # Los resultados dependen de lo que el usuario puede ver: la clave incluye al usuario.
+    # Los resultados dependen de lo que el usuario puede ver y, sin proyecto indicado, del proyecto
+    # activo de la conversación: la clave incluye a ambos.
     datos = json.dumps(entrada.model_dump(mode="json"), sort_keys=True)
     version = ""
     if herramienta.grupo_cache:
         grupo = herramienta.grupo_cache(entrada, contexto)
         version = f"{grupo}:{cache.get(f'asistente:grupo:{grupo}', 0)}"
-    resumen = hashlib.sha256(f"{contexto.usuario.pk}|{datos}|{version}".encode()).hexdigest()[:32]
+    origen = f"{contexto.usuario.pk}|{contexto.proyecto_activo_id}|{datos}|{version}"
+    resumen = hashlib.sha256(origen.encode()).hexdigest()[:32]
     return f"asistente:herramienta:{herramienta.nombre}:{resumen}"
 
 

@@ -309,6 +309,8 @@ def accion_proponer(*, turno: Turno, herramienta: str, parametros: dict[str, Any
             f"Su rol no permite «{herramienta}»: pídaselo a alguien con rol de escritura."
         )
     entrada = validar_parametros(definicion, parametros)
+    if definicion.preparar is not None:
+        entrada = definicion.preparar(entrada, turno.contexto)
     limites_consumir(usuario=turno.usuario, limites=("acciones_hora",))
     descripcion = definicion.describir(entrada, turno.contexto) if definicion.describir else herramienta
     return AccionPendiente.objects.create(

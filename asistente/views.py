@@ -9,6 +9,7 @@ from django.shortcuts import render
 
 from asistente.models import Conversacion
 from asistente.selectors import chat_contexto, conversaciones_de
+from config.validacion import entero_de_parametro
 from proyectos.roles import puede_consultar
 
 
@@ -27,7 +28,7 @@ def chat(request: HttpRequest) -> HttpResponse:
     contexto = chat_contexto(
         usuario=request.user,
         conversacion=actual,
-        proyecto_id=int(proyecto) if proyecto.isdigit() else None,
+        proyecto_id=entero_de_parametro(proyecto),
         vista=request.GET.get("vista", "chat"),
     )
     contexto["conversaciones"] = conversaciones_de(usuario=request.user)[:50]

@@ -2,8 +2,9 @@
 
 from typing import Any
 
-from django.http import HttpRequest, HttpResponse
+from django.http import HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import render
+from django.urls import Resolver404, resolve
 from drf_spectacular.utils import extend_schema, inline_serializer
 from rest_framework import serializers, status
 from rest_framework.permissions import AllowAny
@@ -18,6 +19,20 @@ from proyectos.roles import rol_de
 def inicio(request: HttpRequest) -> HttpResponse:
     """Portada: qué hace el producto y por dónde empezar."""
     return render(request, "inicio.html")
+
+
+def api_inexistente(request: HttpRequest) -> JsonResponse:
+    """Una ruta bajo /api/ que no existe: 404 en JSON con la forma de error de la API (no la página
+    HTML de Django), y la ruta con barra final si esa sí existe."""
+    mensaje = f"No existe la ruta {request.path} en la API; vea /api/docs/."
+    if not request.path.endswith("/"):
+        try:
+            existe = resolve(request.path + "/").func is not api_inexistente
+        except Resolver404:
+            existe = False
+        if existe:
+            mensaje = f"No existe la ruta {request.path} en la API: ¿quiso decir {request.path}/?"
+    return JsonResponse({"error": mensaje}, status=404)
 
 
 class SaludApi(APIView):

@@ -16,19 +16,13 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
+from config.api import ERROR_ENTRADA
+from config.validacion import entero_de_parametro
 from proyectos import selectors, services
 from proyectos.analisis.entrada import CIRCUNSTANCIAS, EntradaInvalida
 from proyectos.analisis.motor import evaluar
 from proyectos.models import Analisis, Cliente, Proyecto
 from proyectos.roles import puede_consultar, puede_escribir
-
-ERROR_ENTRADA = inline_serializer(
-    "ErrorDeEntrada",
-    {
-        "error": serializers.CharField(),
-        "errores": serializers.ListField(child=serializers.DictField(child=serializers.CharField())),
-    },
-)
 
 
 class EntradaMotorSerializer(serializers.Serializer):  # type: ignore[type-arg]
@@ -193,7 +187,7 @@ class ProyectosApi(APIView):
             usuario=request.user,
             estado=request.query_params.get("estado", ""),
             region=request.query_params.get("region", ""),
-            cliente=int(cliente) if cliente.isdigit() else None,
+            cliente=entero_de_parametro(cliente),
         )
         return Response(ProyectoSalidaSerializer(proyectos, many=True).data)
 

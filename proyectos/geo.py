@@ -7,10 +7,13 @@ Un shapefile se reproyecta desde su `.prj`, que es obligatorio.
 
 from __future__ import annotations
 
+import codecs
 import gzip
 import io
 import json
+import struct
 import zipfile
+import zlib
 from dataclasses import dataclass, field
 from pathlib import PurePosixPath
 from typing import Any
@@ -18,6 +21,7 @@ from typing import Any
 import numpy as np
 import shapefile
 import shapely
+import shapely.errors
 from pyproj import CRS, Transformer
 from pyproj.exceptions import CRSError
 from shapely.geometry import mapping, shape
@@ -27,6 +31,16 @@ from shapely.geometry.base import BaseGeometry
 # continente americano; una geometría fuera de ella no es un error de CRS sino otra parte del mundo.
 CAJA_CHILE = (-110.0, -56.5, -66.0, -17.0)
 WGS84 = CRS.from_epsg(4326)
+# Un .gz se descomprime hasta este tamaño, el mismo que se acepta sin comprimir: un archivo pequeño
+# que se infla a cientos de MB (bomba de descompresión) se rechaza sin agotar la memoria.
+TAMANO_MAXIMO_DESCOMPRIMIDO = 60 * 1024 * 1024
+# Colecciones dentro de elementos dentro de colecciones…: más allá no es una capa sino un ataque.
+ANIDACION_MAXIMA = 8
+# Todo lo que shapely, pyshp o numpy lanzan ante un GeoJSON o un shapefile mal formado.
+_ERRORES_DE_FORMA = (
+    ValueError, TypeError, AttributeError, IndexError, KeyError, RecursionError,
+    shapely.errors.ShapelyError, struct.error, shapefile.ShapefileException,
+)  # fmt: skip
 
 
 class ErrorDeCapa(ValueError):
@@ -57,7 +71,7 @@ def leer_capa(*, contenido: bytes, nombre_archivo: str) -> CapaLeida:
     """Lee un GeoJSON (.geojson/.json, opcionalmente .gz) o un shapefile comprimido (.zip)."""
     nombre = nombre_archivo.lower()
     if nombre.endswith(".gz"):
-        contenido = gzip.decompress(contenido)
+        contenido = _descomprimir(contenido)
         nombre = nombre[:-3]
     if nombre.endswith(".zip"):
         return _leer_shapefile_zip(contenido)
@@ -68,21 +82,46 @@ def leer_capa(*, contenido: bytes, nombre_archivo: str) -> CapaLeida:
     )
 
 
-def geometria_de_geojson(datos: Any) -> BaseGeometry:
+def geometria_de_geojson(datos: Any, *, nivel: int = 1) -> BaseGeometry:
     """Convierte un objeto GeoJSON (geometría, Feature o FeatureCollection) en una geometría."""
+    if nivel > ANIDACION_MAXIMA:
+        raise ErrorDeCapa(f"El GeoJSON anida colecciones a más de {ANIDACION_MAXIMA} niveles.")
     if isinstance(datos, dict) and datos.get("type") == "Feature":
         datos = datos.get("geometry")
     if isinstance(datos, dict) and datos.get("type") == "FeatureCollection":
-        geometrias = [geometria_de_geojson(f) for f in datos.get("features") or []]
+        features = datos.get("features") or []
+        if not isinstance(features, list):
+            raise ErrorDeCapa("«features» de la colección debe ser una lista de elementos.")
+        geometrias = [geometria_de_geojson(f, nivel=nivel + 1) for f in features]
         if not geometrias:
             raise ErrorDeCapa("La colección no tiene elementos.")
         return shapely.union_all(geometrias)
     if not isinstance(datos, dict) or "type" not in datos:
         raise ErrorDeCapa("No es una geometría GeoJSON (falta «type»).")
+    if datos["type"] not in TIPOS_GEOJSON:
+        raise ErrorDeCapa(
+            f"Tipo de geometría GeoJSON desconocido: «{str(datos['type'])[:40]}». "
+            f"Use {', '.join(TIPOS_GEOJSON)}."
+        )
+    return forma_de_geojson(datos)
+
+
+TIPOS_GEOJSON = (
+    "Point", "MultiPoint", "LineString", "MultiLineString", "Polygon", "MultiPolygon", "GeometryCollection",
+)  # fmt: skip
+
+
+def forma_de_geojson(datos: Any) -> BaseGeometry:
+    """La geometría de un objeto de geometría GeoJSON, o `ErrorDeCapa` si está mal formada o tiene
+    coordenadas no numéricas (NaN, infinito)."""
     try:
-        return shape(datos)
-    except (ValueError, TypeError, AttributeError, IndexError, KeyError) as error:
-        raise ErrorDeCapa(f"Geometría GeoJSON mal formada: {error}.") from error
+        forma = shape(datos)
+        finitas = bool(np.isfinite(shapely.get_coordinates(forma)).all())
+    except _ERRORES_DE_FORMA as error:
+        raise ErrorDeCapa(f"Geometría GeoJSON mal formada: {error}.") from None
+    if not finitas:
+        raise ErrorDeCapa("La geometría tiene coordenadas que no son números (NaN o infinito).")
+    return forma
 
 
 def como_geojson(geometria: BaseGeometry, *, decimales: int = 7) -> dict[str, Any]:
@@ -94,31 +133,38 @@ def como_geojson(geometria: BaseGeometry, *, decimales: int = 7) -> dict[str, An
 def _leer_geojson(contenido: bytes) -> CapaLeida:
     try:
         datos = json.loads(contenido)
-    except (UnicodeDecodeError, json.JSONDecodeError) as error:
-        raise ErrorDeCapa(f"El archivo no es JSON válido: {error}.") from error
+    except (UnicodeDecodeError, json.JSONDecodeError, RecursionError) as error:
+        raise ErrorDeCapa(f"El archivo no es JSON válido: {str(error)[:200]}.") from None
     if not isinstance(datos, dict):
         raise ErrorDeCapa("El GeoJSON debe ser un objeto.")
-    crs_texto = ((datos.get("crs") or {}).get("properties") or {}).get("name") or "OGC:CRS84"
-    crs = _crs(crs_texto)
+    crs = _crs(_nombre_crs(datos.get("crs")))
     if datos.get("type") == "FeatureCollection":
         features = datos.get("features") or []
+        if not isinstance(features, list):
+            raise ErrorDeCapa("«features» de la colección debe ser una lista de elementos.")
     elif datos.get("type") == "Feature":
         features = [datos]
-    else:
+    elif datos.get("type") in TIPOS_GEOJSON:
         features = [{"type": "Feature", "properties": {}, "geometry": datos}]
+    else:
+        raise ErrorDeCapa(
+            f"Tipo GeoJSON desconocido: «{str(datos.get('type'))[:40]}». Use FeatureCollection, Feature "
+            "o una geometría."
+        )
     elementos: list[ElementoLeido] = []
     descartados: list[str] = []
     for posicion, feature in enumerate(features, start=1):
-        geometria = (feature or {}).get("geometry")
+        geometria = feature.get("geometry") if isinstance(feature, dict) else None
         if not geometria:
             descartados.append(f"elemento {posicion}: sin geometría")
             continue
         try:
-            forma = shape(geometria)
-        except (ValueError, TypeError, AttributeError, IndexError, KeyError) as error:
-            descartados.append(f"elemento {posicion}: geometría mal formada ({error})")
+            forma = forma_de_geojson(geometria)
+        except ErrorDeCapa as error:
+            descartados.append(f"elemento {posicion}: {error}")
             continue
-        elementos.append(ElementoLeido(forma, dict(feature.get("properties") or {})))
+        propiedades = feature.get("properties")
+        elementos.append(ElementoLeido(forma, dict(propiedades) if isinstance(propiedades, dict) else {}))
     return _a_wgs84(elementos, crs, descartados)
 
 
@@ -137,9 +183,9 @@ def _leer_shapefile_zip(contenido: bytes) -> CapaLeida:
             + (" (sin .prj no se sabe su sistema de coordenadas)" if ".prj" in faltan else "")
             + "."
         )
-    crs = _crs(archivo.read(miembros[".prj"]).decode("latin-1"))
-    codificacion = archivo.read(miembros[".cpg"]).decode("ascii").strip() if ".cpg" in miembros else "latin-1"
     try:
+        crs = _crs(archivo.read(miembros[".prj"]).decode("latin-1"))
+        codificacion = _codificacion(archivo.read(miembros[".cpg"])) if ".cpg" in miembros else "latin-1"
         lector = shapefile.Reader(
             shp=io.BytesIO(archivo.read(miembros[".shp"])),
             shx=io.BytesIO(archivo.read(miembros[".shx"])),
@@ -148,23 +194,74 @@ def _leer_shapefile_zip(contenido: bytes) -> CapaLeida:
             encodingErrors="replace",
         )
         registros = list(lector.iterShapeRecords())
-    except (shapefile.ShapefileException, LookupError, ValueError) as error:
-        raise ErrorDeCapa(f"No se pudo leer el shapefile: {error}.") from error
+    except ErrorDeCapa:
+        raise
+    except (*_ERRORES_DE_FORMA, LookupError, zipfile.BadZipFile, EOFError, OSError) as error:
+        raise ErrorDeCapa(
+            f"No se pudo leer el shapefile: {str(error)[:200] or type(error).__name__}."
+        ) from None
     elementos: list[ElementoLeido] = []
     descartados: list[str] = []
     for posicion, registro in enumerate(registros, start=1):
-        interfaz = registro.shape.__geo_interface__
+        try:
+            interfaz = registro.shape.__geo_interface__
+        except _ERRORES_DE_FORMA as error:
+            descartados.append(f"registro {posicion}: geometría ilegible ({str(error)[:120]})")
+            continue
         if not interfaz.get("coordinates") and interfaz.get("type") != "GeometryCollection":
             descartados.append(f"registro {posicion}: sin geometría")
             continue
-        elementos.append(ElementoLeido(shape(interfaz), dict(registro.record.as_dict())))
+        try:
+            forma = forma_de_geojson(interfaz)
+        except ErrorDeCapa as error:
+            descartados.append(f"registro {posicion}: {error}")
+            continue
+        elementos.append(ElementoLeido(forma, dict(registro.record.as_dict())))
     return _a_wgs84(elementos, crs, descartados)
+
+
+def _descomprimir(contenido: bytes) -> bytes:
+    """Descomprime un .gz hasta `TAMANO_MAXIMO_DESCOMPRIMIDO`; más, o un .gz dañado: `ErrorDeCapa`."""
+    try:
+        with gzip.GzipFile(fileobj=io.BytesIO(contenido)) as archivo:
+            datos = archivo.read(TAMANO_MAXIMO_DESCOMPRIMIDO + 1)
+    except (OSError, EOFError, zlib.error) as error:
+        raise ErrorDeCapa(f"El .gz está dañado o no es un archivo gzip ({error}).") from None
+    if len(datos) > TAMANO_MAXIMO_DESCOMPRIMIDO:
+        raise ErrorDeCapa(
+            f"El .gz descomprimido supera {TAMANO_MAXIMO_DESCOMPRIMIDO // 1024 // 1024} MB; "
+            "simplifique la capa o divídala."
+        )
+    return datos
+
+
+def _codificacion(cpg: bytes) -> str:
+    """La codificación que declara el .cpg, si Python la conoce."""
+    try:
+        nombre = cpg.decode("ascii").strip()
+        codecs.lookup(nombre)
+    except (UnicodeDecodeError, LookupError):
+        raise ErrorDeCapa(
+            f"El .cpg declara una codificación desconocida: «{cpg[:40].decode('latin-1').strip()}»."
+        ) from None
+    return nombre
+
+
+def _nombre_crs(crs: Any) -> str:
+    """El nombre del CRS de un GeoJSON (miembro «crs» de la especificación de 2008); sin él, WGS84."""
+    if not crs:
+        return "OGC:CRS84"
+    propiedades = crs.get("properties") if isinstance(crs, dict) else None
+    nombre = propiedades.get("name") if isinstance(propiedades, dict) else None
+    if not isinstance(nombre, str):
+        raise ErrorDeCapa('El miembro «crs» no tiene la forma {"type": "name", "properties": {"name": …}}.')
+    return nombre
 
 
 def _crs(texto: str) -> CRS:
     try:
         return CRS.from_user_input(texto)
-    except CRSError as error:
+    except (CRSError, TypeError, ValueError) as error:
         raise ErrorDeCapa(f"Sistema de coordenadas no reconocido: «{texto[:80]}».") from error
 
 

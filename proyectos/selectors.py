@@ -99,7 +99,7 @@ def _compacto(texto: str) -> str:
 
 def _codigo_region(texto: str, regiones: list[Region]) -> str | None:
     normal = normalizar(texto)
-    if normal.isdigit() and 1 <= int(normal) <= 16:
+    if re.fullmatch(r"[0-9]{1,2}", normal) and 1 <= int(normal) <= 16:
         return f"{int(normal):02d}"
     sin_prefijo = _PREFIJO_REGION.sub("", normal).strip() or normal
     romano = re.fullmatch(r"(?:region\s+)?([ivx]+)(?:\s+region)?", normal)

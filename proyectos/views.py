@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+from typing import Any
 
 from django.conf import settings
 from django.contrib import messages
@@ -14,6 +15,7 @@ from django.urls import reverse
 from django.views.decorators.http import require_GET, require_POST
 from shapely.geometry import shape
 
+from config.validacion import entero_de_parametro, problema_json
 from proyectos import selectors, services
 from proyectos.analisis.entrada import EntradaInvalida
 from proyectos.analisis.espacial import indice_actual
@@ -33,7 +35,7 @@ def lista(request: HttpRequest) -> HttpResponse:
         usuario=request.user,
         estado=filtros["estado"],
         region=filtros["region"],
-        cliente=int(filtros["cliente"]) if filtros["cliente"].isdigit() else None,
+        cliente=entero_de_parametro(filtros["cliente"]),
     )
     contexto = {
         "proyectos": proyectos,
@@ -128,10 +130,10 @@ def mapa(request: HttpRequest, pk: int) -> HttpResponse:
     if request.method == "POST":
         _exigir_escritura(request)
         try:
-            geometria = json.loads(request.POST.get("geometria") or "null")
+            geometria = _geometria_del_formulario(request.POST.get("geometria"))
             services.proyecto_actualizar(proyecto=proyecto, cambios={"geometria": geometria})
-        except json.JSONDecodeError:
-            messages.error(request, "La geometría enviada no es JSON válido.")
+        except GeometriaIlegible as error:
+            messages.error(request, str(error))
         except EntradaInvalida as error:
             for e in error.errores:
                 messages.error(request, e["mensaje"])
@@ -252,3 +254,17 @@ def _exigir_lectura(request: HttpRequest) -> None:
 def _exigir_escritura(request: HttpRequest) -> None:
     if not puede_escribir(request.user):
         raise PermissionDenied("Se requiere el rol de escritura para modificar proyectos.")
+
+
+class GeometriaIlegible(ValueError):
+    """El campo «geometria» del formulario no es un JSON que se pueda revisar."""
+
+
+def _geometria_del_formulario(texto: str | None) -> Any:
+    try:
+        geometria = json.loads(texto or "null")
+    except (json.JSONDecodeError, RecursionError):
+        raise GeometriaIlegible("La geometría enviada no es JSON válido.") from None
+    if problema := problema_json(geometria):
+        raise GeometriaIlegible(f"La geometría enviada no es válida: {problema}")
+    return geometria

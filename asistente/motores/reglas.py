@@ -86,6 +86,7 @@ class Entidades:
     region: str | None = None
     comuna: str | None = None
     tipo: str | None = None
+    cliente: str | None = None
     cantidades: dict[str, float] = field(default_factory=dict)
 
 
@@ -172,6 +173,8 @@ class MotorReglas:
         parametros: dict[str, Any] = {"nombre": e.nombre, "region": e.region, "tipo": e.tipo or "explotacion"}
         if e.comuna:
             parametros["comuna"] = e.comuna
+        if e.cliente:
+            parametros["cliente"] = e.cliente
         parametros.update(e.cantidades)
         return self._proponer_accion(turno, "crear_proyecto", parametros)
 
@@ -482,6 +485,12 @@ def extraer_entidades(texto: str, *, proyecto_activo: int | None = None) -> Enti
     if comuna := re.search(r"\bcomuna de ([a-z\s]+?)(?=\s+(?:en|de|con)\s|[,.;]|$)", normal):
         e.comuna = comuna.group(1).strip()
     e.tipo = next((tipo for patron, tipo in _TIPOS if patron.search(normal)), None)
+    if cliente := re.search(
+        r"\bcliente\s+[«\"“]?(.+?)[»\"”]?(?=\s+(?:en|con|ubicad[oa]|que|llamad[oa])\s|[,.;:]|$)",
+        texto,
+        re.IGNORECASE,
+    ):
+        e.cliente = cliente.group(1).strip()
     for patron, campo in _CANTIDADES:
         if campo not in e.cantidades and (m := patron.search(normal)):
             e.cantidades[campo] = _numero(m.group(1))

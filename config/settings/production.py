@@ -18,7 +18,11 @@ ALLOWED_HOSTS = entorno.lista("DJANGO_ALLOWED_HOSTS", defecto=[])
 if not ALLOWED_HOSTS:
     raise ImproperlyConfigured("Falta la variable de entorno DJANGO_ALLOWED_HOSTS.")
 
-DATABASES["default"]["CONN_MAX_AGE"] = entorno.entero("DB_CONN_MAX_AGE", defecto=60)  # noqa: F405
+# Con el pool de psycopg (base: `BD_CONEXIONES_POR_PROCESO` > 0) las conexiones ya persisten en el
+# pool y Django rechaza además CONN_MAX_AGE; sin pool, conexiones persistentes por hilo.
+# https://docs.djangoproject.com/en/5.2/ref/databases/#connection-pool
+if "pool" not in DATABASES["default"].get("OPTIONS", {}):  # noqa: F405
+    DATABASES["default"]["CONN_MAX_AGE"] = entorno.entero("DB_CONN_MAX_AGE", defecto=60)  # noqa: F405
 
 # https://docs.djangoproject.com/en/5.2/howto/deployment/checklist/
 SECURE_PROXY_SSL_HEADER = ("HTTP_X_FORWARDED_PROTO", "https")

@@ -15,7 +15,7 @@ from typing import Any
 import shapely
 from shapely.geometry.base import BaseGeometry
 
-from proyectos.analisis.ingreso import CANTIDADES_REQUERIDAS, TIPOS, Cantidades
+from proyectos.analisis.ingreso import CANTIDADES_REQUERIDAS, TIPOS, Cantidades, numero_cl
 from proyectos.geo import CAJA_CHILE, ErrorDeCapa, geometria_de_geojson
 from proyectos.models import Comuna, Region
 from proyectos.selectors import ErrorDeTerritorio, comuna_resolver, region_resolver
@@ -60,6 +60,10 @@ ETIQUETAS = {
     "aridos_m3_total": "el volumen total de áridos (m³)",
     "superficie_ha": "la superficie (ha)",
 }
+# Lo que cabe en las columnas del proyecto: DecimalField(max_digits=14, decimal_places=2) y
+# PositiveIntegerField. Más allá no es un proyecto minero sino un error de tipeo.
+CANTIDAD_MAXIMA = Decimal("999999999999.99")
+PLATAFORMAS_MAXIMAS = 2_147_483_647
 # Más allá de ~50 km de cualquier región la geometría no está en Chile (p. ej. lat/lon invertidas).
 DISTANCIA_MAXIMA_A_CHILE_GRADOS = 0.5
 
@@ -187,11 +191,17 @@ def _cantidad(valor: Any, campo: str, error: Any) -> Decimal | None:
     if isinstance(valor, bool) or not isinstance(valor, (int, float)):
         error(campo, f"Indique {ETIQUETAS[campo]} como número (recibido: {valor!r}).")
         return None
-    if not math.isfinite(valor):
+    if isinstance(valor, float) and not math.isfinite(valor):
         error(campo, f"{ETIQUETAS[campo].capitalize()} debe ser un número finito.")
         return None
     if valor < 0:
         error(campo, f"{ETIQUETAS[campo].capitalize()} no puede ser negativa ({valor}).")
+        return None
+    if valor > CANTIDAD_MAXIMA:
+        error(
+            campo,
+            f"{ETIQUETAS[campo].capitalize()} supera el máximo admitido ({numero_cl(CANTIDAD_MAXIMA)}).",
+        )
         return None
     return Decimal(str(valor))
 
@@ -199,8 +209,15 @@ def _cantidad(valor: Any, campo: str, error: Any) -> Decimal | None:
 def _plataformas(valor: Any, error: Any) -> int | None:
     if valor is None:
         return None
-    if isinstance(valor, bool) or not isinstance(valor, (int, float)) or not math.isfinite(valor):
+    if (
+        isinstance(valor, bool)
+        or not isinstance(valor, (int, float))
+        or (isinstance(valor, float) and not math.isfinite(valor))
+    ):
         error("plataformas", f"Indique el número de plataformas como entero (recibido: {valor!r}).")
+        return None
+    if valor > PLATAFORMAS_MAXIMAS:
+        error("plataformas", f"El número de plataformas supera el máximo admitido ({PLATAFORMAS_MAXIMAS}).")
         return None
     if valor != int(valor):
         error("plataformas", f"El número de plataformas debe ser entero (recibido: {valor}).")

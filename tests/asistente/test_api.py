@@ -41,7 +41,10 @@ def test_chat_returns_the_message_sources_and_a_pending_action_described_for_peo
     assert cuerpo["conversacion_id"] and cuerpo["mensaje"]["rol"] == "assistant"
     accion = cuerpo["accion_pendiente"]
     assert accion["tipo"] == "crear_proyecto" and accion["expires_at"]
-    assert accion["descripcion"] == "Crear el proyecto «Mina Norte» (Explotación minera) en región Atacama."
+    assert accion["descripcion"] == (
+        "Crear el proyecto «Mina Norte» (Explotación minera) para el cliente «Cliente de consultora» "
+        "en región Atacama."
+    )
     assert accion["etiquetas"]["region"] == "Región" and accion["parametros"]["region"] == "Atacama"
     assert accion["opciones"]["tipo"]["explotacion"] == "Explotación minera"
 

@@ -103,3 +103,27 @@ async def test_one_reader_per_process_relays_each_turn_only_its_own_events_and_w
     finally:
         await conexion.delete(*(flujos.clave_turno(t) for t in turnos))
         await conexion.aclose()
+
+
+async def test_reanudar_un_turno_que_otro_cliente_aun_retransmite_no_espera_el_bloqueo_del_lector(
+    settings: Any,
+) -> None:
+    import redis.asyncio as redis_asincrono
+
+    conexion = redis_asincrono.Redis.from_url(settings.REDIS_URL)
+    turno = "reanudar-en-ronda"
+    await conexion.delete(flujos.clave_turno(turno))
+    try:
+        en_vivo = flujos.eventos_desde(turno)
+        for id_evento, evento in enumerate(("meta", "start", "token"), start=1):
+            await _escribir(conexion, turno, id_evento, evento)
+        assert [(await anext(en_vivo)).id for _ in range(3)] == [1, 2, 3]
+        # El lector ya bloquea su XREAD desde el evento 3 de este stream; quien reanuda desde el 1
+        # necesita lo anterior, que ese XREAD no traerá.
+        async with asyncio.timeout(5):
+            reanudados = [m.id async for m in flujos.eventos_desde(turno, despues_de=1, paciencia_s=3)]
+    finally:
+        await conexion.delete(flujos.clave_turno(turno))
+        await conexion.aclose()
+
+    assert reanudados[:2] == [2, 3]

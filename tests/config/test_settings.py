@@ -4,10 +4,12 @@ import os
 import subprocess
 import sys
 from pathlib import Path
+from urllib.parse import urlsplit, urlunsplit
 
 import pytest
 from django.conf import settings
 from django.core.exceptions import ImproperlyConfigured
+from django.db import connection
 
 from config.settings import entorno
 
@@ -134,3 +136,30 @@ def test_celery_comparte_un_solo_backend_de_resultados_entre_hilos_y_greenlets()
     hilo.join()
 
     assert en_otro_hilo[0] is app.backend
+
+
+@pytest.mark.lento
+@pytest.mark.parametrize("conexiones", ["12", "0"], ids=["con_pool", "sin_pool"])
+def test_produccion_abre_una_conexion_real_y_no_le_faltan_migraciones(conexiones, db):
+    # La base de pruebas: ya migrada, a diferencia de la de desarrollo en una copia nueva.
+    base = urlsplit(os.environ["DATABASE_URL"])._replace(path=f"/{connection.settings_dict['NAME']}")
+    variables = dict(
+        DJANGO_SETTINGS_MODULE="config.settings.production",
+        DJANGO_SECRET_KEY=SECRETO,
+        DJANGO_ALLOWED_HOSTS="prefactibilidad.ejemplo.cl",
+        DATABASE_URL=urlunsplit(base),
+        REDIS_URL=os.environ["REDIS_URL"],
+        BD_CONEXIONES_POR_PROCESO=conexiones,
+    )
+    consulta = ejecutar_manage(
+        "shell", "-c",
+        "from django.db import connection\n"
+        "with connection.cursor() as c:\n"
+        "    c.execute('SELECT count(*) FROM django_migrations')\n"
+        "    print('migraciones', c.fetchone()[0])",
+        **variables,
+    )  # fmt: skip
+    assert consulta.returncode == 0, consulta.stderr
+    assert consulta.stdout.startswith("migraciones ")
+    pendientes = ejecutar_manage("migrate", "--check", "--plan", **variables)
+    assert pendientes.returncode == 0, pendientes.stdout + pendientes.stderr

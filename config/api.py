@@ -1,0 +1,70 @@
+"""Lo común a las API de todas las apps: una sola forma de error.
+
+Todo error de la API sale como `{"error": "mensaje en castellano"}`, y uno de validación además con
+`"errores": [{"campo", "mensaje"}, …]` (la forma de `EntradaInvalida` del motor).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+from django.db import DataError
+from drf_spectacular.utils import inline_serializer
+from rest_framework import exceptions, serializers
+from rest_framework.response import Response
+from rest_framework.views import exception_handler
+
+ERROR = inline_serializer("Error", {"error": serializers.CharField()})
+ERROR_ENTRADA = inline_serializer(
+    "ErrorDeEntrada",
+    {
+        "error": serializers.CharField(),
+        "errores": serializers.ListField(
+            child=inline_serializer(
+                "ProblemaDeEntrada", {"campo": serializers.CharField(), "mensaje": serializers.CharField()}
+            ),
+            required=False,
+        ),
+    },
+)
+
+
+def manejar_excepcion(exc: Exception, context: dict[str, Any]) -> Response | None:
+    """Manejador de excepciones de DRF: toda respuesta de error con la forma `{"error", "errores"?}`."""
+    if isinstance(exc, DataError):
+        # Red de seguridad: la validación de cada vista debería haberlo detenido antes.
+        exc = exceptions.ValidationError(
+            {"error": "Un valor no cabe en la base de datos (demasiado largo o fuera de rango)."}
+        )
+    respuesta = exception_handler(exc, context)
+    if respuesta is None:
+        return None
+    respuesta.data = forma_de_error(respuesta.data)
+    return respuesta
+
+
+def forma_de_error(datos: Any) -> dict[str, Any]:
+    """Convierte el detalle de un error de DRF a `{"error", "errores"?}`."""
+    if isinstance(datos, Mapping) and set(datos) <= {"error", "errores"} and "error" in datos:
+        return {"error": str(datos["error"]), **({"errores": datos["errores"]} if "errores" in datos else {})}
+    if isinstance(datos, Mapping) and set(datos) == {"detail"}:
+        return {"error": str(datos["detail"])}
+    errores = _problemas(datos)
+    return {"error": "La solicitud no es válida; corrija lo siguiente.", "errores": errores}
+
+
+def _problemas(datos: Any, prefijo: str = "") -> list[dict[str, str]]:
+    if isinstance(datos, Mapping):
+        return [
+            problema
+            for campo, detalle in datos.items()
+            for problema in _problemas(detalle, f"{prefijo}.{campo}" if prefijo else str(campo))
+        ]
+    if isinstance(datos, list) and datos and all(isinstance(d, str) for d in datos):
+        return [{"campo": prefijo or "entrada", "mensaje": " ".join(str(d) for d in datos)}]
+    if isinstance(datos, list):
+        return [
+            p for i, d in enumerate(datos) for p in _problemas(d, f"{prefijo}.{i}" if prefijo else str(i))
+        ]
+    return [{"campo": prefijo or "entrada", "mensaje": str(datos)}]

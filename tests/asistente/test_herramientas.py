@@ -1,0 +1,144 @@
+"""Herramientas de proyectos: la misma visibilidad al proponer que al ejecutar, y solo se propone lo
+que puede ejecutarse (lo que falta se pregunta)."""
+
+from collections.abc import Callable
+
+import pytest
+from django.conf import settings
+from django.contrib.auth.models import AbstractUser
+
+from asistente.models import AccionPendiente, Conversacion, Dominio
+from asistente.registro import Contexto, ErrorDeHerramienta, ejecutar
+from asistente.services import accion_decidir, accion_proponer, turno_iniciar
+from proyectos.models import Cliente, Proyecto
+from proyectos.roles import Rol
+from proyectos.services import proyecto_crear, usuario_crear_o_actualizar
+from tests.asistente.conftest import Charla
+
+pytestmark = pytest.mark.usefixtures("capas")
+
+
+def test_un_escritor_de_otro_cliente_no_ve_el_nombre_de_un_proyecto_ajeno_en_la_propuesta(
+    proyecto_eia: Proyecto, usuaria: Callable[..., AbstractUser], conversar: Callable[..., Charla]
+) -> None:
+    intrusa = usuaria("intrusa")
+
+    charla = conversar(intrusa, f"analiza el proyecto #{proyecto_eia.pk}")
+
+    assert charla.accion is None
+    assert "Mina Mejillones" not in charla.texto
+    assert f"No existe el proyecto #{proyecto_eia.pk} entre los suyos" in charla.texto
+    assert not AccionPendiente.objects.exists()
+
+
+def test_con_varios_clientes_la_propuesta_pregunta_cual_y_acepta_el_nombre_dicho(
+    usuaria: Callable[..., AbstractUser], conversar: Callable[..., Charla]
+) -> None:
+    consultora = usuaria()
+    otro = Cliente.objects.create(nombre="Minera Beta")
+    otro.usuarios.add(consultora)
+
+    pregunta = conversar(consultora, "crea un proyecto llamado Mina Sur en Atacama de 8.000 toneladas al mes")
+    respuesta = conversar(
+        consultora, "crea un proyecto llamado Mina Sur en Atacama para el cliente minera beta, 8.000 t/mes"
+    )
+
+    assert pregunta.accion is None
+    assert "¿Para cuál de sus clientes" in pregunta.texto
+    assert "«Minera Beta»" in pregunta.texto and "«Cliente de consultora»" in pregunta.texto
+    assert respuesta.accion is not None
+    assert respuesta.accion["parametros"]["cliente_id"] == otro.pk
+    assert "para el cliente «Minera Beta»" in respuesta.accion["descripcion"]
+    accion = accion_decidir(accion_id=respuesta.accion["id"], usuario=consultora, confirmada=True)
+    assert accion.estado == AccionPendiente.Estado.CONFIRMADA
+    assert Proyecto.objects.get(nombre="Mina Sur").cliente == otro
+
+
+def test_un_usuario_sin_clientes_sabe_que_no_puede_crear_proyectos_y_a_quien_pedirlo(
+    db: None, conversar: Callable[..., Charla]
+) -> None:
+    sin_cliente = usuario_crear_o_actualizar(nombre="nueva", rol=Rol.ESCRITURA).usuario
+
+    charla = conversar(sin_cliente, "crea un proyecto llamado Mina Sur en Atacama")
+
+    assert charla.accion is None
+    assert "no tiene clientes asignados" in charla.texto
+    assert "administrador" in charla.texto
+
+
+def test_una_region_o_comuna_desconocida_se_pregunta_al_proponer_y_no_al_confirmar(
+    usuaria: Callable[..., AbstractUser],
+) -> None:
+    turno = turno_iniciar(usuario=usuaria(), mensaje="crea un proyecto")
+
+    with pytest.raises(ErrorDeHerramienta, match=r"Para crear el proyecto necesito un dato más: .*Narnia"):
+        accion_proponer(
+            turno=turno, herramienta="crear_proyecto", parametros={"nombre": "Mina X", "region": "Narnia"}
+        )
+    with pytest.raises(ErrorDeHerramienta, match="comuna"):
+        accion_proponer(
+            turno=turno,
+            herramienta="crear_proyecto",
+            parametros={"nombre": "Mina X", "region": "Atacama", "comuna": "Valdivia"},
+        )
+    assert not AccionPendiente.objects.exists()
+
+
+def test_analizar_un_proyecto_sin_la_cantidad_que_su_tipo_exige_pide_ese_dato(
+    usuaria: Callable[..., AbstractUser], conversar: Callable[..., Charla]
+) -> None:
+    consultora = usuaria()
+    proyecto = proyecto_crear(
+        cliente=Cliente.objects.get(nombre="Cliente de consultora"),
+        datos={"nombre": "Mina Borrador", "region": "Atacama", "tipo": "explotacion"},
+    )
+
+    charla = conversar(consultora, f"analiza el proyecto #{proyecto.pk}")
+
+    assert charla.accion is None
+    assert f"Para analizar el proyecto #{proyecto.pk} «Mina Borrador» necesito un dato más" in charla.texto
+    assert "capacidad de extracción" in charla.texto
+    assert not AccionPendiente.objects.exists()
+
+
+def test_actualizar_con_un_valor_imposible_se_rechaza_al_proponer(
+    usuaria: Callable[..., AbstractUser],
+) -> None:
+    consultora = usuaria()
+    proyecto = proyecto_crear(
+        cliente=Cliente.objects.get(nombre="Cliente de consultora"),
+        datos={"nombre": "Mina Uno", "region": "Atacama", "tipo": "explotacion"},
+    )
+    turno = turno_iniciar(usuario=consultora, mensaje="cambia la capacidad")
+
+    with pytest.raises(ErrorDeHerramienta, match="capacidad de extracción"):
+        accion_proponer(
+            turno=turno,
+            herramienta="actualizar_proyecto",
+            parametros={"proyecto_id": proyecto.pk, "cambios": {"capacidad_extraccion_t_mes": -5}},
+        )
+
+
+def test_consultar_proyecto_sin_argumentos_responde_por_el_proyecto_activo_aunque_este_en_cache(
+    usuaria: Callable[..., AbstractUser],
+) -> None:
+    consultora = usuaria()
+    cliente = Cliente.objects.get(nombre="Cliente de consultora")
+    uno, dos = (
+        proyecto_crear(cliente=cliente, datos={"nombre": n, "region": "Atacama", "tipo": "explotacion"})
+        for n in ("Mina Uno", "Mina Dos")
+    )
+    conversacion = Conversacion.objects.create(
+        usuario=consultora, dominio=Dominio.objects.get(codigo=settings.ASISTENTE_DOMINIO)
+    )
+
+    nombres = [
+        ejecutar(
+            "consultar_proyecto",
+            {},
+            contexto=Contexto(usuario=consultora, conversacion=conversacion, proyecto_activo_id=activo.pk),
+        )["resultado"]["proyecto"]["nombre"]
+        for activo in (uno, dos)
+    ]
+
+    assert nombres == ["Mina Uno", "Mina Dos"]
