@@ -9,6 +9,8 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import json
+import uuid
 from typing import Any
 
 import structlog
@@ -18,6 +20,7 @@ from channels.generic.websocket import AsyncJsonWebsocketConsumer
 from asistente import avisos, flujos, services
 from asistente.models import Conversacion
 from asistente.registro import ErrorDeHerramienta
+from config.validacion import problema_json
 from proyectos.roles import puede_consultar
 
 registro = structlog.get_logger(__name__)
@@ -34,6 +37,10 @@ class AsistenteConsumer(AsyncJsonWebsocketConsumer):
             or not usuario.is_authenticated
             or not await database_sync_to_async(puede_consultar)(usuario)
         ):
+            # Aceptar y cerrar con 4401, no rechazar el handshake: un rechazo llega al navegador como
+            # 1006 (el mismo código de un corte de red) y chat.js reconectaría sin fin en vez de decir
+            # que la sesión terminó.
+            await self.accept()
             await self.close(code=CIERRE_NO_AUTENTICADO)
             return
         self.usuario = usuario
@@ -47,6 +54,29 @@ class AsistenteConsumer(AsyncJsonWebsocketConsumer):
         # El turno sigue en su hilo y sus eventos quedan en Redis: se pueden reanudar.
         for tarea in getattr(self, "tareas", set()):
             tarea.cancel()
+
+    async def receive(self, text_data: str | None = None, bytes_data: bytes | None = None) -> None:
+        """Un marco que no es un objeto JSON aceptable recibe un marco de error y el socket sigue."""
+        if text_data is None:
+            await self._error("Se esperaba un marco de texto con un objeto JSON, no datos binarios.")
+            return
+        try:
+            contenido = json.loads(text_data)
+        except (json.JSONDecodeError, RecursionError):
+            await self._error("El marco no es JSON válido.")
+            return
+        if problema := problema_json(contenido):
+            await self._error(problema)
+            return
+        try:
+            await self.receive_json(contenido)
+        except asyncio.CancelledError:
+            raise
+        except Exception:
+            registro.exception(
+                "marco_fallo", tipo=str(contenido.get("tipo")) if isinstance(contenido, dict) else ""
+            )
+            await self._error("No pude procesar ese mensaje. Intente nuevamente.", codigo=500)
 
     async def receive_json(self, content: Any, **kwargs: Any) -> None:
         if not isinstance(content, dict):
@@ -180,8 +210,6 @@ def _avisos_al_abrir(usuario: Any, proyecto_id: int | None) -> list[dict[str, ob
 
 
 def _uuid(texto: str) -> bool:
-    import uuid
-
     with contextlib.suppress(ValueError):
         uuid.UUID(texto)
         return True

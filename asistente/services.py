@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import re
 import time
+import unicodedata
 from collections.abc import Generator, Iterator
 from dataclasses import dataclass, field
 from typing import Any
@@ -19,6 +20,7 @@ from uuid import UUID, uuid4
 
 import structlog
 from django.conf import settings
+from django.core.exceptions import ValidationError
 from django.db import transaction
 from django.utils import timezone
 
@@ -41,17 +43,34 @@ LIMITES = {
     "busquedas_externas_hora": (30, 3600),
 }
 # Heurísticas de inyección: marcan el mensaje (se guarda tal cual) y el asistente no cambia sus reglas.
+# Se comparan sobre el texto normalizado (`_texto_comparable`): sin tildes, ancho completo ni
+# caracteres invisibles, en minúsculas; en castellano y en inglés.
 PATRONES_INYECCION = [
-    r"ignor\w* (todas |las |tus )*(instrucciones|reglas|indicaciones)",
-    r"olvid\w* (todas |las |tus )*(instrucciones|reglas)",
-    r"sin (pedir |solicitar |necesidad de )?confirma",
-    r"no (me )?(pidas|pida|solicites) confirma",
-    r"(salta|omite|omitir|saltar)\w* (la |las )?confirma",
+    r"ignor\w* (todas |las |tus |mis |estas |esas |las anteriores )*(instrucciones|reglas|indicaciones)",
+    r"olvid\w* (todas |las |tus |lo )*(instrucciones|reglas|anterior)",
+    r"sin (pedir |pedirme |solicitar |necesidad de |esperar )?(mi |la )?confirma",
+    r"no (me )?(pidas|pida|solicites|esperes) (la |mi )?confirma",
+    r"(salta|omite|omitir|saltar|evita|evitar)\w* (la |las |el )?(paso de )?confirma",
+    r"confirma\w* (automaticamente|por mi|tu mismo|de inmediato)",
+    r"(auto|automatically|auto-?) ?confirm",
     r"(system|sistema) ?prompt",
-    r"modo (desarrollador|dios|administrador)",
+    r"modo (desarrollador|dios|administrador|sin restricciones)",
     r"ahora eres|actua como (si fueras )?(un |el )?(administrador|root|otro)",
     r"(revela|muestra)\w* (tus|las) (instrucciones|reglas)",
     r"ejecuta\w* directamente",
+    r"(ignore|disregard|forget|override)\w* (all |any |the |your |my |previous |prior |above |earlier )*"
+    r"(instructions|rules|prompts?|directions|guidelines)",
+    r"without (asking (for )?|requiring |needing |waiting for )?(my |any |user )?confirmation",
+    r"(skip|bypass|disable)\w* (the |any )?confirmation",
+    r"you are now|from now on you|act as (an? )?(admin|administrator|root|system)",
+    r"(developer|god|jailbreak|dan) mode",
+    r"(reveal|print|show)\w* (your|the) (system )?(instructions|prompt|rules)",
+    # Roles o llamadas a herramientas falsificados en el texto del usuario.
+    r"(^|\n)\s*(\[|<|#+ ?)?(system|assistant)(\]|>)?\s*:",
+    r"[\[<]\s*/?\s*(sistema|system)\s*[\]>]",
+    r"<\s*/?\s*(system|tool_use|tool_result|function_calls?|invoke)\b",
+    r"\"type\"\s*:\s*\"(tool_use|tool_result)\"",
+    r"\"(tool|name|herramienta)\"\s*:\s*\"(crear_proyecto|actualizar_proyecto|ejecutar_analisis)\"",
 ]
 
 
@@ -161,7 +180,7 @@ def turno_iniciar(
     if proyecto_id is not None:
         try:
             conversacion.proyecto = proyectos.proyecto_visible(usuario=usuario, pk=int(proyecto_id))
-        except (Proyecto.DoesNotExist, ValueError) as error:
+        except (Proyecto.DoesNotExist, ValueError, TypeError, OverflowError) as error:
             raise TurnoRechazado("Proyecto no encontrado.", codigo=404) from error
     if not conversacion.titulo:
         conversacion.titulo = " ".join(mensaje.split())[:80]
@@ -338,7 +357,7 @@ def accion_decidir(
     """
     try:
         accion = AccionPendiente.objects.get(pk=accion_id, usuario_id=id_de(usuario))
-    except (AccionPendiente.DoesNotExist, ValueError) as error:
+    except (AccionPendiente.DoesNotExist, ValueError, ValidationError) as error:
         raise AccionNoEncontrada from error
     if parametros is not None and accion.estado == AccionPendiente.Estado.PENDIENTE:
         definicion = REGISTRO[accion.tipo]
@@ -409,8 +428,18 @@ def limites_consumir(*, usuario: Usuario, limites: tuple[str, ...]) -> None:
 
 def mensaje_sospechoso(texto: str) -> bool:
     """Indica si el texto intenta cambiar las reglas del asistente (inyección de instrucciones)."""
-    plano = " ".join(proyectos.sin_tildes(texto).split())
+    plano = _texto_comparable(texto)
     return any(re.search(patron, plano) for patron in PATRONES_INYECCION)
+
+
+def _texto_comparable(texto: str) -> str:
+    """El texto como lo leería una persona: NFKC (ancho completo «ｉｇｎｏｒａ» → «ignora»), sin
+    caracteres invisibles (de ancho cero, de formato) que parten palabras, sin tildes, en minúsculas y
+    con los espacios de cada línea reducidos a uno."""
+    compatible = unicodedata.normalize("NFKC", texto)
+    visible = "".join(c for c in compatible if unicodedata.category(c) != "Cf")
+    lineas = proyectos.sin_tildes(visible).splitlines()
+    return "\n".join(" ".join(linea.split()) for linea in lineas)
 
 
 def depurar_citas(texto: str, fuentes: list[dict[str, Any]]) -> tuple[str, list[dict[str, Any]]]:
@@ -536,7 +565,7 @@ def _conversacion(usuario: Usuario, conversacion_id: UUID | str | None, dominio:
             return Conversacion.objects.select_related("dominio").get(
                 pk=conversacion_id, usuario_id=id_de(usuario), eliminada_at__isnull=True
             )
-        except (Conversacion.DoesNotExist, ValueError) as error:
+        except (Conversacion.DoesNotExist, ValueError, TypeError, ValidationError) as error:
             raise TurnoRechazado("Conversación no encontrada.", codigo=404) from error
     codigo = dominio or settings.ASISTENTE_DOMINIO
     elegido = Dominio.objects.filter(codigo=codigo, activo=True).first()

@@ -4,6 +4,7 @@ El consumidor y el hilo del turno usan sus propias conexiones: los datos se conf
 borran al terminar (sin `transactional_db`, que vaciaría el corpus de la sesión).
 """
 
+import json
 from collections.abc import Iterator
 from typing import Any
 
@@ -55,15 +56,17 @@ async def hasta_el_final(comunicador: WebsocketCommunicator) -> list[dict[str, A
             return marcos
 
 
-async def test_an_anonymous_socket_is_closed_with_4401() -> None:
+async def test_un_socket_anonimo_se_acepta_y_se_cierra_con_4401_para_que_el_navegador_vea_el_codigo() -> None:
     comunicador = WebsocketCommunicator(
         application, "/ws/asistente/", headers=[(b"origin", b"http://localhost")]
     )
 
-    conectado, codigo = await comunicador.connect()
+    conectado, _ = await comunicador.connect()
+    cierre = await comunicador.receive_output()
     await comunicador.disconnect()  # el consumidor rechazado termina aquí, no al cerrar el bucle
 
-    assert not conectado and codigo == CIERRE_NO_AUTENTICADO
+    # Rechazar el handshake llegaría al navegador como 1006 (un corte) y chat.js reconectaría sin fin.
+    assert conectado and cierre == {"type": "websocket.close", "code": CIERRE_NO_AUTENTICADO}
 
 
 async def test_a_message_streams_the_same_event_sequence_as_sse(
@@ -213,3 +216,33 @@ async def test_an_idle_socket_and_a_slow_turn_outlive_the_redis_clients_5_second
     assert mensaje == {"type": "despertar"} and evento.evento == "done"
     await conexion.delete(flujos.clave_turno(turno))
     await conexion.aclose()
+
+
+async def test_marcos_mal_formados_reciben_un_marco_de_error_y_el_socket_sigue_abierto(
+    usuarias: Any,
+) -> None:
+    comunicador = await conectar(usuarias[0])
+    malos: list[dict[str, Any]] = [
+        {"text_data": "esto no es json"},
+        {"bytes_data": b"\x00\x01binario"},
+        {"text_data": "[" * 50_000 + "]" * 50_000},
+        {"text_data": json.dumps({"tipo": "mensaje", "mensaje": "hola", "conversacion_id": "no-es-uuid"})},
+        {"text_data": json.dumps({"tipo": "mensaje", "mensaje": "hola", "conversacion_id": {"a": 1}})},
+        {"text_data": json.dumps({"tipo": "mensaje", "mensaje": "hola", "proyecto_id": [1]})},
+        {"text_data": json.dumps({"tipo": "confirmar", "accion_id": "no-es-uuid", "confirmada": True})},
+        {"text_data": json.dumps({"tipo": "mensaje", "mensaje": "ho\x00la"})},
+    ]
+    try:
+        errores = []
+        for marco in malos:
+            await comunicador.send_to(**marco)
+            errores.append(await comunicador.receive_json_from(timeout=10))
+
+        await comunicador.send_json_to({"tipo": "contexto", "vista": "chat"})
+        sigue = await comunicador.receive_json_from(timeout=10)
+    finally:
+        await comunicador.disconnect()
+
+    assert [e["evento"] for e in errores] == ["error"] * len(malos)
+    assert all(e["datos"]["mensaje"] for e in errores)
+    assert sigue["evento"] == "contexto"
