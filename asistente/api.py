@@ -113,7 +113,7 @@ class ChatApi(APIView):
     @extend_schema(
         summary="Enviar un mensaje al asistente",
         request=ChatEntrada,
-        responses={200: CHAT_SALIDA, 400: ERROR, 404: ERROR, 429: ERROR},
+        responses={200: CHAT_SALIDA, 400: ERROR, 403: ERROR, 404: ERROR, 429: ERROR, 503: ERROR},
     )
     def post(self, request: Request) -> Response:
         turno = _iniciar(request)
@@ -125,7 +125,9 @@ class ChatApi(APIView):
                 final = evento.datos
             elif evento.tipo == "error":
                 return Response(
-                    {"error": evento.datos["mensaje"]}, status=status.HTTP_503_SERVICE_UNAVAILABLE
+                    {"error": evento.datos["mensaje"]},
+                    status=status.HTTP_503_SERVICE_UNAVAILABLE,
+                    headers={"Retry-After": str(services.REINTENTAR_SIN_REDIS_S)},
                 )
         return Response({"conversacion_id": str(turno.conversacion.pk), **final})
 
@@ -140,7 +142,10 @@ class ChatStreamApi(APIView):
         responses={
             (200, "text/event-stream"): OpenApiResponse(description="Flujo SSE"),
             400: ERROR,
+            403: ERROR,
+            404: ERROR,
             429: ERROR,
+            503: ERROR,
         },
     )
     def post(self, request: Request) -> Response | StreamingHttpResponse:
@@ -150,7 +155,11 @@ class ChatStreamApi(APIView):
 
         # El turno corre aparte, como el del websocket: si el cliente se desconecta, la respuesta se
         # guarda igual y el resto se pide con `GET conversaciones/{id}/eventos` y `Last-Event-ID`.
-        return _respuesta_sse(flujos.turno_lanzar(turno), despues_de=0)
+        try:
+            turno_id = flujos.turno_lanzar(turno)
+        except services.TurnoRechazado as error:
+            return _rechazo(error)
+        return _respuesta_sse(turno_id, despues_de=0)
 
 
 class EventosApi(APIView):
@@ -421,10 +430,14 @@ def _iniciar(request: Request) -> services.Turno | Response:
             proyecto_id=d.get("proyecto_id"), vista=d.get("vista", ""), dominio=d.get("dominio"),
         )  # fmt: skip
     except services.TurnoRechazado as error:
-        respuesta = Response({"error": str(error)}, status=error.codigo)
-        if error.reintentar_en:
-            respuesta["Retry-After"] = str(error.reintentar_en)
-        return respuesta
+        return _rechazo(error)
+
+
+def _rechazo(error: services.TurnoRechazado) -> Response:
+    respuesta = Response({"error": str(error)}, status=error.codigo)
+    if error.reintentar_en:
+        respuesta["Retry-After"] = str(error.reintentar_en)
+    return respuesta
 
 
 def _conversacion(request: Request, pk: str) -> Conversacion:

@@ -22,6 +22,7 @@ from dataclasses import dataclass, field
 from typing import Any
 from uuid import uuid4
 
+import kombu.exceptions
 import redis
 import redis.asyncio as redis_asincrono
 import structlog
@@ -29,7 +30,7 @@ from django.conf import settings
 from django.db import connection as conexion_bd
 from redis.typing import EncodableT, FieldT
 
-from asistente.services import Turno, turno_eventos
+from asistente.services import REINTENTAR_SIN_REDIS_S, Turno, TurnoRechazado, turno_eventos
 from config.servicios import redis_compartido
 
 registro = structlog.get_logger(__name__)
@@ -64,13 +65,24 @@ def clave_ultimo(conversacion_id: str) -> str:
 def turno_lanzar(turno: Turno) -> str:
     """Publica los eventos del turno en su stream desde un hilo propio; devuelve el id del turno."""
     turno_id = str(turno.mensaje.pk)
-    redis_compartido().set(clave_ultimo(str(turno.conversacion.pk)), turno_id, ex=VIGENCIA_S)
-    if settings.ASISTENTE_TURNOS_EN == "worker":
-        from asistente.tasks import publicar_turno
+    try:
+        redis_compartido().set(clave_ultimo(str(turno.conversacion.pk)), turno_id, ex=VIGENCIA_S)
+        if settings.ASISTENTE_TURNOS_EN == "worker":
+            from asistente.tasks import publicar_turno
 
-        publicar_turno.apply_async((turno_id, turno.vista), queue=COLA_TURNOS)
-    else:
-        _EJECUTOR.submit(publicar, turno, turno_id)
+            publicar_turno.apply_async((turno_id, turno.vista), queue=COLA_TURNOS)
+        else:
+            _EJECUTOR.submit(publicar, turno, turno_id)
+    except (redis.exceptions.RedisError, kombu.exceptions.OperationalError) as error:
+        # Redis cayó entre guardar el mensaje y lanzar su turno: el mensaje queda guardado y el
+        # usuario lo sabe; no se pierde en silencio.
+        registro.warning("turno_sin_redis", turno=turno_id, error=str(error)[:200])
+        raise TurnoRechazado(
+            "Su mensaje quedó guardado, pero el servicio no está disponible para responderlo ahora. "
+            f"Reintente en {REINTENTAR_SIN_REDIS_S} s.",
+            codigo=503,
+            reintentar_en=REINTENTAR_SIN_REDIS_S,
+        ) from None
     return turno_id
 
 

@@ -296,7 +296,11 @@ def _leer_entero(archivo: Path) -> int | None:
 
 
 def _puerto_libre(puerto: int) -> bool:
+    # Con SO_REUSEADDR, como lo abre redis-server: sin él, las conexiones que el Redis anterior dejó
+    # en TIME_WAIT hacían creer ocupado el puerto y el reinicio elegía otro, que los procesos en
+    # marcha (con la URL vieja) no conocen.
     with socket.socket() as prueba:
+        prueba.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
         try:
             prueba.bind(("127.0.0.1", puerto))
         except OSError:
@@ -310,14 +314,47 @@ def _puerto_aleatorio_libre() -> int:
         return int(prueba.getsockname()[1])
 
 
+def redis_es_embebido(url: str, *, directorio: Path | None = None) -> bool:
+    """Si la URL apunta al Redis embebido de `var/` (y no a uno externo de `REDIS_URL`)."""
+    from urllib.parse import urlsplit
+
+    partes = urlsplit(url)
+    puerto = _leer_entero((directorio or directorio_var()) / "redis" / "puerto")
+    return partes.hostname == "127.0.0.1" and puerto is not None and partes.port == puerto
+
+
+def vigilar_redis(*, directorio: Path | None = None, cada_s: float = 2.0, rondas: int | None = None) -> int:
+    """Reinicia el Redis embebido, en su mismo puerto, cada vez que deja de responder; devuelve cuántas
+    veces lo reinició. Los clientes de los procesos en marcha se reconectan solos a ese puerto: la
+    aplicación se recupera sin reiniciarse. `rondas` acota la vigilancia (pruebas); sin él, sigue hasta
+    que la detengan (`make run` la corre como un proceso más)."""
+    base = directorio or directorio_var()
+    reinicios = 0
+    ronda = 0
+    while rondas is None or ronda < rondas:
+        ronda += 1
+        carpeta = base / "redis"
+        puerto = _leer_entero(carpeta / "puerto")
+        if puerto and not _redis_responde(puerto):
+            with _candado(base, "redis"):
+                if _puerto_redis_vivo(carpeta) is None:
+                    _iniciar_redis(carpeta)
+                    reinicios += 1
+                    print(f"Redis embebido reiniciado en el puerto {puerto}.", flush=True)
+        time.sleep(cada_s)
+    return reinicios
+
+
 def main(argumentos: list[str] | None = None) -> int:
-    """CLI sin Django: `python -m config.servicios {iniciar,detener,estado}`."""
+    """CLI sin Django: `python -m config.servicios {iniciar,detener,estado,vigilar}`."""
     import argparse
 
     lector = argparse.ArgumentParser(prog="python -m config.servicios", description=__doc__)
-    lector.add_argument("accion", choices=["iniciar", "detener", "estado"])
+    lector.add_argument("accion", choices=["iniciar", "detener", "estado", "vigilar"])
     accion = lector.parse_args(argumentos).accion
-    if accion == "detener":
+    if accion == "vigilar":
+        vigilar_redis()
+    elif accion == "detener":
         detenidos = detener_servicios()
         print(f"Detenidos: {', '.join(detenidos) or 'ninguno (no estaban corriendo)'}.")
     elif accion == "iniciar":

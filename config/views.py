@@ -1,11 +1,12 @@
 """Páginas generales y salud del sistema (adaptadores delgados)."""
 
-from typing import Any
+import hmac
 
+from django.conf import settings
 from django.http import HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import render
 from django.urls import Resolver404, resolve
-from drf_spectacular.utils import extend_schema, inline_serializer
+from drf_spectacular.utils import OpenApiParameter, extend_schema, inline_serializer
 from rest_framework import serializers, status
 from rest_framework.permissions import AllowAny
 from rest_framework.request import Request
@@ -36,30 +37,49 @@ def api_inexistente(request: HttpRequest) -> JsonResponse:
 
 
 class SaludApi(APIView):
-    """Estado de base de datos, pgvector, Redis, capa de canales, Celery y motor del asistente."""
+    """Estado de base de datos, pgvector, Redis, capa de canales, Celery y motor del asistente.
 
-    authentication_classes: list[Any] = []
+    Anónimo: solo el estado y qué falla (para un balanceador). El detalle de cada componente, con
+    versiones, solo para el personal o con el encabezado `X-Salud-Token` igual a `SALUD_TOKEN`.
+    """
+
     permission_classes = [AllowAny]
 
     @extend_schema(
         summary="Salud del sistema",
-        description="200 si los componentes esenciales responden; 503 nombrando los que fallan.",
+        description="200 si los componentes esenciales responden; 503 nombrando los que fallan. "
+        "`componentes` solo para el personal o con `X-Salud-Token`.",
+        parameters=[
+            OpenApiParameter(
+                "X-Salud-Token", str, OpenApiParameter.HEADER, required=False, description="SALUD_TOKEN."
+            )
+        ],
         responses={
-            200: inline_serializer(
-                "Salud",
+            (codigo, "application/json"): inline_serializer(
+                f"Salud{codigo}",
                 {
                     "estado": serializers.CharField(),
                     "fallas": serializers.ListField(child=serializers.CharField()),
-                    "componentes": serializers.DictField(),
+                    "componentes": serializers.DictField(required=False),
                 },
-            ),
-            503: None,
+            )
+            for codigo in (200, 503)
         },
     )
     def get(self, request: Request) -> Response:
         estado = estado_del_sistema()
         codigo = status.HTTP_200_OK if not estado["fallas"] else status.HTTP_503_SERVICE_UNAVAILABLE
+        if not _ve_detalle_de_salud(request):
+            return Response({"estado": estado["estado"], "fallas": estado["fallas"]}, status=codigo)
         return Response(estado, status=codigo)
+
+
+def _ve_detalle_de_salud(request: Request) -> bool:
+    if request.user.is_staff:
+        return True
+    token = settings.SALUD_TOKEN
+    recibido = request.headers.get("X-Salud-Token", "")
+    return bool(token) and hmac.compare_digest(recibido.encode(), token.encode())
 
 
 class UsuarioActualApi(APIView):

@@ -222,6 +222,9 @@ ASISTENTE_TURNOS_SIMULTANEOS = entorno.entero("ASISTENTE_TURNOS_SIMULTANEOS", de
 # calcula mucho detiene solo los turnos de su proceso.
 ASISTENTE_PROCESOS_TURNOS = entorno.entero("ASISTENTE_PROCESOS_TURNOS", defecto=2, minimo=1)
 
+# Con este token (encabezado X-Salud-Token), /api/health/ muestra el detalle de cada componente a un
+# monitor que no es del personal; vacío: solo el personal lo ve.
+SALUD_TOKEN = entorno.texto("SALUD_TOKEN", defecto="")
 # Segundos que /api/health/ espera la respuesta de un worker de Celery a la tarea ping.
 SALUD_ESPERA_CELERY_S = entorno.entero("SALUD_ESPERA_CELERY_S", defecto=3, minimo=1)
 

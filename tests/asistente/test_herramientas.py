@@ -36,7 +36,7 @@ def test_con_varios_clientes_la_propuesta_pregunta_cual_y_acepta_el_nombre_dicho
 ) -> None:
     consultora = usuaria()
     otro = Cliente.objects.create(nombre="Minera Beta")
-    otro.usuarios.add(consultora)
+    otro.usuarios.add(consultora.pk)
 
     pregunta = conversar(consultora, "crea un proyecto llamado Mina Sur en Atacama de 8.000 toneladas al mes")
     respuesta = conversar(
@@ -129,7 +129,7 @@ def test_consultar_proyecto_sin_argumentos_responde_por_el_proyecto_activo_aunqu
         for n in ("Mina Uno", "Mina Dos")
     )
     conversacion = Conversacion.objects.create(
-        usuario=consultora, dominio=Dominio.objects.get(codigo=settings.ASISTENTE_DOMINIO)
+        usuario_id=consultora.pk, dominio=Dominio.objects.get(codigo=settings.ASISTENTE_DOMINIO)
     )
 
     nombres = [

@@ -293,9 +293,9 @@ def test_a_draft_survives_a_reload_a_rejected_question_can_be_retried_and_the_co
     with chromium(django_db_blocker) as navegador:
         chat = Pagina(navegador, url)
         usuaria = en_hilo(lambda: get_user_model().objects.get(username=USUARIA).pk)
-        ventana = int(time.time() // 60)  # y la siguiente, por si el minuto cambia en medio
-        claves = [f"asistente:limite:mensajes_minuto:{usuaria}:{v}" for v in (ventana, ventana + 1)]
-        redis_compartido().mset(dict.fromkeys(claves, 10))  # ya usó sus 10 mensajes del minuto
+        clave = f"asistente:limite:mensajes_minuto:{usuaria}"
+        ahora_ms = int(time.time() * 1000)  # ya usó sus 10 mensajes del minuto
+        redis_compartido().zadd(clave, {f"uso-{n}": ahora_ms for n in range(10)})
 
         chat.pagina.fill("#entrada", "¿Qué es una DIA?")
         chat.pagina.reload()  # lo escrito y no enviado no se pierde
@@ -306,7 +306,7 @@ def test_a_draft_survives_a_reload_a_rejected_question_can_be_retried_and_the_co
         expect(error.locator("#reintentar")).to_be_visible()
         expect(chat.pagina.locator("#entrada")).to_be_enabled()
 
-        redis_compartido().delete(*claves)  # pasó el minuto
+        redis_compartido().delete(clave)  # pasó el minuto
         error.locator("#reintentar").click()
         expect(error).to_be_hidden()
         expect(chat.pagina.locator(".chat-mensaje.assistant .calificar")).to_be_visible()

@@ -154,18 +154,60 @@ def test_the_eleventh_message_in_a_minute_is_rate_limited(usuaria: Callable[...,
     assert error.value.codigo == 429 and error.value.reintentar_en
 
 
-def test_rate_limit_counters_expire_with_their_window(usuaria: Callable[..., AbstractUser]) -> None:
+def test_los_usos_de_cada_limite_vencen_con_su_ventana(usuaria: Callable[..., AbstractUser]) -> None:
     from config.servicios import redis_compartido
 
     consultora = usuaria()
     turno_iniciar(usuario=consultora, mensaje="hola")
 
-    contadores = {
+    vencimientos = {
         clave.decode().split(":")[2]: redis_compartido().ttl(clave)
-        for clave in redis_compartido().scan_iter(f"asistente:limite:*:{consultora.pk}:*")
+        for clave in redis_compartido().scan_iter(f"asistente:limite:*:{consultora.pk}")
     }
-    assert set(contadores) == {"mensajes_minuto", "mensajes_hora"}
-    assert 0 < contadores["mensajes_minuto"] <= 60 and 60 < contadores["mensajes_hora"] <= 3600
+    assert set(vencimientos) == {"mensajes_minuto", "mensajes_hora"}
+    assert 0 < vencimientos["mensajes_minuto"] <= 60 and 60 < vencimientos["mensajes_hora"] <= 3600
+
+
+def test_la_ventana_es_deslizante_y_no_deja_pasar_el_doble_en_el_cambio_de_minuto(
+    usuaria: Callable[..., AbstractUser], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    import time as reloj
+
+    consultora = usuaria()
+    minuto = (int(reloj.time()) // 60 + 1) * 60
+    monkeypatch.setattr(reloj, "time", lambda: minuto - 2.0)  # 10 mensajes al final de un minuto
+    for _ in range(10):
+        turno_iniciar(usuario=consultora, mensaje="hola")
+    monkeypatch.setattr(reloj, "time", lambda: minuto + 2.0)  # y 4 s después, ya en el siguiente
+
+    with pytest.raises(TurnoRechazado) as error:
+        turno_iniciar(usuario=consultora, mensaje="hola")
+
+    assert error.value.codigo == 429 and 50 <= (error.value.reintentar_en or 0) <= 60
+    monkeypatch.setattr(reloj, "time", lambda: minuto + 60.0)  # el primer uso ya salió de la ventana
+    turno_iniciar(usuario=consultora, mensaje="hola")
+
+
+def test_sin_redis_el_mensaje_se_rechaza_con_503_y_no_se_guarda(
+    usuaria: Callable[..., AbstractUser], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    import redis
+
+    from asistente import services
+
+    consultora = usuaria()
+
+    def caido(**_: object) -> None:
+        raise redis.exceptions.ConnectionError("Connection refused")
+
+    monkeypatch.setattr(services, "_script_limites", lambda: caido)
+
+    with pytest.raises(TurnoRechazado) as error:
+        turno_iniciar(usuario=consultora, mensaje="hola")
+
+    assert error.value.codigo == 503 and error.value.reintentar_en
+    assert "no se guardó" in str(error.value)
+    assert not Mensaje.objects.exists()
 
 
 def test_the_user_message_is_stored_before_the_engine_runs(usuaria: Callable[..., AbstractUser]) -> None:

@@ -51,7 +51,7 @@ CUERPOS_HOSTILES = {
 @pytest.fixture
 def escritora(motor: None, crear_usuario: Callable[..., AbstractUser]) -> APIClient:
     usuario = crear_usuario("escritora", Rol.ESCRITURA)
-    Cliente.objects.create(nombre="Minera Hostil").usuarios.add(usuario)
+    Cliente.objects.create(nombre="Minera Hostil").usuarios.add(usuario.pk)
     api = APIClient()
     api.force_authenticate(usuario)
     return api
@@ -142,7 +142,7 @@ def test_la_pagina_del_mapa_rechaza_una_geometria_hostil_con_un_mensaje(
 ) -> None:
     usuario = crear_usuario("mapa", Rol.ESCRITURA)
     cliente = Cliente.objects.create(nombre="Minera Mapa")
-    cliente.usuarios.add(usuario)
+    cliente.usuarios.add(usuario.pk)
     proyecto = proyecto_crear(
         cliente=cliente, datos={"nombre": "Mina Mapa", "region": "Antofagasta", "tipo": "explotacion"}
     )

@@ -13,7 +13,7 @@ from django.core.management.base import BaseCommand
 from honcho.manager import Manager
 
 from config.services import sistema_preparar, usuario_demo_asegurar
-from config.servicios import detener_servicios
+from config.servicios import detener_servicios, redis_es_embebido
 
 # El worker de los turnos del chat: su propia cola, para que el proceso web solo retransmita. Cada
 # turno espera casi todo el tiempo al modelo, trozo a trozo: con el pool gevent (corrutinas en un solo
@@ -54,6 +54,9 @@ class Command(BaseCommand):
             f"exec {python} -m celery -A config worker -Q celery -l INFO --concurrency 2 -n worker@%h",
         )
         gestor.add_process("beat", f"exec {python} -m celery -A config beat -l INFO")
+        if redis_es_embebido(settings.REDIS_URL):
+            # El Redis embebido: si cae, se reinicia en el mismo puerto y todo se reconecta solo.
+            gestor.add_process("vigia", f"exec {python} -m config.servicios vigilar")
         if os.environ["ASISTENTE_TURNOS_EN"] == "worker":
             argumentos = " ".join(ARGUMENTOS_WORKER_TURNOS)
             for n in range(1, settings.ASISTENTE_PROCESOS_TURNOS + 1):

@@ -27,12 +27,15 @@ from tests.utilidades import puerto_libre
 pytestmark = pytest.mark.lento
 RAIZ = Path(__file__).resolve().parents[3]
 
+TOKEN_SALUD = "token-de-la-prueba"
+
 
 class Servidor:
     def __init__(self, directorio: Path) -> None:
         self.puerto = puerto_libre()
         self.directorio = directorio
         entorno = {k: v for k, v in os.environ.items() if k not in {"DATABASE_URL", "REDIS_URL"}}
+        entorno["SALUD_TOKEN"] = TOKEN_SALUD
         entorno.update(VAR_DIR=str(directorio), DJANGO_SETTINGS_MODULE="config.settings.local")
         self.proceso = subprocess.Popen(
             [sys.executable, "manage.py", "ejecutar", "--puerto", str(self.puerto)],
@@ -57,7 +60,9 @@ class Servidor:
         while time.monotonic() < fin:
             assert self.proceso.poll() is None, "".join(self.lineas)
             try:
-                ultimo = httpx.get(f"{self.url}/api/health/", timeout=10).json()
+                ultimo = httpx.get(
+                    f"{self.url}/api/health/", headers={"X-Salud-Token": TOKEN_SALUD}, timeout=10
+                ).json()
                 if ultimo["componentes"]["celery"]["ok"]:
                     return ultimo
             except httpx.HTTPError:
