@@ -28,6 +28,7 @@ from django.db import connection, transaction
 from pydantic import BaseModel, ValidationError
 
 from asistente.models import Conversacion, LlamadaHerramienta
+from fuentes_externas.http import plazo
 from proyectos.roles import Usuario, rol_memorizado
 
 TIEMPO_LIMITE_S = 10
@@ -283,9 +284,11 @@ def _clave_cache(herramienta: Herramienta, entrada: BaseModel, contexto: Context
 
 
 def _con_tiempo_limite(herramienta: Herramienta, entrada: BaseModel, contexto: Contexto) -> dict[str, Any]:
-    """Ejecuta con `statement_timeout` de PostgreSQL (las llamadas HTTP ya tienen el suyo)."""
+    """Ejecuta con un solo plazo de `TIEMPO_LIMITE_S`: `statement_timeout` de PostgreSQL y el plazo
+    compartido del envoltorio HTTP (reintentos y páginas incluidos). Una fuente externa que no termina
+    a tiempo responde desde su caché vencida con una advertencia, o con un error si no hay copia."""
     try:
-        with transaction.atomic():
+        with plazo(TIEMPO_LIMITE_S), transaction.atomic():
             with connection.cursor() as cursor:
                 cursor.execute(f"SET LOCAL statement_timeout = {TIEMPO_LIMITE_S * 1000}")
             return herramienta.funcion(entrada, contexto)

@@ -68,3 +68,35 @@ def _problemas(datos: Any, prefijo: str = "") -> list[dict[str, str]]:
             p for i, d in enumerate(datos) for p in _problemas(d, f"{prefijo}.{i}" if prefijo else str(i))
         ]
     return [{"campo": prefijo or "entrada", "mensaje": str(datos)}]
+
+
+def errores_comunes_en_esquema(
+    result: dict[str, Any], generator: Any, request: Any, public: bool
+) -> dict[str, Any]:
+    """Hook de drf-spectacular: documenta en cada operación los errores que toda vista puede devolver
+    con la forma de error de la API: 403 (sin sesión, sin token o sin el rol), 404 si la ruta lleva
+    un id (inexistente, ajeno o mal formado) y 400 si recibe un cuerpo o parámetros."""
+    referencia = {"$ref": "#/components/schemas/Error"}
+    result.setdefault("components", {}).setdefault("schemas", {}).setdefault(
+        "Error",
+        {"type": "object", "properties": {"error": {"type": "string"}}, "required": ["error"]},
+    )
+    for ruta, operaciones in result.get("paths", {}).items():
+        for metodo, operacion in operaciones.items():
+            if not isinstance(operacion, dict) or "responses" not in operacion:
+                continue
+            codigos = ["403"]
+            if "{" in ruta:
+                codigos.append("404")
+            if (
+                "requestBody" in operacion
+                or operacion.get("parameters")
+                or metodo in ("post", "put", "patch")
+            ):
+                codigos.append("400")
+            for codigo in codigos:
+                operacion["responses"].setdefault(
+                    codigo,
+                    {"description": "Error", "content": {"application/json": {"schema": referencia}}},
+                )
+    return result

@@ -8,6 +8,8 @@
   Redis (si Redis no responde, al menos dentro del proceso).
 - Límite de tamaño de la respuesta (se corta la lectura) y verificación del tipo de contenido.
 - Un solo tipo de error, `ErrorHttp`, con `permanente`: si reintentar más tarde puede servir.
+- Un plazo compartido (`plazo(s)`): los llamados dentro de él, con sus reintentos y esperas, terminan
+  antes de que venza (una herramienta del asistente tiene 10 s en total, no 20 s por intento).
 """
 
 from __future__ import annotations
@@ -15,7 +17,9 @@ from __future__ import annotations
 import json
 import threading
 import time
-from collections.abc import Mapping
+from collections.abc import Iterator, Mapping
+from contextlib import contextmanager
+from contextvars import ContextVar
 from dataclasses import dataclass
 from email.utils import parsedate_to_datetime
 from typing import Any
@@ -65,6 +69,27 @@ class Respuesta:
             raise ErrorHttp(f"Respuesta JSON inválida de {self.url}: {error}.", permanente=False) from None
 
 
+_PLAZO: ContextVar[float | None] = ContextVar("plazo_http", default=None)
+
+
+@contextmanager
+def plazo(segundos: float) -> Iterator[None]:
+    """Los llamados dentro del bloque (con sus reintentos, esperas y pausas de cortesía) comparten un
+    plazo de `segundos`; anidado, vale el que vence primero. Vencido, `ErrorHttp` transitorio."""
+    anterior = _PLAZO.get()
+    fin = time.monotonic() + segundos
+    marca = _PLAZO.set(fin if anterior is None else min(anterior, fin))
+    try:
+        yield
+    finally:
+        _PLAZO.reset(marca)
+
+
+def _restante_s() -> float | None:
+    fin = _PLAZO.get()
+    return None if fin is None else fin - time.monotonic()
+
+
 def solicitar(
     *,
     url: str,
@@ -85,6 +110,10 @@ def solicitar(
     while True:
         intento += 1
         _esperar_turno(urlsplit(url).netloc.lower())
+        restante = _restante_s()
+        if restante is not None and restante <= 0:
+            raise ErrorHttp(f"Se agotó el plazo de la consulta a {url}.", permanente=False, url=url)
+        limite_s = timeout_s or settings.HTTP_TIMEOUT_S
         try:
             return _un_llamado(
                 url=url,
@@ -94,17 +123,20 @@ def solicitar(
                 json_cuerpo=json_cuerpo,
                 cabeceras=cabeceras,
                 tipos_aceptados=tipos_aceptados,
-                timeout_s=timeout_s or settings.HTTP_TIMEOUT_S,
+                timeout_s=limite_s if restante is None else max(0.05, min(limite_s, restante)),
                 maximo_bytes=maximo,
             )
         except _Transitoria as transitoria:
             espera = transitoria.retry_after or ESPERA_BASE_S * 2 ** (intento - 1)
-            if intento > reintentos or espera > ESPERA_MAXIMA_S:
-                motivo = (
-                    f"tras {intento} intentos"
-                    if intento > reintentos
-                    else f"el servidor pide esperar {espera:.0f} s"
-                )
+            restante = _restante_s()
+            sin_plazo = restante is not None and espera >= restante
+            if intento > reintentos or espera > ESPERA_MAXIMA_S or sin_plazo:
+                if intento > reintentos:
+                    motivo = f"tras {intento} intentos"
+                elif sin_plazo:
+                    motivo = f"tras {intento} intentos: se agotó el plazo de la consulta"
+                else:
+                    motivo = f"el servidor pide esperar {espera:.0f} s"
                 raise ErrorHttp(
                     f"{transitoria.mensaje} ({motivo})", permanente=False, estado=transitoria.estado, url=url
                 ) from None
@@ -247,7 +279,8 @@ def _esperar_turno(host: str) -> None:
     intervalo_ms = settings.HTTP_INTERVALO_POR_HOST_MS
     if intervalo_ms <= 0 or host in settings.HTTP_SIN_PAUSA:
         return
-    limite = time.monotonic() + ESPERA_MAXIMA_S
+    restante = _restante_s()
+    limite = time.monotonic() + (ESPERA_MAXIMA_S if restante is None else min(ESPERA_MAXIMA_S, restante))
     while time.monotonic() < limite:
         try:
             if _redis().set(f"http:cortesia:{host}", "1", nx=True, px=intervalo_ms):

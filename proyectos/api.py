@@ -12,11 +12,12 @@ from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import OpenApiParameter, extend_schema, inline_serializer
 from rest_framework import serializers, status
 from rest_framework.exceptions import NotFound, PermissionDenied, ValidationError
+from rest_framework.pagination import LimitOffsetPagination
 from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from config.api import ERROR_ENTRADA
+from config.api import ERROR, ERROR_ENTRADA
 from config.validacion import entero_de_parametro
 from proyectos import selectors, services
 from proyectos.analisis.entrada import CIRCUNSTANCIAS, EntradaInvalida
@@ -123,6 +124,11 @@ class AnalisisSerializer(serializers.ModelSerializer):  # type: ignore[type-arg]
         ]
 
 
+class PaginaDeProyectos(LimitOffsetPagination):
+    default_limit = 50
+    max_limit = 200
+
+
 class ClientesApi(APIView):
     """Clientes visibles para el usuario; crearlos es del personal."""
 
@@ -173,23 +179,46 @@ class ProyectosApi(APIView):
     """Proyectos de los clientes del usuario, con filtros; crear exige rol de escritura."""
 
     @extend_schema(
-        summary="Listar proyectos",
+        operation_id="proyectos_list",
+        summary="Listar proyectos (paginado)",
+        description="Página de proyectos (`limit`, por omisión 50 y a lo más 200; `offset`). La "
+        "geometría va en el detalle de cada proyecto, o aquí con `geometria=1`.",
         parameters=[
             OpenApiParameter("estado", OpenApiTypes.STR, enum=Proyecto.Estado.values),
             OpenApiParameter("region", OpenApiTypes.STR, description="Código CUT de la región, p. ej. 02."),
             OpenApiParameter("cliente", OpenApiTypes.INT),
+            OpenApiParameter("geometria", OpenApiTypes.BOOL, description="Incluir el polígono de cada uno."),
+            OpenApiParameter("limit", OpenApiTypes.INT, description="Proyectos por página (1–200)."),
+            OpenApiParameter("offset", OpenApiTypes.INT, description="Desde cuál (0 el primero)."),
         ],
-        responses=ProyectoSalidaSerializer(many=True),
+        responses={
+            200: inline_serializer(
+                "PaginaDeProyectos",
+                {
+                    "count": serializers.IntegerField(),
+                    "next": serializers.URLField(allow_null=True),
+                    "previous": serializers.URLField(allow_null=True),
+                    "results": ProyectoSalidaSerializer(many=True),
+                },
+            ),
+            400: ERROR,
+        },
     )
     def get(self, request: Request) -> Response:
-        cliente = request.query_params.get("cliente") or ""
         proyectos = selectors.proyectos_visibles(
             usuario=request.user,
             estado=request.query_params.get("estado", ""),
             region=request.query_params.get("region", ""),
-            cliente=entero_de_parametro(cliente),
+            cliente=entero_de_parametro(request.query_params.get("cliente") or ""),
         )
-        return Response(ProyectoSalidaSerializer(proyectos, many=True).data)
+        paginador = PaginaDeProyectos()
+        pagina = paginador.paginate_queryset(proyectos, request, view=self)
+        con_geometria = request.query_params.get("geometria", "").lower() in ("1", "true", "si", "sí")
+        datos: list[dict[str, Any]] = [
+            {k: v for k, v in p.items() if con_geometria or k != "geometria"}
+            for p in ProyectoSalidaSerializer(pagina, many=True).data
+        ]
+        return paginador.get_paginated_response(datos)
 
     @extend_schema(
         summary="Crear proyecto",
@@ -199,7 +228,7 @@ class ProyectosApi(APIView):
     def post(self, request: Request) -> Response:
         _exigir_escritura(request)
         datos = _objeto(request.data)
-        cliente = _cliente(request, datos.pop("cliente", None))
+        cliente = _cliente_del_proyecto(request, datos.pop("cliente", None))
         estado = datos.pop("estado", None)
         try:
             proyecto = services.proyecto_crear(cliente=cliente, datos=datos, usuario=request.user)
@@ -224,7 +253,7 @@ class ProyectoApi(APIView):
         _exigir_escritura(request)
         proyecto = _proyecto(request, pk)
         datos = _objeto(request.data)
-        cliente = _cliente(request, datos.pop("cliente")) if "cliente" in datos else None
+        cliente = _cliente_del_proyecto(request, datos.pop("cliente")) if "cliente" in datos else None
         estado = _estado(datos.pop("estado")) if "estado" in datos else None
         try:
             proyecto = services.proyecto_actualizar(
@@ -311,12 +340,22 @@ def _objeto(datos: Any) -> dict[str, Any]:
 
 
 def _cliente(request: Request, pk: Any) -> Cliente:
-    if pk in (None, ""):
-        raise ValidationError({"cliente": "Indique el cliente del proyecto."})
+    """El cliente de la ruta: uno inexistente o ajeno responde 404."""
     try:
         return selectors.clientes_visibles(usuario=request.user).get(pk=int(pk))
-    except (Cliente.DoesNotExist, TypeError, ValueError) as error:
+    except (Cliente.DoesNotExist, TypeError, ValueError, OverflowError) as error:
         raise NotFound("Cliente no encontrado.") from error
+
+
+def _cliente_del_proyecto(request: Request, valor: Any) -> Cliente:
+    """El cliente que indica el cuerpo: si falta, no es un id o no es de los suyos, 400 en el campo."""
+    if valor in (None, ""):
+        raise ValidationError({"cliente": "Indique el cliente del proyecto."})
+    pk = valor if isinstance(valor, int) and not isinstance(valor, bool) else entero_de_parametro(str(valor))
+    cliente = selectors.clientes_visibles(usuario=request.user).filter(pk=pk).first() if pk else None
+    if cliente is None:
+        raise ValidationError({"cliente": f"No tiene acceso a un cliente «{str(valor)[:40]}»."})
+    return cliente
 
 
 def _proyecto(request: Request, pk: int) -> Proyecto:

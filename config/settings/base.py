@@ -179,6 +179,11 @@ SPECTACULAR_SETTINGS = {
     "SWAGGER_UI_DIST": "SIDECAR",
     "SWAGGER_UI_FAVICON_HREF": "SIDECAR",
     "REDOC_DIST": "SIDECAR",
+    # Cada operación documenta los errores comunes (403, 404 con id, 400 con entrada).
+    "POSTPROCESSING_HOOKS": [
+        "drf_spectacular.hooks.postprocess_schema_enums",
+        "config.api.errores_comunes_en_esquema",
+    ],
     # Dos campos «tipo» con opciones distintas (de proyecto y de análisis) necesitan nombres propios.
     "ENUM_NAME_OVERRIDES": {
         "TipoProyectoEnum": "proyectos.models.Proyecto.Tipo",

@@ -304,10 +304,12 @@ def _circunstancias(valor: Any, error: Any) -> tuple[str, ...]:
     if not isinstance(valor, list):
         error("circunstancias", "Indique las circunstancias como una lista.")
         return ()
-    desconocidas = [c for c in valor if c not in CIRCUNSTANCIAS]
+    desconocidas = [c for c in valor if not isinstance(c, str) or c not in CIRCUNSTANCIAS]
     for c in desconocidas:
-        error("circunstancias", f"Circunstancia desconocida «{c}». Use: {', '.join(CIRCUNSTANCIAS)}.")
-    return tuple(dict.fromkeys(c for c in valor if c in CIRCUNSTANCIAS))
+        error(
+            "circunstancias", f"Circunstancia desconocida «{str(c)[:60]}». Use: {', '.join(CIRCUNSTANCIAS)}."
+        )
+    return tuple(dict.fromkeys(c for c in valor if isinstance(c, str) and c in CIRCUNSTANCIAS))
 
 
 def _numero(valor: Decimal | None) -> float | int | None:

@@ -178,3 +178,39 @@ def test_the_offline_engine_searches_the_sea_guides_and_links_the_pdf(
     assert "https://sea.gob.cl/sites/default/files/migration_files/guias/guia_monumentos_060213.pdf" in (
         charla.texto
     )
+
+
+def test_una_fuente_lenta_no_pasa_el_plazo_de_la_herramienta_y_responde_la_cache_vencida_con_aviso(
+    eseia: ServidorLocal,
+    usuaria: Callable[..., AbstractUser],
+    conversar: Callable[..., Charla],
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    import redis
+    from django.conf import settings
+
+    from asistente import registro
+    from asistente.models import LlamadaHerramienta
+
+    pregunta = "busca en el e-SEIA proyectos mineros en Antofagasta"
+    conversar(usuaria("primera"), pregunta)
+    prefijo = cache.make_key("")
+    crudas = redis.Redis.from_url(settings.REDIS_URL).scan_iter(f"{prefijo}fuentes:eseia:datos:*")
+    for llave in [c.decode().removeprefix(prefijo) for c in crudas]:
+        guardado = cache.get(llave)
+        guardado["t"] -= 2 * 24 * 3600
+        cache.set(llave, guardado)
+    eseia.respuestas.clear()
+    # Cada intento tardaría 3 s (el plazo HTTP por intento es 20 s, con 3 reintentos); la herramienta
+    # tiene 1 s en total.
+    eseia.responder("/busqueda/buscarProyectoResumenAction.php", cuerpo="{}", demora_s=3)
+    monkeypatch.setattr(registro, "TIEMPO_LIMITE_S", 1)
+    pedidos_antes = len(eseia.pedidos)
+
+    charla = conversar(usuaria("segunda"), pregunta)
+
+    assert charla.final["mensaje"]["advertencias"][0].endswith("la fuente no respondió")
+    assert "id_expediente=2168003697" in charla.texto
+    llamada = LlamadaHerramienta.objects.filter(herramienta="buscar_eseia").latest("pk")
+    assert llamada.exito and llamada.ms < 3000
+    assert len(eseia.pedidos) - pedidos_antes <= 1

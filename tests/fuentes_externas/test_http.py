@@ -153,3 +153,24 @@ def test_un_retry_after_demasiado_largo_no_bloquea_y_se_informa(servidor):
         solicitar(url=f"{servidor.url}/saturada")
 
     assert not error.value.permanente and len(servidor.pedidos) == 1
+
+
+def test_un_plazo_compartido_corta_los_reintentos_y_lo_dice(servidor):
+    servidor.responder("/lenta", cuerpo="tarde", demora_s=1.5)
+
+    with http.plazo(1.0), pytest.raises(ErrorHttp, match="plazo") as error:
+        solicitar(url=f"{servidor.url}/lenta", timeout_s=5, reintentos=5)
+
+    assert not error.value.permanente
+    assert len(servidor.pedidos) == 1  # sin el plazo: 6 intentos de 1,5 s
+
+
+def test_un_plazo_vencido_no_llama_y_anidado_vale_el_que_vence_primero(servidor):
+    servidor.responder("/rapida", cuerpo="ok")
+
+    with http.plazo(30), http.plazo(0), pytest.raises(ErrorHttp, match="Se agotó el plazo"):
+        solicitar(url=f"{servidor.url}/rapida")
+    with http.plazo(30):
+        assert solicitar(url=f"{servidor.url}/rapida").texto() == "ok"
+
+    assert len(servidor.pedidos) == 1

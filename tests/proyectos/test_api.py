@@ -29,7 +29,7 @@ def test_a_user_lists_only_the_projects_of_their_clients(empresa_a: Empresa, emp
     respuesta = empresa_a.api(empresa_a.lectora).get("/api/proyectos/")
 
     assert respuesta.status_code == 200
-    assert [p["nombre"] for p in respuesta.json()] == ["Mina Minera Atacama"]
+    assert [p["nombre"] for p in respuesta.json()["results"]] == ["Mina Minera Atacama"]
 
 
 def test_staff_sees_every_client_and_project(empresa_a: Empresa, empresa_b: Empresa) -> None:
@@ -37,7 +37,7 @@ def test_staff_sees_every_client_and_project(empresa_a: Empresa, empresa_b: Empr
     api = APIClient()
     api.force_authenticate(personal)
 
-    assert len(api.get("/api/proyectos/").json()) == 2
+    assert api.get("/api/proyectos/").json()["count"] == 2
     assert len(api.get("/api/clientes/").json()) == 2
 
 
@@ -68,7 +68,9 @@ def test_another_clients_project_does_not_exist_for_the_user(
 def test_creating_a_project_for_another_client_is_refused(empresa_a: Empresa, empresa_b: Empresa) -> None:
     respuesta = empresa_a.api(empresa_a.escritora).post("/api/proyectos/", nuevo(empresa_b), format="json")
 
-    assert respuesta.status_code == 404
+    # 400 en el campo, como cualquier dato inválido del cuerpo (y sin decir si ese cliente existe).
+    assert respuesta.status_code == 400
+    assert respuesta.json()["errores"][0]["campo"] == "cliente"
     assert not Proyecto.objects.filter(nombre="Mina Nueva").exists()
 
 
@@ -129,9 +131,13 @@ def test_projects_are_filtered_by_estado_region_and_client(empresa_a: Empresa) -
     api = empresa_a.api(empresa_a.escritora)
     api.post("/api/proyectos/", nuevo(empresa_a, region="Atacama", estado="archivado"), format="json")
 
-    assert [p["nombre"] for p in api.get("/api/proyectos/?estado=archivado").json()] == ["Mina Nueva"]
-    assert [p["nombre"] for p in api.get("/api/proyectos/?region=02").json()] == ["Mina Minera Atacama"]
-    assert len(api.get(f"/api/proyectos/?cliente={empresa_a.cliente.pk}").json()) == 2
+    assert [p["nombre"] for p in api.get("/api/proyectos/?estado=archivado").json()["results"]] == [
+        "Mina Nueva"
+    ]
+    assert [p["nombre"] for p in api.get("/api/proyectos/?region=02").json()["results"]] == [
+        "Mina Minera Atacama"
+    ]
+    assert api.get(f"/api/proyectos/?cliente={empresa_a.cliente.pk}").json()["count"] == 2
 
 
 @pytest.mark.usefixtures("motor")
@@ -210,3 +216,19 @@ def test_the_openapi_schema_documents_projects_and_the_engine() -> None:
         "/api/analisis/evaluar/",
         "/api/clientes/",
     } <= set(rutas)
+
+
+def test_la_lista_se_pagina_y_la_geometria_solo_va_si_se_pide(empresa_a: Empresa) -> None:
+    api = empresa_a.api(empresa_a.escritora)
+    for n in range(3):
+        api.post("/api/proyectos/", nuevo(empresa_a, nombre=f"Mina {n}", geometria=TALTAL), format="json")
+
+    primera = api.get("/api/proyectos/?limit=2").json()
+    segunda = api.get(primera["next"]).json()
+    con_geometria = api.get("/api/proyectos/?limit=1&geometria=1").json()["results"][0]
+
+    assert primera["count"] == 4 and len(primera["results"]) == 2 and segunda["previous"]
+    assert len(segunda["results"]) == 2 and segunda["next"] is None
+    assert all("geometria" not in p for p in primera["results"] + segunda["results"])
+    assert "geometria" in con_geometria
+    assert api.get("/api/proyectos/?offset=" + "9" * 30).status_code in (200, 400)

@@ -1,5 +1,6 @@
 """Lectura de capas: GeoJSON en cualquier CRS y shapefile comprimido con su .prj, a WGS84."""
 
+import gzip
 import io
 import json
 import zipfile
@@ -90,3 +91,78 @@ def test_a_geojson_in_degrees_declared_as_utm_is_caught() -> None:
         ],
     }
     assert leer_capa(contenido=json.dumps(geojson).encode(), nombre_archivo="ok.json").elementos
+
+
+def _con_miembros(**reemplazos: bytes) -> bytes:
+    """El shapefile de prueba con miembros reemplazados o agregados («cpg», «shp», «dbf»…)."""
+    original = zipfile.ZipFile(io.BytesIO(shapefile_zip()))
+    salida = io.BytesIO()
+    with zipfile.ZipFile(salida, "w") as archivo:
+        for nombre in original.namelist():
+            extension = nombre.rsplit(".", 1)[1]
+            archivo.writestr(nombre, reemplazos.pop(extension, original.read(nombre)))
+        for extension, contenido in reemplazos.items():
+            archivo.writestr(f"capa.{extension}", contenido)
+    return salida.getvalue()
+
+
+CAPAS_MAL_FORMADAS = {
+    "tipo_desconocido": (json.dumps({"type": "Foo", "coordinates": []}).encode(), "capa.geojson"),
+    "features_no_lista": (json.dumps({"type": "FeatureCollection", "features": 5}).encode(), "capa.geojson"),
+    "crs_raro": (
+        json.dumps({"type": "FeatureCollection", "crs": "EPSG:4326", "features": []}).encode(),
+        "capa.geojson",
+    ),
+    "crs_con_nombre_no_texto": (
+        json.dumps(
+            {"type": "FeatureCollection", "crs": {"properties": {"name": 5}}, "features": []}
+        ).encode(),
+        "capa.geojson",
+    ),
+    "gz_que_no_es_gzip": (b"esto no es gzip", "capa.geojson.gz"),
+    "cpg_no_ascii": (_con_miembros(cpg="codificación".encode("latin-1")), "capa.zip"),
+    "cpg_desconocido": (_con_miembros(cpg=b"klingon-8"), "capa.zip"),
+    "shapefile_roto": (_con_miembros(shp=b"\x00\x00\x27\x0a" + b"\xff" * 200), "capa.zip"),
+    "dbf_roto": (_con_miembros(dbf=b"\x03basura"), "capa.zip"),
+    "json_anidado_sin_fin": (b"[" * 100_000 + b"]" * 100_000, "capa.geojson"),
+}
+
+
+@pytest.mark.parametrize(("contenido", "nombre"), CAPAS_MAL_FORMADAS.values(), ids=CAPAS_MAL_FORMADAS.keys())
+def test_una_capa_mal_formada_da_un_error_de_capa_en_castellano_y_no_otra_excepcion(
+    contenido: bytes, nombre: str
+) -> None:
+    with pytest.raises(ErrorDeCapa) as error:
+        leer_capa(contenido=contenido, nombre_archivo=nombre)
+
+    assert str(error.value)
+
+
+def test_un_gz_que_se_infla_mas_alla_del_maximo_se_rechaza_sin_descomprimirlo_entero(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    from proyectos import geo
+
+    monkeypatch.setattr(geo, "TAMANO_MAXIMO_DESCOMPRIMIDO", 1024 * 1024)
+    bomba = gzip.compress(b" " * (5 * 1024 * 1024))  # 5 KB que se inflan a 5 MB
+
+    with pytest.raises(ErrorDeCapa, match="supera 1 MB"):
+        leer_capa(contenido=bomba, nombre_archivo="capa.geojson.gz")
+
+
+def test_un_elemento_con_coordenadas_nan_se_descarta_diciendolo() -> None:
+    coleccion = {
+        "type": "FeatureCollection",
+        "features": [
+            {"type": "Feature", "properties": {}, "geometry": {"type": "Point", "coordinates": [1e999, 1]}},
+            {
+                "type": "Feature",
+                "properties": {},
+                "geometry": {"type": "Point", "coordinates": [-70.4, -24.6]},
+            },
+        ],
+    }
+
+    capa = leer_capa(contenido=json.dumps(coleccion).encode(), nombre_archivo="capa.geojson")
+
+    assert capa.descartados and "no son números" in capa.descartados[0]
