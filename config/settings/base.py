@@ -11,6 +11,7 @@ from pathlib import Path
 import django_stubs_ext
 import structlog
 from kombu import Queue
+from psycopg_pool import ConnectionPool
 
 from config.settings import entorno
 
@@ -51,6 +52,7 @@ MIDDLEWARE = [
     "config.middleware.RechazarCaracterNulo",
     "whitenoise.middleware.WhiteNoiseMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
+    "config.middleware.BaseDeDatosNoDisponible",
     "django.middleware.common.CommonMiddleware",
     "django.middleware.csrf.CsrfViewMiddleware",
     "django.contrib.auth.middleware.AuthenticationMiddleware",
@@ -92,6 +94,9 @@ if BD_CONEXIONES_POR_PROCESO:
         "min_size": 1,
         "max_size": BD_CONEXIONES_POR_PROCESO,
         "timeout": 60,
+        # Verifica cada conexión al tomarla (una ida y vuelta local): tras un reinicio de PostgreSQL
+        # las conexiones muertas se descartan en vez de fallar un pedido cada una.
+        "check": ConnectionPool.check_connection,
     }
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 

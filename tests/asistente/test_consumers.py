@@ -9,6 +9,7 @@ from collections.abc import Iterator
 from typing import Any
 
 import pytest
+from channels.db import database_sync_to_async
 from channels.testing import WebsocketCommunicator
 from django.contrib.auth import get_user_model
 from django.contrib.auth.models import AbstractUser
@@ -246,3 +247,36 @@ async def test_marcos_mal_formados_reciben_un_marco_de_error_y_el_socket_sigue_a
     assert [e["evento"] for e in errores] == ["error"] * len(malos)
     assert all(e["datos"]["mensaje"] for e in errores)
     assert sigue["evento"] == "contexto"
+
+
+async def test_con_redis_caido_un_mensaje_recibe_un_marco_503_sin_guardarse_y_el_socket_sigue(
+    usuarias: Any, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    import socket
+
+    import redis
+
+    from asistente import services
+    from asistente.models import Mensaje
+
+    with socket.socket() as libre:
+        libre.bind(("127.0.0.1", 0))
+        puerto = libre.getsockname()[1]
+    muerto = redis.Redis(host="127.0.0.1", port=puerto, socket_connect_timeout=1)
+    monkeypatch.setattr(services, "_script_limites", lambda: muerto.register_script(services._LIMITES_LUA))
+    comunicador = await conectar(usuarias[0])
+    try:
+        await comunicador.send_json_to({"tipo": "mensaje", "mensaje": "¿Qué es una DIA?"})
+        error = await comunicador.receive_json_from(timeout=10)
+        await comunicador.send_json_to({"tipo": "contexto", "vista": "chat"})
+        sigue = await comunicador.receive_json_from(timeout=10)
+    finally:
+        await comunicador.disconnect()
+
+    assert error["evento"] == "error" and error["datos"]["codigo"] == 503
+    assert error["datos"]["reintentar_en"] > 0 and "no se guardó" in error["datos"]["mensaje"]
+    assert sigue["evento"] == "contexto"
+    guardados = await database_sync_to_async(
+        Mensaje.objects.filter(conversacion__usuario=usuarias[0]).exists
+    )()
+    assert not guardados

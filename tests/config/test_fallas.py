@@ -1,5 +1,8 @@
 """Fallas de dependencias: qué ve el usuario y que nada se pierda.
 
+PostgreSQL: caído, la API responde 503 con `Retry-After` (no 500); al volver, el pool descarta las
+conexiones muertas y el mismo proceso responde sin reiniciarse.
+
 Redis: con Redis caído el chat responde 503 en castellano con `Retry-After` y el mensaje se rechaza
 explícitamente (no queda a medias); el Redis embebido caído vuelve en su mismo puerto y un cliente
 ya creado se reconecta solo, sin reiniciar la aplicación.
@@ -10,9 +13,11 @@ import signal
 import socket
 from collections.abc import Callable, Iterator
 from pathlib import Path
+from typing import Any
 
 import pytest
 import redis
+from django.contrib.auth import get_user_model
 from django.contrib.auth.models import AbstractUser
 from rest_framework.test import APIClient
 
@@ -81,3 +86,85 @@ def test_el_redis_embebido_caido_vuelve_en_su_puerto_y_un_cliente_existente_se_r
     finally:
         cliente.close()
         detener_servicios(directorio=tmp_path)
+
+
+def _cortar_conexiones(*, permitir: bool) -> None:
+    """Como un PostgreSQL caído para los demás procesos: corta sus conexiones a la base de pruebas y,
+    con `permitir=False`, rechaza las nuevas (esta conexión sigue viva para restaurarlo)."""
+    from django.db import connection
+
+    base = connection.settings_dict["NAME"]
+    with connection.cursor() as cursor:
+        cursor.execute(f'ALTER DATABASE "{base}" WITH ALLOW_CONNECTIONS {str(permitir).lower()}')
+        cursor.execute(
+            "SELECT pg_terminate_backend(pid) FROM pg_stat_activity "
+            "WHERE datname = current_database() AND pid <> pg_backend_pid()"
+        )
+
+
+@pytest.mark.lento
+def test_con_postgresql_caido_la_api_responde_503_y_al_volver_se_recupera_sin_reiniciar(
+    daphne: Callable[..., str], django_db_blocker: Any
+) -> None:
+    import httpx
+
+    from proyectos.services import usuario_crear_o_actualizar
+
+    with django_db_blocker.unblock():
+        token = usuario_crear_o_actualizar(nombre="sin-base", rol=Rol.LECTURA).token
+        url = daphne()
+        cabeceras = {"Authorization": f"Token {token}"}
+        try:
+            antes = httpx.get(f"{url}/api/yo/", headers=cabeceras, timeout=30)
+            _cortar_conexiones(permitir=False)
+            caida = httpx.get(f"{url}/api/yo/", headers=cabeceras, timeout=30)
+            _cortar_conexiones(permitir=True)  # «reinicio»: las conexiones del pool quedaron muertas
+            despues = httpx.get(f"{url}/api/yo/", headers=cabeceras, timeout=30)
+        finally:
+            _cortar_conexiones(permitir=True)
+            get_user_model().objects.filter(username="sin-base").delete()
+
+    assert antes.status_code == 200
+    assert caida.status_code == 503 and int(caida.headers["Retry-After"]) > 0
+    assert caida.json()["error"].startswith("La base de datos no responde")
+    assert despues.status_code == 200 and despues.json()["usuario"] == "sin-base"
+
+
+@pytest.mark.parametrize(
+    ("cuerpo", "tipo"),
+    [
+        ("{esto no es json", "application/json"),
+        ("<html>mantención</html>", "text/html"),
+        ('{"data": 5}', "application/json"),
+    ],
+    ids=["json_roto", "html", "json_de_otra_forma"],
+)
+def test_una_fuente_externa_que_responde_basura_termina_el_turno_diciendo_que_no_respondio(
+    settings: Any, usuaria_con_cliente: AbstractUser, cuerpo: str, tipo: str
+) -> None:
+    from django.core.cache import cache
+
+    from asistente.services import turno_eventos, turno_iniciar
+    from fuentes_externas import eseia
+    from tests.utilidades import fuente_local
+
+    local = fuente_local(settings, "ESEIA_URL")
+    local.responder(eseia.RUTA, cuerpo=cuerpo, cabeceras={"Content-Type": tipo})
+    cache.clear()
+    try:
+        turno = turno_iniciar(
+            usuario=usuaria_con_cliente, mensaje="busca en el e-SEIA proyectos mineros en Antofagasta"
+        )
+        eventos = list(turno_eventos(turno))
+    finally:
+        local.cerrar()
+
+    assert eventos[-1].tipo == "done"
+    texto = eventos[-1].datos["mensaje"]["contenido"]
+    assert "e-SEIA" in texto and ("no respondió" in texto or "falló" in texto)
+    assert Mensaje.objects.filter(conversacion=turno.conversacion).count() == 2
+
+
+@pytest.fixture
+def usuaria_con_cliente(capas: Any, crear_usuario: Callable[..., AbstractUser]) -> AbstractUser:
+    return crear_usuario("fuente-basura", Rol.LECTURA)
