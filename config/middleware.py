@@ -35,7 +35,7 @@ class BaseDeDatosNoDisponible:
     """PostgreSQL caído o reiniciándose: 503 en castellano con `Retry-After`, no un 500.
 
     Una escritura a medias no queda: la transacción del pedido no llegó a confirmarse. Al volver la
-    base, el pool descarta las conexiones muertas (`check` en la configuración) y todo sigue sin
+    base, el pool descarta las conexiones muertas (CONN_HEALTH_CHECKS) y todo sigue sin
     reiniciar la aplicación.
     """
 

@@ -11,7 +11,6 @@ from pathlib import Path
 import django_stubs_ext
 import structlog
 from kombu import Queue
-from psycopg_pool import ConnectionPool
 
 from config.settings import entorno
 
@@ -89,15 +88,17 @@ DATABASES["default"]["CONN_HEALTH_CHECKS"] = True
 # conexiones era la mitad del costo de iniciar un turno). 0 = sin pool, una conexión por hilo. Con el
 # pool lleno, un hilo espera su turno (hasta 60 s) en vez de fallar.
 BD_CONEXIONES_POR_PROCESO = entorno.entero("BD_CONEXIONES_POR_PROCESO", defecto=12, minimo=0)
+# Lo que un pedido espera una conexión del pool: con PostgreSQL caído, es lo que tarda en recibir el
+# 503; con el pool lleno, lo que espera su turno.
+BD_ESPERA_CONEXION_S = entorno.entero("BD_ESPERA_CONEXION_S", defecto=10, minimo=1)
 if BD_CONEXIONES_POR_PROCESO:
     DATABASES["default"].setdefault("OPTIONS", {})["pool"] = {
         "min_size": 1,
         "max_size": BD_CONEXIONES_POR_PROCESO,
-        "timeout": 60,
-        # Verifica cada conexión al tomarla (una ida y vuelta local): tras un reinicio de PostgreSQL
-        # las conexiones muertas se descartan en vez de fallar un pedido cada una.
-        "check": ConnectionPool.check_connection,
+        "timeout": BD_ESPERA_CONEXION_S,
     }
+# Con el pool, CONN_HEALTH_CHECKS hace que Django pase `check=ConnectionPool.check_connection`: cada
+# conexión se verifica al tomarla y, tras un reinicio de PostgreSQL, las muertas se descartan.
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 
 REDIS_URL = entorno.url_redis()

@@ -8,6 +8,7 @@ explícitamente (no queda a medias); el Redis embebido caído vuelve en su mismo
 ya creado se reconecta solo, sin reiniciar la aplicación.
 """
 
+import copy
 import os
 import signal
 import socket
@@ -90,21 +91,30 @@ def test_el_redis_embebido_caido_vuelve_en_su_puerto_y_un_cliente_existente_se_r
 
 def _cortar_conexiones(*, permitir: bool) -> None:
     """Como un PostgreSQL caído para los demás procesos: corta sus conexiones a la base de pruebas y,
-    con `permitir=False`, rechaza las nuevas (esta conexión sigue viva para restaurarlo)."""
+    con `permitir=False`, rechaza las nuevas. Desde la base «postgres»: la propia no se puede cerrar
+    a sí misma."""
+    import psycopg
     from django.db import connection
 
     base = connection.settings_dict["NAME"]
-    with connection.cursor() as cursor:
-        cursor.execute(f'ALTER DATABASE "{base}" WITH ALLOW_CONNECTIONS {str(permitir).lower()}')
-        cursor.execute(
-            "SELECT pg_terminate_backend(pid) FROM pg_stat_activity "
-            "WHERE datname = current_database() AND pid <> pg_backend_pid()"
-        )
+    with connection.cursor() as cursor:  # la conexión de esta prueba sigue viva
+        cursor.execute("SELECT pg_backend_pid()")
+        propia = cursor.fetchone()[0]
+    parametros = {**connection.get_connection_params(), "dbname": "postgres", "autocommit": True}
+    parametros.pop("cursor_factory", None)
+    with psycopg.connect(**parametros) as administrador:
+        administrador.execute(f'ALTER DATABASE "{base}" WITH ALLOW_CONNECTIONS {str(permitir).lower()}')
+        if not permitir:
+            administrador.execute(
+                "SELECT pg_terminate_backend(pid) FROM pg_stat_activity "
+                "WHERE datname = %s AND pid <> %s AND backend_type = 'client backend'",
+                [base, propia],
+            )
 
 
 @pytest.mark.lento
 def test_con_postgresql_caido_la_api_responde_503_y_al_volver_se_recupera_sin_reiniciar(
-    daphne: Callable[..., str], django_db_blocker: Any
+    daphne: Callable[..., str], django_db_blocker: Any, settings: Any
 ) -> None:
     import httpx
 
@@ -112,7 +122,9 @@ def test_con_postgresql_caido_la_api_responde_503_y_al_volver_se_recupera_sin_re
 
     with django_db_blocker.unblock():
         token = usuario_crear_o_actualizar(nombre="sin-base", rol=Rol.LECTURA).token
-        url = daphne()
+        bases = copy.deepcopy(settings.DATABASES)
+        bases["default"]["OPTIONS"]["pool"]["timeout"] = 2  # el 503 llega a los 2 s, no a los 10
+        url = daphne(DATABASES=bases)
         cabeceras = {"Authorization": f"Token {token}"}
         try:
             antes = httpx.get(f"{url}/api/yo/", headers=cabeceras, timeout=30)
