@@ -14,9 +14,10 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from asistente import avisos, flujos, services
+from asistente import acciones, avisos, flujos, limites, services
 from asistente.models import AccionPendiente, Conversacion, MemoriaUsuario, Mensaje
 from asistente.registro import ErrorDeHerramienta, herramientas_para
+from asistente.turno.tipos import AccionEnConflicto, AccionExpirada, AccionNoEncontrada, Turno, TurnoRechazado
 from config.api import ERROR, forma_de_error
 from config.salud import motor_llm_configurado
 from config.validacion import entero_de_parametro
@@ -127,7 +128,7 @@ class ChatApi(APIView):
                 return Response(
                     {"error": evento.datos["mensaje"]},
                     status=status.HTTP_503_SERVICE_UNAVAILABLE,
-                    headers={"Retry-After": str(services.REINTENTAR_SIN_REDIS_S)},
+                    headers={"Retry-After": str(limites.REINTENTAR_SIN_REDIS_S)},
                 )
         return Response({"conversacion_id": str(turno.conversacion.pk), **final})
 
@@ -157,7 +158,7 @@ class ChatStreamApi(APIView):
         # guarda igual y el resto se pide con `GET conversaciones/{id}/eventos` y `Last-Event-ID`.
         try:
             turno_id = flujos.turno_lanzar(turno)
-        except services.TurnoRechazado as error:
+        except TurnoRechazado as error:
             return _rechazo(error)
         return _respuesta_sse(turno_id, despues_de=0)
 
@@ -214,23 +215,21 @@ class ConfirmarApi(APIView):
         entrada.is_valid(raise_exception=True)
         d = entrada.validated_data
         try:
-            accion = services.accion_decidir(
+            accion = acciones.accion_decidir(
                 accion_id=d["accion_id"], usuario=request.user, confirmada=d["confirmada"],
                 comentario=d["comentario"], parametros=d["parametros"],
             )  # fmt: skip
-        except services.AccionNoEncontrada:
+        except AccionNoEncontrada:
             return Response({"error": "Acción no encontrada."}, status=status.HTTP_404_NOT_FOUND)
-        except services.AccionExpirada:
-            return Response(
-                {"error": "La acción venció (5 minutos); pídala de nuevo."}, status=status.HTTP_410_GONE
-            )
-        except services.AccionEnConflicto:
+        except AccionExpirada:
+            return Response({"error": acciones.VENCIDA}, status=status.HTTP_410_GONE)
+        except AccionEnConflicto:
             return Response(
                 {"error": "La acción ya fue decidida en sentido contrario."}, status=status.HTTP_409_CONFLICT
             )
         except ErrorDeHerramienta as error:
             return Response({"error": str(error)}, status=status.HTTP_400_BAD_REQUEST)
-        return Response(services.accion_json(accion))
+        return Response(acciones.accion_json(accion))
 
 
 class ConversacionesApi(APIView):
@@ -376,7 +375,7 @@ class AvisoAccionApi(APIView):
         accion = avisos.aviso_proponer_accion(usuario=request.user, aviso_id=pk)
         if accion is None:
             raise NotFound("Aviso no encontrado o sin acción que ofrecer.")
-        return Response(services.accion_json(accion), status=status.HTTP_201_CREATED)
+        return Response(acciones.accion_json(accion), status=status.HTTP_201_CREATED)
 
 
 class SaludAsistenteApi(APIView):
@@ -417,7 +416,7 @@ def _respuesta_sse(turno_id: str, *, despues_de: int) -> StreamingHttpResponse:
     return respuesta
 
 
-def _iniciar(request: Request) -> services.Turno | Response:
+def _iniciar(request: Request) -> Turno | Response:
     if not puede_consultar(request.user):
         return Response({"error": "Su usuario no tiene un rol asignado."}, status=status.HTTP_403_FORBIDDEN)
     entrada = ChatEntrada(data=request.data)
@@ -429,11 +428,11 @@ def _iniciar(request: Request) -> services.Turno | Response:
             usuario=request.user, mensaje=d["mensaje"], conversacion_id=d.get("conversacion_id"),
             proyecto_id=d.get("proyecto_id"), vista=d.get("vista", ""), dominio=d.get("dominio"),
         )  # fmt: skip
-    except services.TurnoRechazado as error:
+    except TurnoRechazado as error:
         return _rechazo(error)
 
 
-def _rechazo(error: services.TurnoRechazado) -> Response:
+def _rechazo(error: TurnoRechazado) -> Response:
     respuesta = Response({"error": str(error)}, status=error.codigo)
     if error.reintentar_en:
         respuesta["Retry-After"] = str(error.reintentar_en)

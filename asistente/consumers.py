@@ -17,9 +17,10 @@ import structlog
 from channels.db import database_sync_to_async
 from channels.generic.websocket import AsyncJsonWebsocketConsumer
 
-from asistente import avisos, flujos, services
+from asistente import acciones, avisos, flujos, services
 from asistente.models import Conversacion
 from asistente.registro import ErrorDeHerramienta
+from asistente.turno.tipos import AccionEnConflicto, AccionExpirada, AccionNoEncontrada, TurnoRechazado
 from config.validacion import problema_json
 from proyectos.roles import puede_consultar
 
@@ -117,7 +118,7 @@ class AsistenteConsumer(AsyncJsonWebsocketConsumer):
                 proyecto_id=content.get("proyecto_id", self.proyecto_id),
                 vista=str(content.get("vista") or self.vista),
             )
-        except services.TurnoRechazado as error:
+        except TurnoRechazado as error:
             await self._error(str(error), codigo=error.codigo, reintentar_en=error.reintentar_en)
             return
         self._lanzar(self._retransmitir(turno_id, 0))
@@ -141,23 +142,23 @@ class AsistenteConsumer(AsyncJsonWebsocketConsumer):
     async def _confirmar(self, content: dict[str, Any]) -> None:
         parametros = content.get("parametros")
         try:
-            accion = await database_sync_to_async(services.accion_decidir)(
+            accion = await database_sync_to_async(acciones.accion_decidir)(
                 accion_id=str(content.get("accion_id") or ""),
                 usuario=self.usuario,
                 confirmada=bool(content.get("confirmada")),
                 comentario=str(content.get("comentario") or ""),
                 parametros=parametros if isinstance(parametros, dict) else None,
             )
-        except services.AccionNoEncontrada:
+        except AccionNoEncontrada:
             await self._error("Acción no encontrada.", codigo=404)
-        except services.AccionExpirada:
-            await self._error("La acción venció (5 minutos); pídala de nuevo.", codigo=410)
-        except services.AccionEnConflicto:
+        except AccionExpirada:
+            await self._error(acciones.VENCIDA, codigo=410)
+        except AccionEnConflicto:
             await self._error("La acción ya fue decidida en sentido contrario.", codigo=409)
         except ErrorDeHerramienta as error:
             await self._error(str(error), codigo=400)
         else:
-            await self.send_json({"evento": "confirmacion", "id": 0, "datos": services.accion_json(accion)})
+            await self.send_json({"evento": "confirmacion", "id": 0, "datos": acciones.accion_json(accion)})
 
     async def _retransmitir(self, turno_id: str, despues_de: int) -> None:
         ultimo = despues_de

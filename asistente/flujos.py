@@ -26,11 +26,14 @@ import kombu.exceptions
 import redis
 import redis.asyncio as redis_asincrono
 import structlog
+from celery import current_app as celery
 from django.conf import settings
 from django.db import connection as conexion_bd
 from redis.typing import EncodableT, FieldT
 
-from asistente.services import REINTENTAR_SIN_REDIS_S, Turno, TurnoRechazado, turno_eventos
+from asistente.limites import REINTENTAR_SIN_REDIS_S
+from asistente.services import turno_eventos
+from asistente.turno.tipos import Turno, TurnoRechazado
 from config.servicios import redis_compartido
 
 registro = structlog.get_logger(__name__)
@@ -38,6 +41,7 @@ registro = structlog.get_logger(__name__)
 VIGENCIA_S = 3600
 FINALES = ("done", "error")
 COLA_TURNOS = "turnos"
+TAREA_PUBLICAR = "asistente.turno_publicar"
 _EJECUTOR = ThreadPoolExecutor(max_workers=settings.ASISTENTE_TURNOS_SIMULTANEOS, thread_name_prefix="turno")
 
 
@@ -68,9 +72,8 @@ def turno_lanzar(turno: Turno) -> str:
     try:
         redis_compartido().set(clave_ultimo(str(turno.conversacion.pk)), turno_id, ex=VIGENCIA_S)
         if settings.ASISTENTE_TURNOS_EN == "worker":
-            from asistente.tasks import publicar_turno
-
-            publicar_turno.apply_async((turno_id, turno.vista), queue=COLA_TURNOS)
+            # Por nombre: la tarea (asistente/tasks.py) es un adaptador que depende de este módulo.
+            celery.send_task(TAREA_PUBLICAR, (turno_id, turno.vista), queue=COLA_TURNOS)
         else:
             _EJECUTOR.submit(publicar, turno, turno_id)
     except (redis.exceptions.RedisError, kombu.exceptions.OperationalError) as error:

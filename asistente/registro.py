@@ -63,6 +63,8 @@ class Herramienta:
     # Escritura: revisa la entrada al proponerla (con la visibilidad del usuario) y la completa; lo
     # que falte o sea ambiguo vuelve como `ErrorDeHerramienta` con la pregunta para el usuario.
     preparar: Callable[[Any, Contexto], BaseModel] | None = None
+    # Su resultado trae texto de un sitio externo: al modelo le llega delimitado como datos.
+    externa: bool = False
 
     @property
     def descripcion(self) -> str:
@@ -119,6 +121,7 @@ def herramienta(
     grupo_cache: Callable[[Any, Contexto], str] | None = None,
     actividad: str = "",
     preparar: Callable[[Any, Contexto], BaseModel] | None = None,
+    externa: bool = False,
 ) -> Callable[[Callable[[Any, Contexto], dict[str, Any]]], Callable[[Any, Contexto], dict[str, Any]]]:
     """Registra la función; su primer parámetro anotado con un modelo pydantic es la entrada."""
 
@@ -138,6 +141,7 @@ def herramienta(
             grupo_cache=grupo_cache,
             actividad=actividad,
             preparar=preparar,
+            externa=externa,
         )
         return funcion
 

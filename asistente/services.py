@@ -1,5 +1,6 @@
 """Operaciones del asistente: el turno (validar, limitar, persistir, ejecutar el motor, responder con
-eventos), las acciones por confirmar y la memoria del usuario.
+eventos), la conversación y la memoria del usuario. Las acciones por confirmar están en `acciones`,
+los límites de uso en `limites` y los tipos del turno en `turno.tipos`.
 
 Secuencia de eventos de un turno (diseño §4), la misma para SSE y websocket:
 `meta → sources → warnings? → start → (token | tool | action)* → done | error`, con id creciente.
@@ -10,25 +11,24 @@ pueda citar llega antes que ese texto.
 
 from __future__ import annotations
 
-import functools
 import re
 import time
 import unicodedata
-from collections.abc import Generator, Iterator
-from dataclasses import dataclass, field
+from collections.abc import Iterator
 from typing import Any
 from uuid import UUID, uuid4
 
-import redis
 import structlog
 from django.conf import settings
 from django.core.exceptions import ValidationError
-from django.db import transaction
 from django.utils import timezone
 
-from asistente.models import AccionPendiente, Conversacion, Dominio, MemoriaUsuario, Mensaje
-from asistente.registro import REGISTRO, Contexto, ErrorDeHerramienta, ejecutar, validar_parametros
-from config.servicios import redis_compartido
+from asistente.acciones import accion_json
+from asistente.limites import limites_consumir
+from asistente.models import Conversacion, Dominio, MemoriaUsuario, Mensaje
+from asistente.motores import motor_flujo, motor_para
+from asistente.registro import REGISTRO
+from asistente.turno.tipos import VENTANA_MENSAJES, Evento, Respuesta, Turno, TurnoRechazado
 from proyectos import selectors as proyectos
 from proyectos.models import Proyecto
 from proyectos.roles import Usuario, id_de
@@ -36,15 +36,7 @@ from proyectos.roles import Usuario, id_de
 registro = structlog.get_logger(__name__)
 
 LARGO_MAXIMO = 4000
-VENTANA_MENSAJES = 20
 LARGO_RESUMEN = 4000
-REINTENTAR_SIN_REDIS_S = 5
-LIMITES = {
-    "mensajes_minuto": (10, 60),
-    "mensajes_hora": (100, 3600),
-    "acciones_hora": (20, 3600),
-    "busquedas_externas_hora": (30, 3600),
-}
 # Heurísticas de inyección: marcan el mensaje (se guarda tal cual) y el asistente no cambia sus reglas.
 # Se comparan sobre el texto normalizado (`_texto_comparable`): sin tildes, ancho completo ni
 # caracteres invisibles, en minúsculas; en castellano y en inglés.
@@ -75,91 +67,6 @@ PATRONES_INYECCION = [
     r"\"type\"\s*:\s*\"(tool_use|tool_result)\"",
     r"\"(tool|name|herramienta)\"\s*:\s*\"(crear_proyecto|actualizar_proyecto|ejecutar_analisis)\"",
 ]
-
-
-class TurnoRechazado(Exception):
-    """El mensaje no se procesa: `codigo` HTTP (400, 404, 429) y mensaje en castellano."""
-
-    def __init__(self, mensaje: str, *, codigo: int = 400, reintentar_en: int | None = None) -> None:
-        super().__init__(mensaje)
-        self.codigo = codigo
-        self.reintentar_en = reintentar_en
-
-
-class AccionNoEncontrada(Exception):
-    pass
-
-
-class AccionExpirada(Exception):
-    pass
-
-
-class AccionEnConflicto(Exception):
-    pass
-
-
-@dataclass
-class Evento:
-    id: int
-    tipo: str
-    datos: dict[str, Any]
-
-
-@dataclass
-class Delta:
-    """Avance de un motor en vivo: un trozo de texto, una herramienta que empieza a correr
-    (`actividad`, su nombre) o una herramienta ya ejecutada."""
-
-    texto: str = ""
-    llamada: dict[str, Any] | None = None
-    actividad: str = ""
-
-
-FlujoMotor = Generator[Delta, None, "Respuesta"]
-
-
-@dataclass
-class Turno:
-    usuario: Usuario
-    conversacion: Conversacion
-    dominio: Dominio
-    mensaje: Mensaje
-    vista: str = ""
-    inyeccion: bool = False
-    contexto: Contexto = field(init=False)
-
-    def __post_init__(self) -> None:
-        self.contexto = Contexto(
-            usuario=self.usuario,
-            conversacion=self.conversacion,
-            proyecto_activo_id=self.conversacion.proyecto_id,
-        )
-
-    @property
-    def texto(self) -> str:
-        return self.mensaje.contenido
-
-    def historial(self) -> list[Mensaje]:
-        """Los últimos mensajes de la conversación (sin el actual), del más antiguo al más nuevo."""
-        anteriores = self.conversacion.mensajes.exclude(pk=self.mensaje.pk).filter(
-            rol__in=["user", "assistant"]
-        )
-        return list(reversed(anteriores.order_by("-creado_at")[:VENTANA_MENSAJES]))
-
-
-@dataclass
-class Respuesta:
-    """Lo que un motor entrega: el texto, lo que llamó y, si corresponde, una acción propuesta."""
-
-    texto: str
-    llamadas: list[dict[str, Any]] = field(default_factory=list)
-    accion: AccionPendiente | None = None
-    advertencias: list[str] = field(default_factory=list)
-    sugerencias: list[str] = field(default_factory=list)
-    tokens_entrada: int = 0
-    tokens_salida: int = 0
-    costo_usd: float = 0.0
-    motor: str = ""
 
 
 def turno_iniciar(
@@ -215,8 +122,6 @@ def turno_de_mensaje(*, mensaje_id: UUID | str, vista: str = "") -> Turno:
 
 def turno_eventos(turno: Turno) -> Iterator[Evento]:
     """Ejecuta el motor y produce la secuencia de eventos; guarda la respuesta del asistente."""
-    from asistente.motores import motor_flujo, motor_para
-
     contador = iter(range(1, 1_000_000))
     mensaje_id = uuid4()
     emitidas = {"llamadas": 0, "advertencias": 0, "inicio": 0}
@@ -323,148 +228,6 @@ def turno_eventos(turno: Turno) -> Iterator[Evento]:
     )
 
 
-def accion_proponer(*, turno: Turno, herramienta: str, parametros: dict[str, Any]) -> AccionPendiente:
-    """Crea la acción pendiente de una herramienta de escritura (valida parámetros y permiso)."""
-    definicion = REGISTRO[herramienta]
-    if not definicion.permiso(turno.usuario):
-        raise ErrorDeHerramienta(
-            f"Su rol no permite «{herramienta}»: pídaselo a alguien con rol de escritura."
-        )
-    entrada = validar_parametros(definicion, parametros)
-    if definicion.preparar is not None:
-        entrada = definicion.preparar(entrada, turno.contexto)
-    limites_consumir(usuario=turno.usuario, limites=("acciones_hora",))
-    descripcion = definicion.describir(entrada, turno.contexto) if definicion.describir else herramienta
-    return AccionPendiente.objects.create(
-        conversacion=turno.conversacion,
-        usuario=turno.usuario,  # type: ignore[misc]
-        tipo=herramienta,
-        parametros=entrada.model_dump(mode="json"),
-        descripcion=descripcion,
-    )
-
-
-def accion_decidir(
-    *,
-    accion_id: UUID | str,
-    usuario: Usuario,
-    confirmada: bool,
-    comentario: str = "",
-    parametros: dict[str, Any] | None = None,
-) -> AccionPendiente:
-    """Confirma o cancela una acción de su dueño, una sola vez.
-
-    La decisión se toma con un UPDATE condicional (estado pendiente y vigente): con confirmaciones
-    simultáneas, solo una gana y ejecuta el servicio. Repetir la misma decisión devuelve el mismo
-    resultado; una decisión contraria da conflicto; una acción vencida queda «expirada».
-    """
-    try:
-        accion = AccionPendiente.objects.get(pk=accion_id, usuario_id=id_de(usuario))
-    except (AccionPendiente.DoesNotExist, ValueError, ValidationError) as error:
-        raise AccionNoEncontrada from error
-    if parametros is not None and accion.estado == AccionPendiente.Estado.PENDIENTE:
-        definicion = REGISTRO[accion.tipo]
-        parametros = validar_parametros(definicion, {**accion.parametros, **parametros}).model_dump(
-            mode="json"
-        )
-    ahora = timezone.now()
-    nuevo = AccionPendiente.Estado.CONFIRMADA if confirmada else AccionPendiente.Estado.CANCELADA
-    cambios: dict[str, Any] = {"estado": nuevo, "decidida_at": ahora, "comentario": comentario}
-    if parametros is not None:
-        cambios["parametros"] = parametros
-    # Decisión y ejecución en una transacción: un UPDATE concurrente espera el bloqueo de la fila y,
-    # al liberarse, ya no la encuentra pendiente; relee entonces el estado final con su resultado.
-    with transaction.atomic():
-        gano = AccionPendiente.objects.filter(
-            pk=accion.pk, estado=AccionPendiente.Estado.PENDIENTE, expires_at__gt=ahora
-        ).update(**cambios)
-        if gano:
-            accion.refresh_from_db()
-            if confirmada:
-                _ejecutar_accion(accion, usuario)
-            _mensaje_de_seguimiento(accion)
-            return accion
-    accion.refresh_from_db()
-    return _decision_repetida(accion, confirmada)
-
-
-def acciones_expirar() -> int:
-    """Marca como expiradas las acciones pendientes vencidas y lo informa en su conversación."""
-    vencidas = list(
-        AccionPendiente.objects.filter(
-            estado=AccionPendiente.Estado.PENDIENTE, expires_at__lte=timezone.now()
-        )
-    )
-    for accion in vencidas:
-        if _expirar(accion):
-            accion.refresh_from_db()
-            _mensaje_de_seguimiento(accion)
-    return len(vencidas)
-
-
-def limites_consumir(*, usuario: Usuario, limites: tuple[str, ...]) -> None:
-    """Cuenta un uso de cada límite en una ventana deslizante; si alguno está lleno, `TurnoRechazado`
-    429 con los segundos que faltan para que se libere un cupo. Si Redis no responde, 503: el mensaje
-    se rechaza explícitamente (no se guarda ni se pierde en silencio) y el cliente puede reintentarlo.
-
-    Cada límite es un conjunto ordenado con la hora de cada uso; un script de Lua descarta los usos
-    fuera de la ventana, revisa todos los límites y solo si hay cupo en todos anota el uso: atómico,
-    y un intento rechazado no consume cupo. Una ventana fija dejaba pasar el doble en el cambio de
-    minuto (10 al final de uno y 10 al comienzo del siguiente).
-    """
-    ahora_ms = int(time.time() * 1000)
-    claves = [f"asistente:limite:{limite}:{id_de(usuario)}" for limite in limites]
-    argumentos: list[int | str] = [ahora_ms, uuid4().hex]
-    for limite in limites:
-        maximo, ventana = LIMITES[limite]
-        argumentos += [maximo, ventana * 1000]
-    try:
-        lleno, espera_ms = _script_limites()(keys=claves, args=argumentos)
-    except redis.exceptions.RedisError as error:
-        registro.warning("limites_sin_redis", error=str(error)[:200])
-        raise TurnoRechazado(
-            "El servicio no está disponible en este momento; su mensaje no se guardó. Reintente en "
-            f"{REINTENTAR_SIN_REDIS_S} s.",
-            codigo=503,
-            reintentar_en=REINTENTAR_SIN_REDIS_S,
-        ) from None
-    if lleno:
-        limite = limites[int(lleno) - 1]
-        maximo, ventana = LIMITES[limite]
-        restante = max(1, -(-int(espera_ms) // 1000))
-        raise TurnoRechazado(
-            f"Superó el límite de {maximo} por {'minuto' if ventana == 60 else 'hora'} "
-            f"({limite.replace('_', ' ')}). "
-            f"Intente en {restante} s.",
-            codigo=429,
-            reintentar_en=restante,
-        )
-
-
-_LIMITES_LUA = """
-local ahora = tonumber(ARGV[1])
-for i, clave in ipairs(KEYS) do
-  local maximo = tonumber(ARGV[1 + 2 * i])
-  local ventana = tonumber(ARGV[2 + 2 * i])
-  redis.call('ZREMRANGEBYSCORE', clave, '-inf', ahora - ventana)
-  if redis.call('ZCARD', clave) >= maximo then
-    local primero = redis.call('ZRANGE', clave, 0, 0, 'WITHSCORES')
-    return {i, tonumber(primero[2]) + ventana - ahora}
-  end
-end
-for i, clave in ipairs(KEYS) do
-  redis.call('ZADD', clave, ahora, ARGV[2])
-  redis.call('PEXPIRE', clave, tonumber(ARGV[2 + 2 * i]))
-end
-return {0, 0}
-"""
-
-
-@functools.cache
-def _script_limites() -> Any:
-    return redis_compartido().register_script(_LIMITES_LUA)
-
-
 def mensaje_sospechoso(texto: str) -> bool:
     """Indica si el texto intenta cambiar las reglas del asistente (inyección de instrucciones)."""
     plano = _texto_comparable(texto)
@@ -559,22 +322,6 @@ def memoria_borrar(*, usuario: Usuario) -> None:
     MemoriaUsuario.objects.filter(usuario_id=id_de(usuario)).delete()
 
 
-def accion_json(accion: AccionPendiente) -> dict[str, Any]:
-    herramienta = REGISTRO.get(accion.tipo)
-    return {
-        "id": str(accion.pk),
-        "tipo": accion.tipo,
-        "parametros": accion.parametros,
-        "etiquetas": herramienta.etiquetas() if herramienta else {},
-        "opciones": herramienta.opciones() if herramienta else {},
-        "descripcion": accion.descripcion,
-        "estado": accion.estado,
-        "expires_at": accion.expires_at.isoformat(),
-        "resultado": accion.resultado,
-        "error": accion.error or None,
-    }
-
-
 def mensaje_json(mensaje: Mensaje) -> dict[str, Any]:
     return {
         "id": str(mensaje.pk),
@@ -611,79 +358,3 @@ def _conversacion(usuario: Usuario, conversacion_id: UUID | str | None, dominio:
     if elegido is None:
         raise TurnoRechazado(f"Dominio desconocido o inactivo: «{codigo}».", codigo=400)
     return Conversacion(usuario=usuario, dominio=elegido)  # type: ignore[misc]
-
-
-def _decision_repetida(accion: AccionPendiente, confirmada: bool) -> AccionPendiente:
-    if accion.estado == AccionPendiente.Estado.PENDIENTE:  # vencida sin que nadie la marcara
-        _expirar(accion)
-        accion.refresh_from_db()
-    if accion.estado == AccionPendiente.Estado.EXPIRADA:
-        raise AccionExpirada
-    misma = accion.estado in (
-        (AccionPendiente.Estado.CONFIRMADA, AccionPendiente.Estado.FALLIDA)
-        if confirmada
-        else (AccionPendiente.Estado.CANCELADA,)
-    )
-    if not misma:
-        raise AccionEnConflicto
-    return accion
-
-
-def _expirar(accion: AccionPendiente) -> bool:
-    return bool(
-        AccionPendiente.objects.filter(pk=accion.pk, estado=AccionPendiente.Estado.PENDIENTE).update(
-            estado=AccionPendiente.Estado.EXPIRADA, decidida_at=timezone.now()
-        )
-    )
-
-
-def _ejecutar_accion(accion: AccionPendiente, usuario: Usuario) -> None:
-    # `ejecutar` corre el servicio en un punto de guardado: si falla, nada queda a medias y la
-    # llamada fallida igual queda registrada.
-    contexto = Contexto(usuario=usuario, conversacion=accion.conversacion)
-    llamada = ejecutar(accion.tipo, accion.parametros, contexto=contexto, forzar_escritura=True)
-    if llamada["error"]:
-        accion.estado, accion.error = AccionPendiente.Estado.FALLIDA, llamada["error"]
-        accion.save(update_fields=["estado", "error"])
-        return
-    accion.resultado = llamada["resultado"]
-    accion.save(update_fields=["resultado"])
-
-
-def _mensaje_de_seguimiento(accion: AccionPendiente) -> Mensaje:
-    """El asistente cuenta qué pasó con la acción (creado, falló, cancelada, venció)."""
-    texto = _texto_de_seguimiento(accion)
-    return Mensaje.objects.create(
-        conversacion=accion.conversacion, rol=Mensaje.Rol.ASISTENTE, contenido=texto, motor="acciones"
-    )
-
-
-def _texto_de_seguimiento(accion: AccionPendiente) -> str:
-    estado = accion.estado
-    if estado == AccionPendiente.Estado.FALLIDA:
-        return f"No se pudo ejecutar: {accion.descripcion} Motivo: {accion.error} No se modificó nada."
-    if estado == AccionPendiente.Estado.CANCELADA:
-        return (
-            f"Cancelé la acción: {accion.descripcion} Puede pedírmela de nuevo con otros datos (por ejemplo, "
-            "otra región, tipo o cantidad), o puedo mostrarle sus proyectos existentes."
-        )
-    if estado == AccionPendiente.Estado.EXPIRADA:
-        return (
-            f"La acción venció sin confirmarse (5 minutos): {accion.descripcion} "
-            "Pídamela de nuevo si aún la necesita."
-        )
-    resultado = accion.resultado or {}
-    if accion.tipo == "crear_proyecto":
-        p = resultado["proyecto"]
-        return (
-            f"Proyecto creado: #{p['id']} «{p['nombre']}» (Región {p['region']}, {p['estado']}). "
-            "¿Quiere que lo analice?"
-        )
-    if accion.tipo == "ejecutar_analisis":
-        a = resultado["analisis"]
-        proyecto_id = resultado["proyecto_id"]
-        return f"Análisis #{a['id']} del proyecto #{proyecto_id}: {a['clasificacion']}. {a['resumen']}"
-    if accion.tipo == "actualizar_proyecto":
-        p = resultado["proyecto"]
-        return f"Proyecto #{p['id']} «{p['nombre']}» actualizado."
-    return f"Listo: {accion.descripcion}"

@@ -3,8 +3,9 @@
 from celery import shared_task
 
 from asistente import flujos
+from asistente.acciones import acciones_expirar
 from asistente.avisos import avisos_evaluar_activos
-from asistente.services import acciones_expirar, turno_de_mensaje
+from asistente.services import turno_de_mensaje
 
 
 @shared_task(name="asistente.acciones_expirar")
@@ -20,7 +21,7 @@ def evaluar_avisos() -> int | None:
     return avisos_evaluar_activos()
 
 
-@shared_task(name="asistente.turno_publicar", acks_late=True, ignore_result=True)
+@shared_task(name=flujos.TAREA_PUBLICAR, acks_late=True, ignore_result=True)
 def publicar_turno(mensaje_id: str, vista: str = "") -> None:
     """Ejecuta un turno del chat y publica sus eventos en su stream (cola «turnos», pool gevent).
 

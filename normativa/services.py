@@ -16,6 +16,7 @@ from pathlib import Path
 from typing import Any
 
 import numpy as np
+from celery import current_app
 from django import db
 from django.db import connection, transaction
 from django.utils import timezone
@@ -36,6 +37,7 @@ from normativa.parsers.base import Fragmento
 
 CORPUS = Path(__file__).resolve().parent / "corpus"
 EMBEDDINGS_PRECALCULADOS = CORPUS / "embeddings.npz"
+TAREA_CARGA = "normativa.carga_procesar"
 
 Progreso = Callable[[str, int, int], None]
 
@@ -216,9 +218,8 @@ def carga_crear(
         metadatos=metadatos or {},
         usuario=usuario,
     )
-    from normativa.tasks import carga_procesar
-
-    transaction.on_commit(lambda: carga_procesar.delay(carga.pk))
+    # Por nombre: la tarea (normativa/tasks.py) es un adaptador que depende de este módulo.
+    transaction.on_commit(lambda: current_app.send_task(TAREA_CARGA, (carga.pk,)))
     return carga
 
 

@@ -3,10 +3,11 @@
 from celery import shared_task
 
 from normativa.models import CargaDocumento
+from normativa.services import TAREA_CARGA
 from normativa.services import carga_procesar as procesar
 
 
-@shared_task(name="normativa.carga_procesar", soft_time_limit=1800, time_limit=1900)
+@shared_task(name=TAREA_CARGA, soft_time_limit=1800, time_limit=1900)
 def carga_procesar(carga_id: int) -> str:
     """Ingiere un documento subido en el admin (embeber una guía nueva puede tardar minutos)."""
     carga = CargaDocumento.objects.filter(pk=carga_id).first()

@@ -8,7 +8,9 @@ from __future__ import annotations
 
 from typing import Protocol, runtime_checkable
 
-from asistente.services import FlujoMotor, Respuesta, Turno
+from asistente.motores.claude import MotorClaude
+from asistente.motores.reglas import MotorReglas
+from asistente.turno.tipos import FlujoMotor, Respuesta, Turno
 from config.salud import motor_llm_configurado
 
 
@@ -27,11 +29,7 @@ class MotorEnVivo(Protocol):
 
 def motor_para(turno: Turno) -> Motor:
     """El motor configurado (`ASISTENTE_MOTOR`): Claude si hay clave y así se pide; si no, reglas."""
-    from asistente.motores.reglas import MotorReglas
-
     if motor_llm_configurado() == "claude":
-        from asistente.motores.claude import MotorClaude
-
         return MotorClaude(respaldo=MotorReglas())
     return MotorReglas()
 

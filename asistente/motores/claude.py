@@ -23,9 +23,9 @@ import structlog
 from django.conf import settings
 from django.db import connection as conexion_bd
 
-from asistente.herramientas import EXTERNAS
+from asistente.acciones import accion_proponer, texto_de_propuesta
 from asistente.registro import REGISTRO, ErrorDeHerramienta, ejecutar, herramientas_para
-from asistente.services import Delta, FlujoMotor, Respuesta, Turno, accion_proponer
+from asistente.turno.tipos import Delta, FlujoMotor, Respuesta, Turno
 from proyectos.roles import rol_de, rol_memorizado
 
 registro = structlog.get_logger(__name__)
@@ -155,10 +155,7 @@ class MotorClaude:
                         resultados.append(_resultado(uso["id"], {"error": str(error)}, error=True))
                         continue
                     respuesta.accion = accion
-                    yield decir(
-                        f"Propongo lo siguiente: {accion.descripcion} Confírmelo para ejecutarlo "
-                        "(la propuesta vence en 5 minutos)."
-                    )
+                    yield decir(texto_de_propuesta(accion))
                     return respuesta
                 yield Delta(actividad=uso["name"])  # el chat muestra qué consulta mientras corre
                 llamada = ejecutar(uso["name"], dict(uso["input"]), contexto=turno.contexto)
@@ -172,7 +169,7 @@ class MotorClaude:
                 )
                 resultados.append(
                     _resultado(
-                        uso["id"], contenido, error=bool(llamada["error"]), externo=uso["name"] in EXTERNAS
+                        uso["id"], contenido, error=bool(llamada["error"]), externo=_es_externa(uso["name"])
                     )
                 )
             if errores > MAXIMO_ERRORES:
@@ -189,6 +186,11 @@ class MotorClaude:
 def cliente_anthropic(clave: str, url: str | None, reintentos: int, timeout_s: int) -> anthropic.Anthropic:
     """Un cliente por configuración: reutiliza conexiones (crear uno cuesta decenas de ms)."""
     return anthropic.Anthropic(api_key=clave, base_url=url, max_retries=reintentos, timeout=timeout_s)
+
+
+def _es_externa(nombre: str) -> bool:
+    definicion = REGISTRO.get(nombre)
+    return definicion is not None and definicion.externa
 
 
 def _contenido_del_usuario(turno: Turno) -> str:

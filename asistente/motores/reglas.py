@@ -11,8 +11,9 @@ from dataclasses import dataclass, field
 from datetime import date
 from typing import Any
 
+from asistente.acciones import accion_proponer, texto_de_propuesta
 from asistente.registro import ErrorDeHerramienta, ejecutar
-from asistente.services import Respuesta, Turno, accion_proponer
+from asistente.turno.tipos import Respuesta, Turno
 from proyectos.models import Region
 from proyectos.selectors import normalizar, sin_tildes
 
@@ -412,11 +413,7 @@ class MotorReglas:
             accion = accion_proponer(turno=turno, herramienta=herramienta, parametros=parametros)
         except ErrorDeHerramienta as error:
             return Respuesta(str(error))
-        return Respuesta(
-            f"Propongo lo siguiente: {accion.descripcion} Confírmelo para ejecutarlo "
-            "(la propuesta vence en 5 minutos).",
-            accion=accion,
-        )
+        return Respuesta(texto_de_propuesta(accion), accion=accion)
 
     def _resolver_proyecto(self, turno: Turno, e: Entidades) -> int | Respuesta:
         if e.proyecto_id:

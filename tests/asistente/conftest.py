@@ -7,7 +7,8 @@ from typing import Any
 import pytest
 from django.contrib.auth.models import AbstractUser
 
-from asistente.services import Turno, turno_eventos, turno_iniciar
+from asistente.services import turno_eventos, turno_iniciar
+from asistente.turno.tipos import Turno
 from proyectos.models import Cliente, Proyecto
 from proyectos.roles import Rol
 from proyectos.services import proyecto_crear, usuario_crear_o_actualizar

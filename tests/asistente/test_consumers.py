@@ -256,14 +256,14 @@ async def test_con_redis_caido_un_mensaje_recibe_un_marco_503_sin_guardarse_y_el
 
     import redis
 
-    from asistente import services
+    from asistente import limites
     from asistente.models import Mensaje
 
     with socket.socket() as libre:
         libre.bind(("127.0.0.1", 0))
         puerto = libre.getsockname()[1]
     muerto = redis.Redis(host="127.0.0.1", port=puerto, socket_connect_timeout=1)
-    monkeypatch.setattr(services, "_script_limites", lambda: muerto.register_script(services._LIMITES_LUA))
+    monkeypatch.setattr(limites, "_script_limites", lambda: muerto.register_script(limites._LIMITES_LUA))
     comunicador = await conectar(usuarias[0])
     try:
         await comunicador.send_json_to({"tipo": "mensaje", "mensaje": "¿Qué es una DIA?"})

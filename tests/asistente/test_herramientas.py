@@ -7,9 +7,10 @@ import pytest
 from django.conf import settings
 from django.contrib.auth.models import AbstractUser
 
+from asistente.acciones import accion_decidir, accion_proponer
 from asistente.models import AccionPendiente, Conversacion, Dominio
 from asistente.registro import Contexto, ErrorDeHerramienta, ejecutar
-from asistente.services import accion_decidir, accion_proponer, turno_iniciar
+from asistente.services import turno_iniciar
 from proyectos.models import Cliente, Proyecto
 from proyectos.roles import Rol
 from proyectos.services import proyecto_crear, usuario_crear_o_actualizar

@@ -5,9 +5,9 @@ from collections.abc import Callable
 import pytest
 from django.contrib.auth.models import AbstractUser
 
+from asistente.acciones import accion_decidir
 from asistente.models import AccionPendiente, LlamadaHerramienta
 from asistente.motores.reglas import consulta_de, extraer_entidades
-from asistente.services import accion_decidir
 from proyectos.models import Proyecto
 from proyectos.roles import Rol
 from tests.asistente.conftest import Charla

@@ -11,18 +11,11 @@ from django.contrib.auth.models import AbstractUser
 from django.db import connection
 from django.utils import timezone
 
+from asistente.acciones import accion_decidir, acciones_expirar
 from asistente.models import AccionPendiente, Conversacion, Dominio, Mensaje
 from asistente.registro import ErrorDeHerramienta
-from asistente.services import (
-    AccionEnConflicto,
-    AccionExpirada,
-    AccionNoEncontrada,
-    TurnoRechazado,
-    accion_decidir,
-    acciones_expirar,
-    mensaje_sospechoso,
-    turno_iniciar,
-)
+from asistente.services import mensaje_sospechoso, turno_iniciar
+from asistente.turno.tipos import AccionEnConflicto, AccionExpirada, AccionNoEncontrada, TurnoRechazado
 from proyectos.models import Cliente, Proyecto
 from proyectos.roles import Rol
 from proyectos.services import usuario_crear_o_actualizar
@@ -193,14 +186,14 @@ def test_sin_redis_el_mensaje_se_rechaza_con_503_y_no_se_guarda(
 ) -> None:
     import redis
 
-    from asistente import services
+    from asistente import limites
 
     consultora = usuaria()
 
     def caido(**_: object) -> None:
         raise redis.exceptions.ConnectionError("Connection refused")
 
-    monkeypatch.setattr(services, "_script_limites", lambda: caido)
+    monkeypatch.setattr(limites, "_script_limites", lambda: caido)
 
     with pytest.raises(TurnoRechazado) as error:
         turno_iniciar(usuario=consultora, mensaje="hola")

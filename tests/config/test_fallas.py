@@ -22,7 +22,7 @@ from django.contrib.auth import get_user_model
 from django.contrib.auth.models import AbstractUser
 from rest_framework.test import APIClient
 
-from asistente import services
+from asistente import limites
 from asistente.models import Mensaje
 from config.servicios import _leer_entero, asegurar_redis, detener_servicios, vigilar_redis
 from proyectos.roles import Rol
@@ -38,10 +38,10 @@ def _puerto_sin_servidor() -> int:
 def redis_caido(monkeypatch: pytest.MonkeyPatch) -> Iterator[None]:
     """El cliente de Redis del proceso apunta a un puerto donde no hay nadie (conexión rechazada)."""
     muerto = redis.Redis(host="127.0.0.1", port=_puerto_sin_servidor(), socket_connect_timeout=1)
-    monkeypatch.setattr(services, "redis_compartido", lambda: muerto)
-    services._script_limites.cache_clear()
+    monkeypatch.setattr(limites, "redis_compartido", lambda: muerto)
+    limites._script_limites.cache_clear()
     yield
-    services._script_limites.cache_clear()
+    limites._script_limites.cache_clear()
 
 
 @pytest.mark.usefixtures("redis_caido")
