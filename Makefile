@@ -31,11 +31,12 @@ test: $(INSTALADO) $(CHROMIUM)
 bench: $(INSTALADO)
 	$(BIN)/python -m bench
 
-## ruff (formato + reglas) y mypy (django-stubs, drf-stubs).
+## ruff (formato + reglas), mypy (django-stubs, drf-stubs) y los contratos de importación.
 lint: $(INSTALADO)
 	$(BIN)/ruff format --check .
 	$(BIN)/ruff check .
 	$(BIN)/mypy .
+	$(BIN)/lint-imports
 
 formato: $(INSTALADO)
 	$(BIN)/ruff format .
