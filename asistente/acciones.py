@@ -11,13 +11,16 @@ from django.db import transaction
 from django.utils import timezone
 
 from asistente.limites import limites_consumir
-from asistente.models import VIGENCIA_ACCION, AccionPendiente, Mensaje
+from asistente.models import AccionPendiente, Mensaje
 from asistente.registro import REGISTRO, Contexto, ErrorDeHerramienta, ejecutar, validar_parametros
-from asistente.turno.tipos import AccionEnConflicto, AccionExpirada, AccionNoEncontrada, Turno
+from asistente.turno.tipos import (
+    MINUTOS_DE_VIGENCIA,
+    AccionEnConflicto,
+    AccionExpirada,
+    AccionNoEncontrada,
+    Turno,
+)
 from proyectos.roles import Usuario, id_de
-
-MINUTOS_DE_VIGENCIA = int(VIGENCIA_ACCION.total_seconds() // 60)
-VENCIDA = f"La acción venció ({MINUTOS_DE_VIGENCIA} minutos); pídala de nuevo."
 
 
 def texto_de_propuesta(accion: AccionPendiente) -> str:

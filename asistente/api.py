@@ -16,10 +16,10 @@ from rest_framework.views import APIView
 
 from asistente import acciones, avisos, flujos, limites, services
 from asistente.models import AccionPendiente, Conversacion, MemoriaUsuario, Mensaje
-from asistente.registro import ErrorDeHerramienta, herramientas_para
-from asistente.turno.tipos import AccionEnConflicto, AccionExpirada, AccionNoEncontrada, Turno, TurnoRechazado
-from config.api import ERROR, forma_de_error
-from config.salud import motor_llm_configurado
+from asistente.motores import motor_llm_configurado
+from asistente.registro import herramientas_para
+from asistente.turno.tipos import Turno
+from config.api import ERROR
 from config.validacion import entero_de_parametro
 from proyectos.roles import id_de, puede_consultar, puede_escribir
 
@@ -118,8 +118,6 @@ class ChatApi(APIView):
     )
     def post(self, request: Request) -> Response:
         turno = _iniciar(request)
-        if isinstance(turno, Response):
-            return turno
         final: dict[str, Any] = {}
         for evento in services.turno_eventos(turno):
             if evento.tipo == "done":
@@ -151,15 +149,10 @@ class ChatStreamApi(APIView):
     )
     def post(self, request: Request) -> Response | StreamingHttpResponse:
         turno = _iniciar(request)
-        if isinstance(turno, Response):
-            return turno
 
         # El turno corre aparte, como el del websocket: si el cliente se desconecta, la respuesta se
         # guarda igual y el resto se pide con `GET conversaciones/{id}/eventos` y `Last-Event-ID`.
-        try:
-            turno_id = flujos.turno_lanzar(turno)
-        except TurnoRechazado as error:
-            return _rechazo(error)
+        turno_id = flujos.turno_lanzar(turno)
         return _respuesta_sse(turno_id, despues_de=0)
 
 
@@ -214,21 +207,12 @@ class ConfirmarApi(APIView):
         entrada = ConfirmarEntrada(data=request.data)
         entrada.is_valid(raise_exception=True)
         d = entrada.validated_data
-        try:
-            accion = acciones.accion_decidir(
-                accion_id=d["accion_id"], usuario=request.user, confirmada=d["confirmada"],
-                comentario=d["comentario"], parametros=d["parametros"],
-            )  # fmt: skip
-        except AccionNoEncontrada:
-            return Response({"error": "Acción no encontrada."}, status=status.HTTP_404_NOT_FOUND)
-        except AccionExpirada:
-            return Response({"error": acciones.VENCIDA}, status=status.HTTP_410_GONE)
-        except AccionEnConflicto:
-            return Response(
-                {"error": "La acción ya fue decidida en sentido contrario."}, status=status.HTTP_409_CONFLICT
-            )
-        except ErrorDeHerramienta as error:
-            return Response({"error": str(error)}, status=status.HTTP_400_BAD_REQUEST)
+        # Los errores del dominio (no encontrada, vencida, en conflicto, inválida) los traduce
+        # `config.api.manejar_excepcion`.
+        accion = acciones.accion_decidir(
+            accion_id=d["accion_id"], usuario=request.user, confirmada=d["confirmada"],
+            comentario=d["comentario"], parametros=d["parametros"],
+        )  # fmt: skip
         return Response(acciones.accion_json(accion))
 
 
@@ -252,7 +236,7 @@ class MensajesApi(APIView):
     @extend_schema(summary="Mensajes de una conversación", responses=MensajeSerializer(many=True))
     def get(self, request: Request, pk: str) -> Response:
         conversacion = _conversacion(request, pk)
-        return Response(MensajeSerializer(conversacion.mensajes.exclude(rol="tool"), many=True).data)
+        return Response(MensajeSerializer(conversacion.mensajes.all(), many=True).data)
 
 
 class FeedbackEntrada(serializers.Serializer):  # type: ignore[type-arg]
@@ -416,27 +400,17 @@ def _respuesta_sse(turno_id: str, *, despues_de: int) -> StreamingHttpResponse:
     return respuesta
 
 
-def _iniciar(request: Request) -> Turno | Response:
+def _iniciar(request: Request) -> Turno:
+    """Valida la entrada y guarda el mensaje; los errores del dominio los traduce `config.api`."""
     if not puede_consultar(request.user):
-        return Response({"error": "Su usuario no tiene un rol asignado."}, status=status.HTTP_403_FORBIDDEN)
+        raise PermissionDenied("Su usuario no tiene un rol asignado.")
     entrada = ChatEntrada(data=request.data)
-    if not entrada.is_valid():
-        return Response(forma_de_error(entrada.errors), status=status.HTTP_400_BAD_REQUEST)
+    entrada.is_valid(raise_exception=True)
     d = entrada.validated_data
-    try:
-        return services.turno_iniciar(
-            usuario=request.user, mensaje=d["mensaje"], conversacion_id=d.get("conversacion_id"),
-            proyecto_id=d.get("proyecto_id"), vista=d.get("vista", ""), dominio=d.get("dominio"),
-        )  # fmt: skip
-    except TurnoRechazado as error:
-        return _rechazo(error)
-
-
-def _rechazo(error: TurnoRechazado) -> Response:
-    respuesta = Response({"error": str(error)}, status=error.codigo)
-    if error.reintentar_en:
-        respuesta["Retry-After"] = str(error.reintentar_en)
-    return respuesta
+    return services.turno_iniciar(
+        usuario=request.user, mensaje=d["mensaje"], conversacion_id=d.get("conversacion_id"),
+        proyecto_id=d.get("proyecto_id"), vista=d.get("vista", ""), dominio=d.get("dominio"),
+    )  # fmt: skip
 
 
 def _conversacion(request: Request, pk: str) -> Conversacion:

@@ -18,7 +18,11 @@ class AsistenteConfig(AppConfig):
             invalidar_grupo(herramientas.GRUPO_PROYECTOS)
 
         from asistente.avisos import al_actualizarse_normativa
+        from asistente.motores import motor_llm_configurado
+        from config.salud import registrar_revision
         from normativa.signals import normativa_actualizada
+
+        registrar_revision("motor_llm", motor_llm_configurado)
 
         normativa_actualizada.connect(al_actualizarse_normativa, dispatch_uid="asistente-avisos-normativa")
 

@@ -19,8 +19,7 @@ from channels.generic.websocket import AsyncJsonWebsocketConsumer
 
 from asistente import acciones, avisos, flujos, services
 from asistente.models import Conversacion
-from asistente.registro import ErrorDeHerramienta
-from asistente.turno.tipos import AccionEnConflicto, AccionExpirada, AccionNoEncontrada, TurnoRechazado
+from config.errores import ErrorDeAplicacion, NoEncontrado, marco_de_error
 from config.validacion import problema_json
 from proyectos.roles import puede_consultar
 
@@ -118,8 +117,8 @@ class AsistenteConsumer(AsyncJsonWebsocketConsumer):
                 proyecto_id=content.get("proyecto_id", self.proyecto_id),
                 vista=str(content.get("vista") or self.vista),
             )
-        except TurnoRechazado as error:
-            await self._error(str(error), codigo=error.codigo, reintentar_en=error.reintentar_en)
+        except ErrorDeAplicacion as error:
+            await self._error_de(error)
             return
         self._lanzar(self._retransmitir(turno_id, 0))
 
@@ -134,7 +133,7 @@ class AsistenteConsumer(AsyncJsonWebsocketConsumer):
         )
         turno_id = await flujos.ultimo_turno(conversacion_id) if propia else None
         if turno_id is None:
-            await self._error("Conversación no encontrada o sin turnos para reanudar.", codigo=404)
+            await self._error_de(NoEncontrado("Conversación no encontrada o sin turnos para reanudar."))
             return
         ultimo = content.get("ultimo_evento")
         self._lanzar(self._retransmitir(turno_id, ultimo if isinstance(ultimo, int) else 0))
@@ -149,14 +148,8 @@ class AsistenteConsumer(AsyncJsonWebsocketConsumer):
                 comentario=str(content.get("comentario") or ""),
                 parametros=parametros if isinstance(parametros, dict) else None,
             )
-        except AccionNoEncontrada:
-            await self._error("Acción no encontrada.", codigo=404)
-        except AccionExpirada:
-            await self._error(acciones.VENCIDA, codigo=410)
-        except AccionEnConflicto:
-            await self._error("La acción ya fue decidida en sentido contrario.", codigo=409)
-        except ErrorDeHerramienta as error:
-            await self._error(str(error), codigo=400)
+        except ErrorDeAplicacion as error:
+            await self._error_de(error)
         else:
             await self.send_json({"evento": "confirmacion", "id": 0, "datos": acciones.accion_json(accion)})
 
@@ -177,6 +170,10 @@ class AsistenteConsumer(AsyncJsonWebsocketConsumer):
         while True:
             await asyncio.sleep(LATIDO_S)
             await self.send_json({"evento": "latido", "id": 0, "datos": {}})
+
+    async def _error_de(self, error: ErrorDeAplicacion) -> None:
+        """Un error del dominio, con el mismo estado y mensaje que daría la API."""
+        await self.send_json({"evento": "error", "id": 0, "datos": marco_de_error(error)})
 
     async def _error(
         self,

@@ -24,7 +24,6 @@ from uuid import uuid4
 
 import kombu.exceptions
 import redis
-import redis.asyncio as redis_asincrono
 import structlog
 from celery import current_app as celery
 from django.conf import settings
@@ -33,8 +32,9 @@ from redis.typing import EncodableT, FieldT
 
 from asistente.limites import REINTENTAR_SIN_REDIS_S
 from asistente.services import turno_eventos
-from asistente.turno.tipos import Turno, TurnoRechazado
-from config.servicios import redis_compartido
+from asistente.turno.tipos import Turno
+from config.errores import NoDisponible
+from config.redis_clientes import cliente_redis, cliente_redis_asincrono
 
 registro = structlog.get_logger(__name__)
 
@@ -42,20 +42,29 @@ VIGENCIA_S = 3600
 FINALES = ("done", "error")
 COLA_TURNOS = "turnos"
 TAREA_PUBLICAR = "asistente.turno_publicar"
-_EJECUTOR = ThreadPoolExecutor(max_workers=settings.ASISTENTE_TURNOS_SIMULTANEOS, thread_name_prefix="turno")
 
 
-def _ejecutor_nuevo_en_hijo() -> None:
-    """Un proceso hijo (fork) no hereda los hilos del ejecutor ni del escritor: sin esto, sus turnos
-    nunca correrían ni se publicarían."""
-    global _EJECUTOR, _ESCRITOR
-    _EJECUTOR = ThreadPoolExecutor(
-        max_workers=settings.ASISTENTE_TURNOS_SIMULTANEOS, thread_name_prefix="turno"
-    )
-    _ESCRITOR = _Escritor()
+class _PorProceso:
+    """Los hilos de turnos de este proceso, creados al primer uso. Un hijo (fork) no hereda hilos: al
+    ver otro pid crea los suyos (sin esto, sus turnos nunca correrían). Nada se arma al importar."""
+
+    def __init__(self) -> None:
+        self.pid = 0
+        self.candado = threading.Lock()
+        self.ejecutor: ThreadPoolExecutor | None = None
+
+    def __call__(self) -> ThreadPoolExecutor:
+        if self.ejecutor is None or self.pid != os.getpid():
+            with self.candado:
+                if self.ejecutor is None or self.pid != os.getpid():
+                    self.ejecutor = ThreadPoolExecutor(
+                        max_workers=settings.ASISTENTE_TURNOS_SIMULTANEOS, thread_name_prefix="turno"
+                    )
+                    self.pid = os.getpid()
+        return self.ejecutor
 
 
-os.register_at_fork(after_in_child=_ejecutor_nuevo_en_hijo)
+ejecutor_de_turnos = _PorProceso()
 
 
 def clave_turno(turno_id: str) -> str:
@@ -70,20 +79,19 @@ def turno_lanzar(turno: Turno) -> str:
     """Publica los eventos del turno en su stream desde un hilo propio; devuelve el id del turno."""
     turno_id = str(turno.mensaje.pk)
     try:
-        redis_compartido().set(clave_ultimo(str(turno.conversacion.pk)), turno_id, ex=VIGENCIA_S)
+        cliente_redis().set(clave_ultimo(str(turno.conversacion.pk)), turno_id, ex=VIGENCIA_S)
         if settings.ASISTENTE_TURNOS_EN == "worker":
             # Por nombre: la tarea (asistente/tasks.py) es un adaptador que depende de este módulo.
             celery.send_task(TAREA_PUBLICAR, (turno_id, turno.vista), queue=COLA_TURNOS)
         else:
-            _EJECUTOR.submit(publicar, turno, turno_id)
+            ejecutor_de_turnos().submit(publicar, turno, turno_id)
     except (redis.exceptions.RedisError, kombu.exceptions.OperationalError) as error:
         # Redis cayó entre guardar el mensaje y lanzar su turno: el mensaje queda guardado y el
         # usuario lo sabe; no se pierde en silencio.
         registro.warning("turno_sin_redis", turno=turno_id, error=str(error)[:200])
-        raise TurnoRechazado(
+        raise NoDisponible(
             "Su mensaje quedó guardado, pero el servicio no está disponible para responderlo ahora. "
             f"Reintente en {REINTENTAR_SIN_REDIS_S} s.",
-            codigo=503,
             reintentar_en=REINTENTAR_SIN_REDIS_S,
         ) from None
     return turno_id
@@ -142,9 +150,7 @@ class _Difusor:
 
     def __init__(self) -> None:
         # El plazo del socket debe superar el bloqueo del XREAD (5 s por omisión en redis-py 8).
-        self.redis = redis_asincrono.Redis.from_url(
-            settings.REDIS_URL, socket_timeout=self.ESPERA_MS / 1000 + 10
-        )
+        self.redis = cliente_redis_asincrono(espera_s=self.ESPERA_MS / 1000 + 10)
         self.despertador = f"asistente:flujo:despertar:{uuid4().hex}"
         self.suscripciones: dict[str, set[_Suscripcion]] = {}  # por stream
         self.visto_despertador: Any = "0-0"
@@ -246,7 +252,7 @@ async def ultimo_turno(conversacion_id: str) -> str | None:
 
 def ultimo_turno_sincrono(conversacion_id: str) -> str | None:
     """El turno más reciente de la conversación (vigente una hora), desde código síncrono."""
-    return _texto(redis_compartido().get(clave_ultimo(conversacion_id)))
+    return _texto(cliente_redis().get(clave_ultimo(conversacion_id)))
 
 
 def _texto(valor: Any) -> str | None:
@@ -301,7 +307,9 @@ class _Escritor:
 
     Los hilos de turno solo encolan: con 100 turnos a la vez, 100 idas y vueltas a Redis por trozo
     se vuelven una por lote, y los turnos no compiten por el GIL con el bucle que retransmite. El
-    orden por turno se conserva (una sola cola). Si Redis falla, el lote se reintenta: no se pierde.
+    orden por turno se conserva (una sola cola). Si Redis falla, el lote se reintenta 7 veces (unos
+    12 s en total); si sigue caído, esos eventos en vivo se descartan (queda registrado). La respuesta
+    no se pierde: el turno la guarda en PostgreSQL y se ve al recargar la conversación.
     """
 
     MAXIMO_LOTE = 1000
@@ -309,18 +317,23 @@ class _Escritor:
     def __init__(self) -> None:
         self.cola: queue.SimpleQueue[tuple[str, dict[FieldT, EncodableT], bool]] = queue.SimpleQueue()
         self.hilo: threading.Thread | None = None
+        self.pid = 0
         self.candado = threading.Lock()
 
     def poner(self, clave: str, campos: dict[FieldT, EncodableT], primero: bool) -> None:
-        if self.hilo is None:  # se inicia con el primer turno: los demás procesos no lo necesitan
+        # Se inicia con el primer turno (los demás procesos no lo necesitan); un hijo (fork) no hereda
+        # el hilo: con otro pid arranca el suyo, con su propia cola.
+        if self.hilo is None or self.pid != os.getpid():
             with self.candado:
-                if self.hilo is None:
+                if self.hilo is None or self.pid != os.getpid():
+                    self.cola = queue.SimpleQueue()
                     self.hilo = threading.Thread(target=self._escribir, name="flujos-escritor", daemon=True)
                     self.hilo.start()
+                    self.pid = os.getpid()
         self.cola.put((clave, campos, primero))
 
     def _escribir(self) -> None:
-        conexion = redis_compartido()
+        conexion = cliente_redis()
         while True:
             lote = [self.cola.get()]
             while len(lote) < self.MAXIMO_LOTE:
@@ -340,6 +353,8 @@ class _Escritor:
                 except redis.exceptions.RedisError:
                     registro.exception("flujo_escritura_fallo", eventos=len(lote), intento=intento)
                     time.sleep(min(0.1 * 2**intento, 5))
+            else:
+                registro.error("flujo_lote_descartado", eventos=len(lote))
 
 
 _ESCRITOR = _Escritor()

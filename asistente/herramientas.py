@@ -6,23 +6,32 @@ El docstring de cada función es la descripción que ve el modelo.
 from __future__ import annotations
 
 from collections import Counter
-from typing import Any, ClassVar, Literal
+from typing import Annotated, Any, ClassVar, Literal
 
-from pydantic import BaseModel, Field
+from pydantic import AfterValidator, BaseModel, Field
 
 from asistente.limites import limites_consumir
-from asistente.registro import MAXIMO_RESULTADOS, Contexto, ErrorDeHerramienta, herramienta, por_oferta
-from asistente.turno.tipos import TurnoRechazado
+from asistente.registro import (
+    MAXIMO_RESULTADOS,
+    Contexto,
+    ErrorDeHerramienta,
+    Fuente,
+    herramienta,
+    por_oferta,
+)
+from config.errores import LimiteExcedido, NoDisponible
+from config.http import ErrorHttp
 from fuentes_externas import bcn, eseia, sea
-from fuentes_externas.eseia import proyectos_similares, similar_json
-from fuentes_externas.http import ErrorHttp
+from fuentes_externas.eseia import similares_del_proyecto
 from fuentes_externas.models import NoticiaSEA
+from normativa import busqueda as corpus
 from normativa import selectors as normativa
 from normativa.models import Norma
 from proyectos import selectors as proyectos
 from proyectos import services as servicios_proyectos
 from proyectos.analisis.entrada import CIRCUNSTANCIAS, EntradaInvalida, validar_entrada
-from proyectos.analisis.ingreso import numero_cl
+from proyectos.analisis.ingreso import TIPOS, numero_cl
+from proyectos.analisis.resultado import Fundamento
 from proyectos.models import Analisis, Cliente, Proyecto
 from proyectos.roles import puede_administrar, puede_consultar, puede_escribir
 
@@ -31,10 +40,16 @@ TTL_PROYECTO = 5 * 60
 TTL_NOTICIAS = 3600
 MAXIMO_CLIENTES_LISTADOS = 10
 GRUPO_PROYECTOS = "proyectos"
-Tipo = Literal[
-    "explotacion", "prospeccion", "planta_procesamiento", "deposito_relaves", "botadero_esteriles",
-    "aridos_pozo", "aridos_cauce", "aridos_playa", "hidrocarburos",
-]  # fmt: skip
+
+
+def _tipo_conocido(tipo: str) -> str:
+    if tipo not in TIPOS:
+        raise ValueError(f"Tipo desconocido «{tipo}». Use uno de: {', '.join(TIPOS)}.")
+    return tipo
+
+
+# Los tipos de proyecto salen del motor (`TIPOS`), no de una lista aquí.
+Tipo = Annotated[str, Field(json_schema_extra={"enum": list(TIPOS)}), AfterValidator(_tipo_conocido)]
 
 
 @por_oferta
@@ -69,7 +84,7 @@ def buscar_normativa(entrada: BuscarNormativa, ctx: Contexto) -> dict[str, Any]:
     """Busca en el corpus normativo (Ley 19.300, DS 40/2012, leyes relacionadas y guías del SEA) y
     devuelve fragmentos con su cita (norma, artículo, letra), enlace a LeyChile, extracto y la
     confianza de la búsqueda (HIGH, MEDIUM, LOW o NONE). Úsela antes de afirmar algo sobre la ley."""
-    busqueda = normativa.buscar_normativa(
+    busqueda = corpus.buscar_normativa(
         consulta=entrada.consulta, top_k=entrada.top_k, normas=entrada.normas or None
     )
     fuentes = [_fuente(r) for r in busqueda.resultados]
@@ -89,7 +104,7 @@ class BuscarDocumentacion(BaseModel):
 def buscar_documentacion(entrada: BuscarDocumentacion, ctx: Contexto) -> dict[str, Any]:
     """Busca en la documentación del sistema (README, guía de contribución, documentos técnicos): cómo
     funciona el motor de prefactibilidad, la búsqueda, la API o cómo se agrega algo."""
-    busqueda = normativa.buscar_documentacion(consulta=entrada.consulta)
+    busqueda = corpus.buscar_documentacion(consulta=entrada.consulta)
     return {"confianza": busqueda.confianza, "secciones": [_seccion(r) for r in busqueda.resultados]}
 
 
@@ -177,7 +192,7 @@ def buscar_sea(entrada: BuscarSea, ctx: Contexto) -> dict[str, Any]:
     respuesta: dict[str, Any] = {"fuente_externa": "SEA", "advertencia": ""}
     if entrada.seccion in ("", "guias"):
         guias = list(Norma.objects.filter(tipo=Norma.Tipo.GUIA).values_list("sigla", flat=True))
-        busqueda = normativa.buscar_normativa(consulta=entrada.consulta, top_k=5, normas=guias)
+        busqueda = corpus.buscar_normativa(consulta=entrada.consulta, top_k=5, normas=guias)
         respuesta |= {"confianza": busqueda.confianza, "fuentes": [_fuente(r) for r in busqueda.resultados]}
     if entrada.seccion in ("", "noticias"):
         _consumir_busqueda_externa(ctx)
@@ -192,8 +207,8 @@ def buscar_sea(entrada: BuscarSea, ctx: Contexto) -> dict[str, Any]:
 def _consumir_busqueda_externa(ctx: Contexto) -> None:
     try:
         limites_consumir(usuario=ctx.usuario, limites=("busquedas_externas_hora",))
-    except TurnoRechazado as error:
-        raise ErrorDeHerramienta(str(error)) from None
+    except (LimiteExcedido, NoDisponible) as error:
+        raise ErrorDeHerramienta(error.mensaje) from None
 
 
 class ExplicarSistema(BaseModel):
@@ -209,7 +224,7 @@ class ExplicarSistema(BaseModel):
 def explicar_sistema(entrada: ExplicarSistema, ctx: Contexto) -> dict[str, Any]:
     """Explica cómo funciona una parte del sistema a partir de su documentación (secciones con su
     título y extracto)."""
-    busqueda = normativa.buscar_documentacion(consulta=entrada.tema)
+    busqueda = corpus.buscar_documentacion(consulta=entrada.tema)
     return {"tema": entrada.tema, "secciones": [_seccion(r) for r in busqueda.resultados]}
 
 
@@ -225,7 +240,7 @@ class ProponerImplementacion(BaseModel):
 def proponer_implementacion(entrada: ProponerImplementacion, ctx: Contexto) -> dict[str, Any]:
     """(Administradores) Reúne la documentación del sistema relevante para implementar una necesidad:
     capas, convenciones y listas de verificación que aplican. No modifica nada."""
-    busqueda = normativa.buscar_documentacion(consulta=entrada.necesidad, top_k=8)
+    busqueda = corpus.buscar_documentacion(consulta=entrada.necesidad, top_k=8)
     return {"necesidad": entrada.necesidad, "secciones": [_seccion(r) for r in busqueda.resultados]}
 
 
@@ -257,9 +272,7 @@ def consultar_proyecto(entrada: ConsultarProyecto, ctx: Contexto) -> dict[str, A
     return {
         "proyecto": _proyecto_json(proyecto),
         "ultimo_analisis": _analisis_resumen(ultimo) if ultimo else None,
-        "proyectos_similares_seia": [
-            similar_json(p) for p in proyectos_similares(region=proyecto.region.nombre)
-        ],
+        "proyectos_similares_seia": similares_del_proyecto(proyecto),
     }
 
 
@@ -604,7 +617,7 @@ def _analisis_resumen(a: Analisis) -> dict[str, Any]:
     }
 
 
-def _fuente(r: normativa.Resultado) -> dict[str, Any]:
+def _fuente(r: corpus.Resultado) -> Fuente:
     return {
         "fragmento_id": r.fragmento_id,
         "norma": r.norma,
@@ -617,7 +630,7 @@ def _fuente(r: normativa.Resultado) -> dict[str, Any]:
     }
 
 
-def _fuente_de_fundamento(f: dict[str, Any]) -> dict[str, Any]:
+def _fuente_de_fundamento(f: Fundamento) -> Fuente:
     return {
         "fragmento_id": f["fragmento_id"],
         "norma": f["norma"],
@@ -630,7 +643,7 @@ def _fuente_de_fundamento(f: dict[str, Any]) -> dict[str, Any]:
     }
 
 
-def _seccion(r: normativa.Resultado) -> dict[str, Any]:
+def _seccion(r: corpus.Resultado) -> dict[str, Any]:
     return {"documento": r.norma, "seccion": r.breadcrumb, "extracto": _extracto(r.texto, 700)}
 
 

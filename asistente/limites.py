@@ -10,8 +10,8 @@ from uuid import uuid4
 import redis
 import structlog
 
-from asistente.turno.tipos import TurnoRechazado
-from config.servicios import redis_compartido
+from config.errores import LimiteExcedido, NoDisponible
+from config.redis_clientes import cliente_redis
 from proyectos.roles import Usuario, id_de
 
 registro = structlog.get_logger(__name__)
@@ -26,8 +26,8 @@ LIMITES = {
 
 
 def limites_consumir(*, usuario: Usuario, limites: tuple[str, ...]) -> None:
-    """Cuenta un uso de cada límite en una ventana deslizante; si alguno está lleno, `TurnoRechazado`
-    429 con los segundos que faltan para que se libere un cupo. Si Redis no responde, 503: el mensaje
+    """Cuenta un uso de cada límite en una ventana deslizante; si alguno está lleno, `LimiteExcedido`
+    con los segundos que faltan para que se libere un cupo. Si Redis no responde, `NoDisponible`: el mensaje
     se rechaza explícitamente (no se guarda ni se pierde en silencio) y el cliente puede reintentarlo.
 
     Cada límite es un conjunto ordenado con la hora de cada uso; un script de Lua descarta los usos
@@ -45,21 +45,19 @@ def limites_consumir(*, usuario: Usuario, limites: tuple[str, ...]) -> None:
         lleno, espera_ms = _script_limites()(keys=claves, args=argumentos)
     except redis.exceptions.RedisError as error:
         registro.warning("limites_sin_redis", error=str(error)[:200])
-        raise TurnoRechazado(
+        raise NoDisponible(
             "El servicio no está disponible en este momento; su mensaje no se guardó. Reintente en "
             f"{REINTENTAR_SIN_REDIS_S} s.",
-            codigo=503,
             reintentar_en=REINTENTAR_SIN_REDIS_S,
         ) from None
     if lleno:
         limite = limites[int(lleno) - 1]
         maximo, ventana = LIMITES[limite]
         restante = max(1, -(-int(espera_ms) // 1000))
-        raise TurnoRechazado(
+        raise LimiteExcedido(
             f"Superó el límite de {maximo} por {'minuto' if ventana == 60 else 'hora'} "
             f"({limite.replace('_', ' ')}). "
             f"Intente en {restante} s.",
-            codigo=429,
             reintentar_en=restante,
         )
 
@@ -85,4 +83,4 @@ return {0, 0}
 
 @functools.cache
 def _script_limites() -> Any:
-    return redis_compartido().register_script(_LIMITES_LUA)
+    return cliente_redis().register_script(_LIMITES_LUA)

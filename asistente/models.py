@@ -82,15 +82,12 @@ class Mensaje(models.Model):
     class Rol(models.TextChoices):
         USUARIO = "user", "Usuario"
         ASISTENTE = "assistant", "Asistente"
-        SISTEMA = "system", "Sistema"
-        HERRAMIENTA = "tool", "Herramienta"
 
     id = models.UUIDField(primary_key=True, default=uuid.uuid4, editable=False)
     conversacion = models.ForeignKey(Conversacion, on_delete=models.CASCADE, related_name="mensajes")
     rol = models.CharField(max_length=10, choices=Rol.choices)
     contenido = models.TextField(help_text="Texto tal como llegó (se escapa al mostrarlo).")
     tool_calls = models.JSONField(default=list, blank=True)
-    tool_call_id = models.CharField(max_length=100, blank=True)
     fuentes = models.JSONField(default=list, blank=True)
     advertencias = models.JSONField(default=list, blank=True)
     sugerencias = models.JSONField(default=list, blank=True)

@@ -20,7 +20,7 @@ from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from contextvars import ContextVar
 from dataclasses import dataclass, field
-from typing import Any, TypeVar
+from typing import Any, NotRequired, TypedDict, TypeVar
 
 import structlog
 from django.core.cache import cache
@@ -28,7 +28,8 @@ from django.db import connection, transaction
 from pydantic import BaseModel, ValidationError
 
 from asistente.models import Conversacion, LlamadaHerramienta
-from fuentes_externas.http import plazo
+from config.errores import EntradaNoValida
+from config.http import plazo
 from proyectos.roles import Usuario, rol_memorizado
 
 TIEMPO_LIMITE_S = 10
@@ -36,8 +37,23 @@ registro = structlog.get_logger(__name__)
 MAXIMO_RESULTADOS = 100
 
 
-class ErrorDeHerramienta(Exception):
-    """Falla esperable (dato inexistente, permiso): vuelve al modelo como texto."""
+class ErrorDeHerramienta(EntradaNoValida):
+    """Falla esperable (dato inexistente, permiso): vuelve al modelo como texto; al confirmar una
+    acción, al usuario como un 400."""
+
+
+class Fuente(TypedDict):
+    """Un fragmento citable que una herramienta trajo al turno (se numera [n] en la respuesta)."""
+
+    fragmento_id: int | None
+    norma: str
+    articulo: str
+    letra: str
+    cita: str  # «Ley 19.300, Art. 11 letra d»
+    url: str
+    extracto: str
+    advertencia: str
+    marcador: NotRequired[str]  # «[2]»: cómo se lo cita ante el modelo
 
 
 @dataclass
@@ -45,7 +61,7 @@ class Contexto:
     usuario: Usuario
     conversacion: Conversacion | None = None
     proyecto_activo_id: int | None = None
-    fuentes: list[dict[str, Any]] = field(default_factory=list)
+    fuentes: list[Fuente] = field(default_factory=list)
 
 
 @dataclass(frozen=True)

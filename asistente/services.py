@@ -27,8 +27,11 @@ from asistente.acciones import accion_json
 from asistente.limites import limites_consumir
 from asistente.models import Conversacion, Dominio, MemoriaUsuario, Mensaje
 from asistente.motores import motor_flujo, motor_para
-from asistente.registro import REGISTRO
-from asistente.turno.tipos import VENTANA_MENSAJES, Evento, Respuesta, Turno, TurnoRechazado
+from asistente.registro import REGISTRO, Fuente
+from asistente.turno.eventos import SecuenciaDeEventos
+from asistente.turno.tipos import VENTANA_MENSAJES, Evento, Respuesta, Turno
+from config.errores import EntradaNoValida, NoEncontrado
+from config.texto import normalizar, sin_tildes
 from proyectos import selectors as proyectos
 from proyectos.models import Proyecto
 from proyectos.roles import Usuario, id_de
@@ -80,9 +83,9 @@ def turno_iniciar(
 ) -> Turno:
     """Valida, limita y guarda el mensaje del usuario antes de cualquier llamada a modelo o herramienta."""
     if not isinstance(mensaje, str) or not mensaje.strip():
-        raise TurnoRechazado("Escriba un mensaje.")
+        raise EntradaNoValida("Escriba un mensaje.")
     if len(mensaje) > LARGO_MAXIMO:
-        raise TurnoRechazado(
+        raise EntradaNoValida(
             f"El mensaje supera {LARGO_MAXIMO} caracteres ({len(mensaje)}); acórtelo o divídalo."
         )
     limites_consumir(usuario=usuario, limites=("mensajes_minuto", "mensajes_hora"))
@@ -91,7 +94,7 @@ def turno_iniciar(
         try:
             conversacion.proyecto = proyectos.proyecto_visible(usuario=usuario, pk=int(proyecto_id))
         except (Proyecto.DoesNotExist, ValueError, TypeError, OverflowError) as error:
-            raise TurnoRechazado("Proyecto no encontrado.", codigo=404) from error
+            raise NoEncontrado("Proyecto no encontrado.") from error
     if not conversacion.titulo:
         conversacion.titulo = " ".join(mensaje.split())[:80]
     conversacion.save()
@@ -122,39 +125,10 @@ def turno_de_mensaje(*, mensaje_id: UUID | str, vista: str = "") -> Turno:
 
 def turno_eventos(turno: Turno) -> Iterator[Evento]:
     """Ejecuta el motor y produce la secuencia de eventos; guarda la respuesta del asistente."""
-    contador = iter(range(1, 1_000_000))
     mensaje_id = uuid4()
-    emitidas = {"llamadas": 0, "advertencias": 0, "inicio": 0}
-    fuentes_emitidas: list[dict[str, Any]] | None = None
+    secuencia = SecuenciaDeEventos(turno, mensaje_id=mensaje_id)
+    evento = secuencia.evento
     descargos = descargos_de(turno.dominio, turno.texto)
-
-    def evento(tipo: str, datos: dict[str, Any]) -> Evento:
-        return Evento(next(contador), tipo, datos)
-
-    def fuentes_nuevas() -> Iterator[Evento]:
-        nonlocal fuentes_emitidas
-        if turno.contexto.fuentes != fuentes_emitidas:
-            fuentes_emitidas = list(turno.contexto.fuentes)
-            yield evento("sources", {"fuentes": fuentes_emitidas})
-
-    def advertencias_nuevas(advertencias: list[str]) -> Iterator[Evento]:
-        if len(advertencias) > emitidas["advertencias"]:
-            emitidas["advertencias"] = len(advertencias)
-            yield evento("warnings", {"advertencias": advertencias})
-
-    def inicio(advertencias: list[str]) -> Iterator[Evento]:
-        if not emitidas["inicio"]:
-            emitidas["inicio"] = 1
-            yield from fuentes_nuevas()
-            yield from advertencias_nuevas(advertencias)
-            yield evento("start", {"mensaje_id": str(mensaje_id)})
-
-    def herramienta(llamada: dict[str, Any]) -> Iterator[Evento]:
-        emitidas["llamadas"] += 1
-        yield evento("tool", llamada)
-        if fuentes_emitidas is not None or turno.contexto.fuentes:
-            yield from fuentes_nuevas()
-
     reloj = time.perf_counter()
     yield evento(
         "meta",
@@ -177,9 +151,9 @@ def turno_eventos(turno: Turno) -> Iterator[Evento]:
                 texto_actividad = definicion.texto_actividad if definicion else "Consultando…"
                 yield evento("tool_start", {"herramienta": delta.actividad, "actividad": texto_actividad})
             if delta.llamada is not None:
-                yield from herramienta(delta.llamada)
+                yield from secuencia.herramienta(delta.llamada)
             if delta.texto:
-                yield from inicio(descargos)
+                yield from secuencia.inicio(descargos)
                 yield evento("token", {"texto": delta.texto})
     except Exception:
         registro.exception("turno_fallo", conversacion=str(turno.conversacion.pk))
@@ -206,13 +180,13 @@ def turno_eventos(turno: Turno) -> Iterator[Evento]:
     )
     memoria_recordar_proyectos(usuario=turno.usuario, ids=_proyectos_del_turno(turno, respuesta))
     conversacion_resumir(conversacion=turno.conversacion)
-    if emitidas["inicio"]:
+    if secuencia.iniciado:
         # Si el modelo falló a mitad de camino, el motor de respaldo trae sus propias fuentes y su aviso.
-        yield from fuentes_nuevas()
-        yield from advertencias_nuevas(advertencias)
+        yield from secuencia.fuentes_nuevas()
+        yield from secuencia.advertencias_nuevas(advertencias)
     else:  # motor sin transmisión en vivo: todo se emite ahora, en el orden de la secuencia
-        yield from inicio(advertencias)
-        for llamada in respuesta.llamadas[emitidas["llamadas"] :]:
+        yield from secuencia.inicio(advertencias)
+        for llamada in respuesta.llamadas[secuencia.llamadas :]:
             yield evento("tool", llamada)
         for trozo in re.findall(r"\S+\s*|\s+", texto):
             yield evento("token", {"texto": trozo})
@@ -240,11 +214,11 @@ def _texto_comparable(texto: str) -> str:
     con los espacios de cada línea reducidos a uno."""
     compatible = unicodedata.normalize("NFKC", texto)
     visible = "".join(c for c in compatible if unicodedata.category(c) != "Cf")
-    lineas = proyectos.sin_tildes(visible).splitlines()
+    lineas = sin_tildes(visible).splitlines()
     return "\n".join(" ".join(linea.split()) for linea in lineas)
 
 
-def depurar_citas(texto: str, fuentes: list[dict[str, Any]]) -> tuple[str, list[dict[str, Any]]]:
+def depurar_citas(texto: str, fuentes: list[Fuente]) -> tuple[str, list[Fuente]]:
     """Quita los marcadores [n] que no corresponden a una fuente recuperada en este turno."""
 
     def revisar(coincidencia: re.Match[str]) -> str:
@@ -259,11 +233,11 @@ def depurar_citas(texto: str, fuentes: list[dict[str, Any]]) -> tuple[str, list[
 
 def descargos_de(dominio: Dominio, texto: str) -> list[str]:
     """Textos de descargo cuyo disparador aparece en la pregunta (política del dominio)."""
-    normal = proyectos.normalizar(texto)
+    normal = normalizar(texto)
     return [
         d["texto"]
         for d in dominio.descargos or []
-        if any(proyectos.normalizar(p) in normal for p in d.get("disparadores", []))
+        if any(normalizar(p) in normal for p in d.get("disparadores", []))
     ]
 
 
@@ -273,7 +247,7 @@ def conversacion_resumir(*, conversacion: Conversacion) -> None:
     Es extractivo (pregunta y comienzo de la respuesta) para no depender de un modelo; el motor
     Claude lo recibe como contexto.
     """
-    mensajes = list(conversacion.mensajes.filter(rol__in=["user", "assistant"]).order_by("creado_at"))
+    mensajes = list(conversacion.mensajes.order_by("creado_at"))
     resumidos = int(conversacion.metadata.get("resumidos", 0))
     fuera = mensajes[resumidos : max(len(mensajes) - VENTANA_MENSAJES, resumidos)]
     if not fuera:
@@ -352,9 +326,9 @@ def _conversacion(usuario: Usuario, conversacion_id: UUID | str | None, dominio:
                 pk=conversacion_id, usuario_id=id_de(usuario), eliminada_at__isnull=True
             )
         except (Conversacion.DoesNotExist, ValueError, TypeError, ValidationError) as error:
-            raise TurnoRechazado("Conversación no encontrada.", codigo=404) from error
+            raise NoEncontrado("Conversación no encontrada.") from error
     codigo = dominio or settings.ASISTENTE_DOMINIO
     elegido = Dominio.objects.filter(codigo=codigo, activo=True).first()
     if elegido is None:
-        raise TurnoRechazado(f"Dominio desconocido o inactivo: «{codigo}».", codigo=400)
+        raise EntradaNoValida(f"Dominio desconocido o inactivo: «{codigo}».")
     return Conversacion(usuario=usuario, dominio=elegido)  # type: ignore[misc]

@@ -17,6 +17,12 @@ def main() -> int:
     import django
 
     django.setup()
+    from config.services import sistema_preparar
+
+    # En una máquina nueva, `make bench` no supone un `make run` previo: migra y carga corpus y capas
+    # (segundos si ya estaba todo).
+    print("Preparando la base (migraciones, corpus y capas)…", flush=True)
+    sistema_preparar(verbosidad=0)
     if not BENCHMARKS:
         print("No hay benchmarks registrados todavía.")
         return 0

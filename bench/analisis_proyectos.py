@@ -13,7 +13,7 @@ import math
 import random
 import statistics
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from typing import Any
 
 import shapely
@@ -57,7 +57,7 @@ def _fila(
     nombre: str,
     indice: IndiceEspacial,
     entradas: list[Any],
-    funcion: Callable[[Any], dict[str, Any]] | None = None,
+    funcion: Callable[[Any], Mapping[str, Any]] | None = None,
 ) -> None:
     tiempos, efectos = _medir(funcion or (lambda e: evaluar_entrada(e, indice=indice)), entradas)
     print(
@@ -66,7 +66,7 @@ def _fila(
     )
 
 
-def _medir(funcion: Callable[[Any], dict[str, Any]], entradas: list[Any]) -> tuple[list[float], int]:
+def _medir(funcion: Callable[[Any], Mapping[str, Any]], entradas: list[Any]) -> tuple[list[float], int]:
     tiempos: list[float] = []
     efectos = 0
     for entrada in entradas:

@@ -24,16 +24,12 @@ from urllib.parse import urlsplit, urlunsplit
 import numpy as np
 from django.db import connection, transaction
 
-from normativa import selectors
+from normativa.busqueda import hibrida
 from normativa.embeddings import embeber_consulta, proveedor
 from normativa.evaluacion import leer_preguntas
+from normativa.indice import actualizar_texto_completo, estadisticas_refrescar, texto_para_embeber
+from normativa.ingesta.corpus import corpus_cargar
 from normativa.models import FragmentoLegal, Norma, VersionNorma
-from normativa.services import (
-    _actualizar_texto_completo,
-    corpus_cargar,
-    estadisticas_refrescar,
-    texto_para_embeber,
-)
 
 SINTETICOS = int(os.environ.get("BENCH_FRAGMENTOS", "100000"))
 REPETICIONES = 3
@@ -65,7 +61,7 @@ def _tabla_de_latencias(preguntas: list[str], vectores: dict[str, np.ndarray]) -
     def caso(modo: str, *, exacto: bool = False) -> Callable[[str], Any]:
         def buscar(pregunta: str) -> Any:
             def una() -> Any:
-                return selectors.buscar_normativa(
+                return hibrida.buscar_normativa(
                     consulta=pregunta, top_k=10, modo=modo, vector_consulta=vectores[pregunta]
                 )
 
@@ -73,7 +69,7 @@ def _tabla_de_latencias(preguntas: list[str], vectores: dict[str, np.ndarray]) -
 
         return buscar
 
-    casos = {modo: caso(modo) for modo in selectors.MODOS}
+    casos = {modo: caso(modo) for modo in hibrida.MODOS}
     casos["denso exacto"] = caso("denso", exacto=True)
     casos["hibrido exacto"] = caso("hibrido", exacto=True)
     filas = {nombre: _cronometrar(funcion, preguntas) for nombre, funcion in casos.items()}
@@ -129,9 +125,9 @@ def _recall_hnsw(preguntas: list[str], vectores: dict[str, np.ndarray]) -> None:
     base = FragmentoLegal.objects.filter(version__vigente=True, embedding__isnull=False, derogado=False)
     aciertos = total = 0
     for pregunta in preguntas:
-        aproximados = {pk for pk, _ in selectors._candidatos_densos(base, vectores[pregunta])[:10]}
+        aproximados = {pk for pk, _ in hibrida._candidatos_densos(base, vectores[pregunta])[:10]}
         with _sin_indice_vectorial():
-            exactos = {pk for pk, _ in selectors._candidatos_densos(base, vectores[pregunta])[:10]}
+            exactos = {pk for pk, _ in hibrida._candidatos_densos(base, vectores[pregunta])[:10]}
         aciertos += len(aproximados & exactos)
         total += len(exactos)
     print(f"  recall@10 del HNSW frente al escaneo exacto: {aciertos / total:.3f}")
@@ -180,7 +176,7 @@ def _corpus_sintetico(cantidad: int, preguntas: list[str], vectores: dict[str, n
                     for i, vector in enumerate(mezcla)
                 ]
                 creados = FragmentoLegal.objects.bulk_create(filas, batch_size=1000)
-                _actualizar_texto_completo(ids=[f.pk for f in creados])
+                actualizar_texto_completo(ids=[f.pk for f in creados])
                 print(
                     f"  … {desde + lote} sintéticos insertados ({time.perf_counter() - inicio:.0f} s)",
                     flush=True,

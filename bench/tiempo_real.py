@@ -263,9 +263,9 @@ async def _turno(conexion: Any, pregunta: str, trozos: int | None) -> Resultado:
 def _desde_redis(resultados: list[Resultado]) -> list[float]:
     """Milisegundos desde que cada trozo se escribió en el stream del turno hasta que llegó su marco."""
     from asistente.flujos import clave_turno
-    from config.servicios import redis_compartido
+    from config.redis_clientes import cliente_redis
 
-    conexion = redis_compartido()
+    conexion: Any = cliente_redis()  # redis-py tipa el stream como str | bytes | None; aquí son bytes
     latencias = []
     for resultado in resultados:
         for id_stream, campos in conexion.xrange(clave_turno(resultado.turno_id)):

@@ -15,6 +15,8 @@ from rest_framework import exceptions, serializers
 from rest_framework.response import Response
 from rest_framework.views import exception_handler
 
+from config.errores import ErrorDeAplicacion, estado_http
+
 ERROR = inline_serializer("Error", {"error": serializers.CharField()})
 ERROR_ENTRADA = inline_serializer(
     "ErrorDeEntrada",
@@ -31,7 +33,16 @@ ERROR_ENTRADA = inline_serializer(
 
 
 def manejar_excepcion(exc: Exception, context: dict[str, Any]) -> Response | None:
-    """Manejador de excepciones de DRF: toda respuesta de error con la forma `{"error", "errores"?}`."""
+    """Manejador de excepciones de DRF: toda respuesta de error con la forma `{"error", "errores"?}`.
+
+    Los errores del dominio (`ErrorDeAplicacion`) se traducen aquí a su estado HTTP, con
+    `Retry-After` si dicen cuándo reintentar: las vistas no los capturan una por una.
+    """
+    if isinstance(exc, ErrorDeAplicacion):
+        respuesta_dominio = Response(exc.como_json(), status=estado_http(exc))
+        if exc.reintentar_en:
+            respuesta_dominio["Retry-After"] = str(exc.reintentar_en)
+        return respuesta_dominio
     if isinstance(exc, DataError):
         # Red de seguridad: la validación de cada vista debería haberlo detenido antes.
         exc = exceptions.ValidationError(

@@ -11,11 +11,9 @@ PRECARGAR = ("asistente.motores.claude", "asistente.motores.reglas")
 def congelar_lo_cargado() -> None:
     """Deja fuera de las colecciones del recolector lo que el proceso cargó al arrancar.
 
-    Son unos 270 mil objetos (módulos, modelos, configuración, el SDK) que viven hasta que el proceso
-    termina, pero cada colección completa (generación 2) los recorría: a mitad de cien chats
-    simultáneos, una pausa de ~200 ms en cada worker de turnos con todos sus turnos detenidos, y de
-    ~80 ms en daphne (`make bench`). Lo que se crea después se recolecta como siempre; un objeto
-    congelado igual se libera cuando nadie lo referencia (`gc.freeze`).
+    Viven hasta que el proceso termina, pero cada colección completa los recorría (pausas medidas en
+    docs/rendimiento.md). Lo que se crea después se recolecta como siempre; un objeto congelado igual
+    se libera cuando nadie lo referencia (`gc.freeze`).
     """
     for modulo in PRECARGAR:
         importlib.import_module(modulo)

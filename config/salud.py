@@ -3,17 +3,22 @@
 from __future__ import annotations
 
 import asyncio
+from collections.abc import Callable
 from typing import Any, TypedDict
 
-import redis
 from asgiref.sync import async_to_sync
 from celery.exceptions import TimeoutError as CeleryTimeout
 from channels.layers import get_channel_layer
 from django.conf import settings
 from django.db import connection
 
+from config.redis_clientes import cliente_redis
+
 ESENCIALES = ("base_de_datos", "pgvector", "redis", "canales")
 ESPERA_S = 2.0
+
+# Revisiones que agregan las apps (en su `ready()`): config no importa ninguna app de más arriba.
+_REVISIONES_DE_APPS: dict[str, Callable[[], str]] = {}
 
 
 class EstadoSistema(TypedDict):
@@ -35,16 +40,15 @@ def estado_del_sistema() -> EstadoSistema:
     )
     if componentes["celery"]["detalle"] == "sin_worker":
         componentes["celery"]["ok"] = False
-    componentes["motor_llm"] = {"ok": True, "detalle": motor_llm_configurado()}
+    for nombre, revision in _REVISIONES_DE_APPS.items():
+        componentes[nombre] = _revisar(revision)
     fallas = [nombre for nombre in ESENCIALES if not componentes[nombre]["ok"]]
     return {"estado": "ok" if not fallas else "falla", "fallas": fallas, "componentes": componentes}
 
 
-def motor_llm_configurado() -> str:
-    """Devuelve el motor del asistente que se usará: «claude» o «reglas»."""
-    if settings.ASISTENTE_MOTOR == "auto":
-        return "claude" if settings.ANTHROPIC_API_KEY else "reglas"
-    return str(settings.ASISTENTE_MOTOR)
+def registrar_revision(nombre: str, revision: Callable[[], str]) -> None:
+    """Agrega un componente no esencial al estado (su detalle es lo que devuelve `revision`)."""
+    _REVISIONES_DE_APPS[nombre] = revision
 
 
 def _revisar(revision: Any) -> dict[str, Any]:
@@ -70,14 +74,9 @@ def _pgvector() -> str:
 
 
 def _redis() -> str:
-    cliente = redis.Redis.from_url(
-        settings.REDIS_URL, socket_timeout=ESPERA_S, socket_connect_timeout=ESPERA_S
-    )
-    try:
-        cliente.ping()
-        return f"Redis {cliente.info('server')['redis_version']}"
-    finally:
-        cliente.close()
+    cliente = cliente_redis(espera_s=ESPERA_S)
+    cliente.ping()
+    return f"Redis {cliente.info('server')['redis_version']}"
 
 
 def _canales() -> str:

@@ -17,7 +17,6 @@ from __future__ import annotations
 
 import contextlib
 import fcntl
-import functools
 import os
 import socket
 import subprocess
@@ -100,16 +99,6 @@ def asegurar_redis(*, directorio: Path) -> tuple[str, bool]:
     if iniciado:
         _iniciados.add((directorio, "redis"))
     return f"redis://127.0.0.1:{puerto}/0", iniciado
-
-
-@functools.cache
-def redis_compartido() -> Any:
-    """Un cliente Redis (`REDIS_URL`) por proceso: su pool de conexiones es seguro entre hilos y se
-    renueva tras un fork. Abrir una conexión por operación costaba una ida y vuelta más cada vez."""
-    import redis
-    from django.conf import settings
-
-    return redis.Redis.from_url(settings.REDIS_URL)
 
 
 def detener_servicios(*, directorio: Path | None = None, solo_iniciados: bool = False) -> list[str]:

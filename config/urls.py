@@ -13,7 +13,6 @@ urlpatterns = [
     path("salir/", auth_views.LogoutView.as_view(), name="logout"),
     path("admin/", admin.site.urls),
     path("api/health/", views.SaludApi.as_view(), name="salud"),
-    path("api/yo/", views.UsuarioActualApi.as_view(), name="usuario-actual"),
     path("api/", include("proyectos.urls_api")),
     path("api/asistente/", include("asistente.urls_api")),
     path("proyectos/", include("proyectos.urls")),

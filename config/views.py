@@ -15,7 +15,6 @@ from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from config.salud import estado_del_sistema
-from proyectos.roles import rol_de
 
 
 def inicio(request: HttpRequest) -> HttpResponse:
@@ -82,18 +81,3 @@ def _ve_detalle_de_salud(request: Request) -> bool:
     token = settings.SALUD_TOKEN
     recibido = request.headers.get("X-Salud-Token", "")
     return bool(token) and hmac.compare_digest(recibido.encode(), token.encode())
-
-
-class UsuarioActualApi(APIView):
-    """Usuario autenticado (sesión o token) y su rol."""
-
-    @extend_schema(
-        summary="Usuario actual",
-        responses=inline_serializer(
-            "UsuarioActual",
-            {"usuario": serializers.CharField(), "rol": serializers.CharField(allow_null=True)},
-        ),
-    )
-    def get(self, request: Request) -> Response:
-        rol = rol_de(request.user)
-        return Response({"usuario": request.user.get_username(), "rol": rol.value if rol else None})

@@ -6,3 +6,9 @@ class FuentesExternasConfig(AppConfig):
 
     name = "fuentes_externas"
     verbose_name = "Fuentes externas"
+
+    def ready(self) -> None:
+        from fuentes_externas.eseia import similares_del_proyecto
+        from proyectos.referencias import registrar_referencia
+
+        registrar_referencia("proyectos_similares_seia", similares_del_proyecto)

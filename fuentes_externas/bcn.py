@@ -23,8 +23,9 @@ import structlog
 from django.conf import settings
 from django.utils import timezone
 
+from config.http import ErrorHttp, solicitar
 from fuentes_externas import cache as cache_fuentes
-from fuentes_externas.http import ErrorHttp, solicitar
+from normativa.ingesta.documentos import datos_norma_para, documento_ingerir
 from normativa.models import FragmentoLegal, Norma, VersionNorma
 from normativa.parsers import bcn_xml
 from normativa.parsers.base import (
@@ -35,7 +36,6 @@ from normativa.parsers.base import (
     normalizar_articulo,
     texto_comparable,
 )
-from normativa.services import datos_norma_para, documento_ingerir
 from normativa.signals import normativa_actualizada
 
 registro = structlog.get_logger(__name__)

@@ -21,7 +21,8 @@ import structlog
 from django.core.cache import cache
 from django.utils import timezone
 
-from fuentes_externas.http import ErrorHttp
+from config.errores import EnConflicto
+from config.http import ErrorHttp
 from fuentes_externas.models import EstadoFuente
 
 registro = structlog.get_logger(__name__)
@@ -45,7 +46,7 @@ class Consulta(Generic[T]):
     advertencia: str = ""
 
 
-class FuenteOcupada(Exception):
+class FuenteOcupada(EnConflicto):
     """Otra ejecución de la misma revisión sigue en curso."""
 
 

@@ -20,9 +20,10 @@ from zoneinfo import ZoneInfo
 from django.conf import settings
 from django.db.models import Case, IntegerField, QuerySet, Value, When
 
+from config.http import ErrorHttp, solicitar
 from fuentes_externas import cache as cache_fuentes
-from fuentes_externas.http import ErrorHttp, solicitar
 from fuentes_externas.models import ProyectoESEIA
+from proyectos.models import Proyecto
 
 RUTA = "/busqueda/buscarProyectoResumenAction.php"
 POR_PAGINA = 50
@@ -97,6 +98,11 @@ def proyectos_similares(*, region: str, limite: int = 5) -> QuerySet[ProyectoESE
         )
         .order_by("aprobado", "-fecha_presentacion")[:limite]
     )
+
+
+def similares_del_proyecto(proyecto: Proyecto) -> list[dict[str, Any]]:
+    """Cómo ingresaron al SEIA proyectos mineros de la región del proyecto (referencia, no fundamento)."""
+    return [similar_json(p) for p in proyectos_similares(region=proyecto.region.nombre)]
 
 
 def similar_json(p: ProyectoESEIA) -> dict[str, Any]:

@@ -34,12 +34,13 @@ from django.contrib.postgres.search import SearchQuery, SearchRank, SearchVector
 from django.db.models import Q
 from django.utils import timezone
 
+from config.http import NO_MODIFICADO, ErrorHttp, solicitar
 from fuentes_externas import cache as cache_fuentes
-from fuentes_externas.http import NO_MODIFICADO, ErrorHttp, solicitar
 from fuentes_externas.models import DocumentoSEA, NoticiaSEA
+from normativa.ingesta.cargas import carga_crear
+from normativa.ingesta.documentos import huella_contenido
 from normativa.models import Norma, VersionNorma
 from normativa.parsers import ErrorDeParseo
-from normativa.services import carga_crear, huella_contenido
 
 registro = structlog.get_logger(__name__)
 

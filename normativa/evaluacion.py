@@ -12,8 +12,8 @@ import json
 from pathlib import Path
 from typing import Any
 
+from normativa.busqueda import MODOS, Resultado, buscar_normativa
 from normativa.parsers.base import normalizar_articulo
-from normativa.selectors import MODOS, Resultado, buscar_normativa
 
 
 def leer_preguntas(ruta: Path) -> list[dict[str, Any]]:

@@ -2,9 +2,9 @@
 
 from celery import shared_task
 
+from normativa.ingesta.cargas import TAREA_CARGA
+from normativa.ingesta.cargas import carga_procesar as procesar
 from normativa.models import CargaDocumento
-from normativa.services import TAREA_CARGA
-from normativa.services import carga_procesar as procesar
 
 
 @shared_task(name=TAREA_CARGA, soft_time_limit=1800, time_limit=1900)

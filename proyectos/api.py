@@ -20,10 +20,10 @@ from rest_framework.views import APIView
 from config.api import ERROR, ERROR_ENTRADA
 from config.validacion import entero_de_parametro
 from proyectos import selectors, services
-from proyectos.analisis.entrada import CIRCUNSTANCIAS, EntradaInvalida
+from proyectos.analisis.entrada import CIRCUNSTANCIAS
 from proyectos.analisis.motor import evaluar
 from proyectos.models import Analisis, Cliente, Proyecto
-from proyectos.roles import puede_consultar, puede_escribir
+from proyectos.roles import puede_consultar, puede_escribir, rol_de
 
 
 class EntradaMotorSerializer(serializers.Serializer):  # type: ignore[type-arg]
@@ -230,10 +230,7 @@ class ProyectosApi(APIView):
         datos = _objeto(request.data)
         cliente = _cliente_del_proyecto(request, datos.pop("cliente", None))
         estado = datos.pop("estado", None)
-        try:
-            proyecto = services.proyecto_crear(cliente=cliente, datos=datos, usuario=request.user)
-        except EntradaInvalida as error:
-            return Response(error.como_json(), status=status.HTTP_400_BAD_REQUEST)
+        proyecto = services.proyecto_crear(cliente=cliente, datos=datos, usuario=request.user)
         if estado:
             proyecto = services.proyecto_actualizar(proyecto=proyecto, cambios={}, estado=_estado(estado))
         return Response(_salida(request, proyecto), status=status.HTTP_201_CREATED)
@@ -255,12 +252,9 @@ class ProyectoApi(APIView):
         datos = _objeto(request.data)
         cliente = _cliente_del_proyecto(request, datos.pop("cliente")) if "cliente" in datos else None
         estado = _estado(datos.pop("estado")) if "estado" in datos else None
-        try:
-            proyecto = services.proyecto_actualizar(
-                proyecto=proyecto, cambios=datos, cliente=cliente, estado=estado
-            )
-        except EntradaInvalida as error:
-            return Response(error.como_json(), status=status.HTTP_400_BAD_REQUEST)
+        proyecto = services.proyecto_actualizar(
+            proyecto=proyecto, cambios=datos, cliente=cliente, estado=estado
+        )
         return Response(_salida(request, proyecto))
 
     @extend_schema(summary="Archivar proyecto", responses={204: None})
@@ -294,10 +288,7 @@ class AnalisisProyectoApi(APIView):
         tipo = _objeto(request.data).get("tipo") or Analisis.Tipo.COMPLETO
         if tipo not in Analisis.Tipo.values:
             raise ValidationError({"tipo": f"Tipo de análisis desconocido «{tipo}»: use rapido o completo."})
-        try:
-            analisis = services.analisis_ejecutar(proyecto=proyecto, tipo=tipo, usuario=request.user)
-        except EntradaInvalida as error:
-            return Response(error.como_json(), status=status.HTTP_400_BAD_REQUEST)
+        analisis = services.analisis_ejecutar(proyecto=proyecto, tipo=tipo, usuario=request.user)
         return Response(AnalisisSerializer(analisis).data, status=status.HTTP_201_CREATED)
 
 
@@ -322,10 +313,7 @@ class EvaluarApi(APIView):
     def post(self, request: Request) -> Response:
         if not puede_consultar(request.user):
             raise PermissionDenied("Su usuario no tiene un rol asignado.")
-        try:
-            return Response(evaluar(request.data))
-        except EntradaInvalida as error:
-            return Response(error.como_json(), status=status.HTTP_400_BAD_REQUEST)
+        return Response(evaluar(request.data))  # `EntradaInvalida` → 400 en `config.api`
 
 
 def _exigir_escritura(request: Request) -> None:
@@ -378,3 +366,18 @@ def _salida(request: Request, proyecto: Proyecto) -> dict[str, Any]:
         selectors.proyecto_visible(usuario=request.user, pk=proyecto.pk)
     ).data
     return datos
+
+
+class UsuarioActualApi(APIView):
+    """Usuario autenticado (sesión o token) y su rol."""
+
+    @extend_schema(
+        summary="Usuario actual",
+        responses=inline_serializer(
+            "UsuarioActual",
+            {"usuario": serializers.CharField(), "rol": serializers.CharField(allow_null=True)},
+        ),
+    )
+    def get(self, request: Request) -> Response:
+        rol = rol_de(request.user)
+        return Response({"usuario": request.user.get_username(), "rol": rol.value if rol else None})

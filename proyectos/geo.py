@@ -27,6 +27,8 @@ from pyproj.exceptions import CRSError
 from shapely.geometry import mapping, shape
 from shapely.geometry.base import BaseGeometry
 
+from config.errores import EntradaNoValida
+
 # Caja amplia de Chile, incluidas Rapa Nui (109° O) y la Antártica chilena hasta 56° S en el
 # continente americano; una geometría fuera de ella no es un error de CRS sino otra parte del mundo.
 CAJA_CHILE = (-110.0, -56.5, -66.0, -17.0)
@@ -43,7 +45,7 @@ _ERRORES_DE_FORMA = (
 )  # fmt: skip
 
 
-class ErrorDeCapa(ValueError):
+class ErrorDeCapa(EntradaNoValida, ValueError):
     """El archivo no es una capa legible; el mensaje dice por qué, en castellano."""
 
 

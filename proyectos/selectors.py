@@ -9,7 +9,6 @@ acepta con o sin tildes y debe pertenecer a la región indicada.
 from __future__ import annotations
 
 import re
-import unicodedata
 from decimal import Decimal
 from typing import Any
 
@@ -17,6 +16,8 @@ from django.db.models import OuterRef, QuerySet, Subquery
 from rapidfuzz import process
 from shapely.geometry import mapping, shape
 
+from config.errores import EntradaNoValida
+from config.texto import normalizar
 from proyectos.models import Analisis, Cliente, Comuna, ElementoSensible, Proyecto, Region
 from proyectos.roles import Usuario
 
@@ -24,18 +25,32 @@ _ROMANOS = {
     "i": 1, "ii": 2, "iii": 3, "iv": 4, "v": 5, "vi": 6, "vii": 7, "viii": 8, "ix": 9, "x": 10,
     "xi": 11, "xii": 12, "xiii": 13, "xiv": 14, "xv": 15, "xvi": 16,
 }  # fmt: skip
-# Formas habituales que no son prefijo ni parte del nombre oficial.
+# Formas habituales de nombrar una región, además del nombre oficial completo. En un texto libre solo
+# se buscan estas y los nombres completos: la última palabra de un nombre oficial no sirve («chilena»
+# de Magallanes y de la Antártica Chilena, «campo» de Aysén del General Carlos Ibáñez del Campo).
 _ALIAS_REGIONES = {
     "rm": "13",
     "santiago": "13",
     "region metropolitana": "13",
+    "metropolitana": "13",
+    "arica": "15",
+    "parinacota": "15",
+    "aysen": "11",
     "aisen": "11",
     "ohiggins": "06",
+    "o higgins": "06",
+    "araucania": "09",
+    "magallanes": "12",
+    "los rios": "14",
+    "los lagos": "10",
+    "nuble": "16",
+    "bio bio": "08",
 }
+_claves_de_regiones: list[tuple[str, str]] = []  # (clave normalizada, nombre oficial); ver abajo
 _PREFIJO_REGION = re.compile(r"^(?:(?:[ivx]+|\d{1,2})\s*(?:a\s+)?)?region\s+(?:de\s+la\s+|del\s+|de\s+)?")
 
 
-class ErrorDeTerritorio(ValueError):
+class ErrorDeTerritorio(EntradaNoValida, ValueError):
     """Región o comuna no reconocida; el mensaje en español dice qué se esperaba."""
 
 
@@ -46,6 +61,19 @@ def region_resolver(*, texto: str | int) -> Region:
     if codigo is None:
         raise ErrorDeTerritorio(_mensaje_region_desconocida(str(texto), regiones))
     return next(r for r in regiones if r.codigo == codigo)
+
+
+def region_mencionada(*, texto: str) -> str | None:
+    """Nombre oficial de la región que nombra un texto libre («un rajo en Antofagasta…»), o ninguno.
+
+    Las claves (nombre oficial completo y los alias) se leen de la base una vez por
+    proceso: las regiones de Chile no cambian, y el asistente lo pregunta en cada mensaje.
+    """
+    normal = normalizar(texto)
+    for clave, oficial in _claves_region():
+        if re.search(rf"\b{re.escape(clave)}\b", normal):
+            return oficial
+    return None
 
 
 def comuna_resolver(*, texto: str, region: Region | None = None) -> Comuna:
@@ -76,20 +104,18 @@ def comuna_resolver(*, texto: str, region: Region | None = None) -> Comuna:
     raise ErrorDeTerritorio(f"Comuna desconocida{donde}: «{texto}».{sugerencia}")
 
 
-def sin_tildes(texto: str) -> str:
-    """Minúsculas y sin tildes ni diéresis, conservando la puntuación («#12», «8.000 t/mes»)."""
-    return "".join(c for c in unicodedata.normalize("NFD", texto.lower()) if unicodedata.category(c) != "Mn")
-
-
-def normalizar(texto: str) -> str:
-    """Minúsculas, sin tildes ni diéresis (la ñ queda como n), sin apóstrofos ni guiones."""
-    sin_marcas = "".join(
-        c for c in unicodedata.normalize("NFD", texto.lower()) if unicodedata.category(c) != "Mn"
-    )
-    return " ".join(re.sub(r"[^a-z0-9]+", " ", sin_marcas).split())
-
-
 # --- internos ---------------------------------------------------------------------------------
+
+
+def _claves_region() -> list[tuple[str, str]]:
+    if not _claves_de_regiones:
+        regiones = dict(Region.objects.values_list("codigo", "nombre"))
+        claves = [(normalizar(nombre), nombre) for nombre in regiones.values()]
+        claves += [
+            (alias, regiones[codigo]) for alias, codigo in _ALIAS_REGIONES.items() if codigo in regiones
+        ]
+        _claves_de_regiones[:] = sorted(claves, key=lambda c: -len(c[0]))  # la más larga gana
+    return _claves_de_regiones
 
 
 def _compacto(texto: str) -> str:

@@ -15,6 +15,7 @@ from rest_framework.authtoken.models import Token
 from proyectos.analisis.entrada import Entrada, validar_entrada
 from proyectos.analisis.motor import evaluar_entrada
 from proyectos.models import Analisis, Cliente, Proyecto
+from proyectos.referencias import referencias_para
 from proyectos.roles import GRUPOS, Rol, Usuario
 from proyectos.selectors import proyecto_como_entrada
 
@@ -89,20 +90,15 @@ def analisis_ejecutar(
     *, proyecto: Proyecto, tipo: str = Analisis.Tipo.COMPLETO, usuario: Usuario | None = None
 ) -> Analisis:
     """Evalúa el proyecto tal como está, congela entrada y resultado, y lo marca analizado."""
-    from fuentes_externas.eseia import proyectos_similares, similar_json
-
     entrada = validar_entrada(proyecto_como_entrada(proyecto))
     resultado = evaluar_entrada(entrada, espacial=tipo == Analisis.Tipo.COMPLETO)
-    if tipo == Analisis.Tipo.COMPLETO:
-        # Referencia, no fundamento: cómo ingresaron al SEIA proyectos mineros de la misma región.
-        resultado["proyectos_similares_seia"] = [
-            similar_json(p) for p in proyectos_similares(region=proyecto.region.nombre)
-        ]
+    # Contexto de otras apps, no fundamento (`proyectos_similares_seia` del e-SEIA).
+    referencias = referencias_para(proyecto) if tipo == Analisis.Tipo.COMPLETO else {}
     analisis = Analisis.objects.create(
         proyecto=proyecto,
         tipo=tipo,
         entrada=entrada.como_json(),
-        resultado=resultado,
+        resultado={**resultado, **referencias},
         clasificacion=resultado["clasificacion"],
         creado_por=_autor(usuario),
     )

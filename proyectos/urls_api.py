@@ -5,6 +5,7 @@ from django.urls import path
 from proyectos import api
 
 urlpatterns = [
+    path("yo/", api.UsuarioActualApi.as_view(), name="usuario-actual"),
     path("clientes/", api.ClientesApi.as_view(), name="api-clientes"),
     path("clientes/<int:pk>/", api.ClienteApi.as_view(), name="api-cliente"),
     path("proyectos/", api.ProyectosApi.as_view(), name="api-proyectos"),

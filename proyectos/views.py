@@ -15,6 +15,7 @@ from django.urls import reverse
 from django.views.decorators.http import require_GET, require_POST
 from shapely.geometry import shape
 
+from config.errores import EntradaNoValida
 from config.validacion import entero_de_parametro, problema_json
 from proyectos import selectors, services
 from proyectos.analisis.entrada import EntradaInvalida
@@ -256,7 +257,7 @@ def _exigir_escritura(request: HttpRequest) -> None:
         raise PermissionDenied("Se requiere el rol de escritura para modificar proyectos.")
 
 
-class GeometriaIlegible(ValueError):
+class GeometriaIlegible(EntradaNoValida, ValueError):
     """El campo «geometria» del formulario no es un JSON que se pueda revisar."""
 
 

@@ -7,7 +7,7 @@ import pytest
 from django.contrib.auth.models import AbstractUser
 from rest_framework.test import APIClient
 
-from normativa.services import corpus_cargar, embeddings_faltantes
+from normativa.ingesta.corpus import corpus_cargar, embeddings_faltantes
 from proyectos.capas import capas_cargar
 from proyectos.roles import Rol
 from proyectos.services import usuario_crear_o_actualizar

@@ -6,25 +6,18 @@ Un motor que además sabe transmitir en vivo (`flujo(turno)`, un generador de `D
 
 from __future__ import annotations
 
-from typing import Protocol, runtime_checkable
+from django.conf import settings
 
 from asistente.motores.claude import MotorClaude
 from asistente.motores.reglas import MotorReglas
-from asistente.turno.tipos import FlujoMotor, Respuesta, Turno
-from config.salud import motor_llm_configurado
+from asistente.turno.tipos import FlujoMotor, Motor, MotorEnVivo, Turno
 
 
-class Motor(Protocol):
-    nombre: str
-
-    def responder(self, turno: Turno) -> Respuesta: ...
-
-
-@runtime_checkable
-class MotorEnVivo(Protocol):
-    nombre: str
-
-    def flujo(self, turno: Turno) -> FlujoMotor: ...
+def motor_llm_configurado() -> str:
+    """Devuelve el motor del asistente que se usará: «claude» o «reglas»."""
+    if settings.ASISTENTE_MOTOR == "auto":
+        return "claude" if settings.ANTHROPIC_API_KEY else "reglas"
+    return str(settings.ASISTENTE_MOTOR)
 
 
 def motor_para(turno: Turno) -> Motor:

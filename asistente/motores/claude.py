@@ -25,7 +25,7 @@ from django.db import connection as conexion_bd
 
 from asistente.acciones import accion_proponer, texto_de_propuesta
 from asistente.registro import REGISTRO, ErrorDeHerramienta, ejecutar, herramientas_para
-from asistente.turno.tipos import Delta, FlujoMotor, Respuesta, Turno
+from asistente.turno.tipos import Delta, FlujoMotor, Motor, Respuesta, Turno
 from proyectos.roles import rol_de, rol_memorizado
 
 registro = structlog.get_logger(__name__)
@@ -56,7 +56,7 @@ AVISO_RESPALDO = (
 class MotorClaude:
     nombre = NOMBRE
 
-    def __init__(self, *, respaldo: Any) -> None:
+    def __init__(self, *, respaldo: Motor) -> None:
         self.respaldo = respaldo
 
     def responder(self, turno: Turno) -> Respuesta:

@@ -12,10 +12,10 @@ from datetime import date
 from typing import Any
 
 from asistente.acciones import accion_proponer, texto_de_propuesta
-from asistente.registro import ErrorDeHerramienta, ejecutar
+from asistente.registro import ErrorDeHerramienta, Fuente, ejecutar
 from asistente.turno.tipos import Respuesta, Turno
-from proyectos.models import Region
-from proyectos.selectors import normalizar, sin_tildes
+from config.texto import sin_tildes
+from proyectos import selectors as proyectos
 
 NOMBRE = "reglas"
 # Fundamento preferente de una respuesta normativa; las guías del SEA la complementan.
@@ -478,7 +478,7 @@ def extraer_entidades(texto: str, *, proyecto_activo: int | None = None) -> Enti
         re.IGNORECASE,
     ):
         e.nombre = llamado.group(1).strip()
-    e.region = _region(normalizar(texto))
+    e.region = proyectos.region_mencionada(texto=texto)
     if comuna := re.search(r"\bcomuna de ([a-z\s]+?)(?=\s+(?:en|de|con)\s|[,.;]|$)", normal):
         e.comuna = comuna.group(1).strip()
     e.tipo = next((tipo for patron, tipo in _TIPOS if patron.search(normal)), None)
@@ -501,26 +501,6 @@ def _es_sigla(texto: str) -> bool:
     return texto.strip().isupper() and len(texto.strip()) <= 5
 
 
-def _region(normal: str) -> str | None:
-    """Nombre oficial de la región mencionada (con o sin tildes ni «Región de»)."""
-    candidatos: list[tuple[str, str]] = []
-    for region in Region.objects.all():
-        nombre = normalizar(region.nombre)
-        candidatos.append((nombre, region.nombre))
-        partes = nombre.split()
-        if len(partes) > 1:  # «Libertador General Bernardo O'Higgins» → «ohiggins»
-            candidatos.append((partes[-1], region.nombre))
-    candidatos += [
-        ("metropolitana", "Metropolitana de Santiago"),
-        ("rm", "Metropolitana de Santiago"),
-        ("biobio", "Biobío"),
-    ]
-    for clave, oficial in sorted(candidatos, key=lambda c: -len(c[0])):
-        if re.search(rf"\b{re.escape(clave)}\b", normal):
-            return oficial
-    return None
-
-
 def _corto(texto: str, largo: int = 260) -> str:
     texto = texto.removesuffix(" …")
     return texto if len(texto) <= largo else texto[: texto.rfind(" ", 0, largo)] + " …"
@@ -533,7 +513,7 @@ def _numero(texto: str) -> float:
     return float(texto.replace(",", "."))
 
 
-def _texto_explicacion(r: dict[str, Any], fuentes: list[dict[str, Any]]) -> str:
+def _texto_explicacion(r: dict[str, Any], fuentes: list[Fuente]) -> str:
     indice = {f["fragmento_id"]: n for n, f in enumerate(fuentes, start=1)}
 
     def citas(fundamento: list[dict[str, Any]]) -> str:

@@ -6,40 +6,41 @@ from __future__ import annotations
 
 from collections.abc import Generator
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, Literal, Protocol, runtime_checkable
 
-from asistente.models import AccionPendiente, Conversacion, Dominio, Mensaje
+from asistente.models import VIGENCIA_ACCION, AccionPendiente, Conversacion, Dominio, Mensaje
 from asistente.registro import Contexto
+from config.errores import EnConflicto, NoEncontrado, Vencido
 from proyectos.roles import Usuario
 
 VENTANA_MENSAJES = 20
 
 
-class TurnoRechazado(Exception):
-    """El mensaje no se procesa: `codigo` HTTP (400, 404, 429) y mensaje en castellano."""
-
-    def __init__(self, mensaje: str, *, codigo: int = 400, reintentar_en: int | None = None) -> None:
-        super().__init__(mensaje)
-        self.codigo = codigo
-        self.reintentar_en = reintentar_en
+MINUTOS_DE_VIGENCIA = int(VIGENCIA_ACCION.total_seconds() // 60)
 
 
-class AccionNoEncontrada(Exception):
-    pass
+class AccionNoEncontrada(NoEncontrado):
+    mensaje_por_omision = "Acción no encontrada."
 
 
-class AccionExpirada(Exception):
-    pass
+class AccionExpirada(Vencido):
+    mensaje_por_omision = f"La acción venció ({MINUTOS_DE_VIGENCIA} minutos); pídala de nuevo."
 
 
-class AccionEnConflicto(Exception):
-    pass
+class AccionEnConflicto(EnConflicto):
+    mensaje_por_omision = "La acción ya fue decidida en sentido contrario."
+
+
+# Los eventos de un turno (su orden, en el README: «meta → sources → … → done | error»).
+TipoEvento = Literal[
+    "meta", "tool_start", "tool", "sources", "warnings", "start", "token", "action", "done", "error"
+]
 
 
 @dataclass
 class Evento:
     id: int
-    tipo: str
+    tipo: TipoEvento
     datos: dict[str, Any]
 
 
@@ -79,9 +80,7 @@ class Turno:
 
     def historial(self) -> list[Mensaje]:
         """Los últimos mensajes de la conversación (sin el actual), del más antiguo al más nuevo."""
-        anteriores = self.conversacion.mensajes.exclude(pk=self.mensaje.pk).filter(
-            rol__in=["user", "assistant"]
-        )
+        anteriores = self.conversacion.mensajes.exclude(pk=self.mensaje.pk)
         return list(reversed(anteriores.order_by("-creado_at")[:VENTANA_MENSAJES]))
 
 
@@ -98,3 +97,20 @@ class Respuesta:
     tokens_salida: int = 0
     costo_usd: float = 0.0
     motor: str = ""
+
+
+class Motor(Protocol):
+    """Un motor del asistente: de un turno, una respuesta."""
+
+    nombre: str
+
+    def responder(self, turno: Turno) -> Respuesta: ...
+
+
+@runtime_checkable
+class MotorEnVivo(Protocol):
+    """Un motor que además transmite en vivo: un generador de `Delta` que retorna la `Respuesta`."""
+
+    nombre: str
+
+    def flujo(self, turno: Turno) -> FlujoMotor: ...

@@ -83,10 +83,8 @@ TEMPLATES = [
 
 DATABASES = {"default": entorno.base_de_datos()}
 DATABASES["default"]["CONN_HEALTH_CHECKS"] = True
-# Pool de conexiones por proceso (psycopg_pool): los hilos de turnos y de `database_sync_to_async`
-# toman una conexión abierta en vez de abrir una por llamada (con cien chats a la vez, abrir
-# conexiones era la mitad del costo de iniciar un turno). 0 = sin pool, una conexión por hilo. Con el
-# pool lleno, un hilo espera su turno (hasta 60 s) en vez de fallar.
+# Pool de conexiones por proceso (psycopg_pool): los hilos toman una conexión abierta en vez de abrir
+# una por llamada (docs/rendimiento.md). 0 = sin pool, una conexión por hilo.
 BD_CONEXIONES_POR_PROCESO = entorno.entero("BD_CONEXIONES_POR_PROCESO", defecto=12, minimo=0)
 # Lo que un pedido espera una conexión del pool: con PostgreSQL caído, es lo que tarda en recibir el
 # 503; con el pool lleno, lo que espera su turno.
@@ -126,9 +124,8 @@ CHANNEL_LAYERS = {
 CELERY_BROKER_URL = REDIS_URL
 CELERY_RESULT_BACKEND = REDIS_URL
 CELERY_RESULT_EXPIRES = 3600
-# Un solo cliente del backend de resultados por proceso (redis-py es seguro entre hilos). Sin esto,
-# Celery crea uno por hilo, y en los workers gevent cada tarea corre en un greenlet nuevo: un cliente
-# de Redis armado por turno (lee los metadatos del paquete redis), 4 % de la CPU de esos workers.
+# Un solo cliente del backend de resultados por proceso (redis-py es seguro entre hilos); sin esto,
+# uno por greenlet en los workers gevent (docs/rendimiento.md).
 CELERY_RESULT_BACKEND_THREAD_SAFE = True
 CELERY_TASK_SERIALIZER = "json"
 CELERY_RESULT_SERIALIZER = "json"
@@ -141,11 +138,8 @@ CELERY_TASK_ACKS_LATE = True
 CELERY_BROKER_CONNECTION_RETRY_ON_STARTUP = True
 CELERY_BEAT_SCHEDULER = "django_celery_beat.schedulers:DatabaseScheduler"
 # Dos colas: «celery» (tareas periódicas y de fondo, worker general: `-Q celery`) y «turnos» (turnos
-# del chat, workers con el pool gevent). «turnos» no lleva acuse de recibo: sin él, el transporte de Redis no
-# anota cada mensaje como pendiente para luego borrarlo (dos transacciones por turno en el hilo que
-# recibe los mensajes, la quinta parte de su trabajo con cien turnos a la vez). Lo único que se pierde
-# es un turno recibido y aún sin empezar si su worker muere, igual que uno que ya había empezado: el
-# mensaje del usuario ya está guardado y el chat avisa que el turno no avanzó.
+# del chat, workers con el pool gevent). «turnos» no lleva acuse de recibo (costo y riesgo medidos en
+# docs/rendimiento.md): el mensaje del usuario ya está guardado y el chat avisa si el turno no avanza.
 CELERY_TASK_DEFAULT_QUEUE = "celery"
 CELERY_TASK_QUEUES = (Queue("celery"), Queue("turnos", no_ack=True))
 
@@ -236,11 +230,17 @@ ASISTENTE_PROCESOS_TURNOS = entorno.entero("ASISTENTE_PROCESOS_TURNOS", defecto=
 # Con este token (encabezado X-Salud-Token), /api/health/ muestra el detalle de cada componente a un
 # monitor que no es del personal; vacío: solo el personal lo ve.
 SALUD_TOKEN = entorno.texto("SALUD_TOKEN", defecto="")
+# El websocket de eco (`ws/eco/`, sin autenticación) prueba la capa de canales de punta a punta: solo
+# existe en pruebas (`test.py` lo activa; la prueba de `make run` lo pide por la variable).
+WEBSOCKET_ECO = entorno.booleano("WEBSOCKET_ECO", defecto=False)
 # Segundos que /api/health/ espera la respuesta de un worker de Celery a la tarea ping.
 SALUD_ESPERA_CELERY_S = entorno.entero("SALUD_ESPERA_CELERY_S", defecto=3, minimo=1)
 
+# El motor de prefactibilidad cita el corpus sin importar la app normativa (ver CONTRIBUTING).
+RESOLVER_CITAS = "normativa.citas.resolver_citas"
+
 # --- Fuentes externas y HTTP -----------------------------------------------------------------
-# Todo llamado saliente pasa por `fuentes_externas.http`: solo a estos hosts (sin SSRF), con tiempo
+# Todo llamado saliente pasa por `config.http`: solo a estos hosts (sin SSRF), con tiempo
 # límite, reintentos y una pausa mínima entre llamadas al mismo host.
 
 BCN_URL = entorno.texto("BCN_URL", defecto="https://www.bcn.cl")

@@ -33,3 +33,4 @@ SALUD_ESPERA_CELERY_S = 2
 STATIC_ROOT.mkdir(parents=True, exist_ok=True)  # noqa: F405  (whitenoise avisa si no existe)
 # Las pruebas no salen a internet: el mapa se dibuja sin teselas de fondo.
 MAPA_TESELAS_URL = ""
+WEBSOCKET_ECO = True

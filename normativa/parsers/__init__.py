@@ -2,6 +2,7 @@
 
 from pathlib import Path
 
+from normativa.parsers import bcn_xml, documentacion, guia_pdf, json_estructurado, leychile_pdf, markdown
 from normativa.parsers.base import DocumentoParseado, ErrorDeParseo, Fragmento, fragmentar
 
 __all__ = [
@@ -26,8 +27,6 @@ FORMATOS = ("xml", "md", "json", "pdf", "pdf-ley", "md-doc")
 
 def parsear_archivo(ruta: Path, *, formato: str | None = None) -> DocumentoParseado:
     """Elige el parser por extensión (o `formato`) y verifica que el contenido lo sea de verdad."""
-    from normativa.parsers import bcn_xml, documentacion, guia_pdf, json_estructurado, leychile_pdf, markdown
-
     formato = (formato or ruta.suffix.lower().lstrip(".")).lower()
     formato = {"markdown": "md"}.get(formato, formato)
     if formato not in FORMATOS:

@@ -15,8 +15,10 @@ from collections import Counter
 from dataclasses import dataclass, field, replace
 from datetime import date
 
+from config.errores import EntradaNoValida
 
-class ErrorDeParseo(ValueError):
+
+class ErrorDeParseo(EntradaNoValida, ValueError):
     """El archivo no tiene el formato esperado; el mensaje está en español para el usuario."""
 
 
@@ -65,7 +67,6 @@ class Fragmento:
 
 # --- normalización ----------------------------------------------------------------------------
 
-_SUFIJOS = ("bis", "ter", "quáter", "quinquies", "sexies", "septies", "octies", "nonies", "decies")
 _SUFIJO = r"(?:bis|ter|qu[aá]ter|quinquies|sexies|septies|octies|nonies|decies)"
 
 

@@ -15,6 +15,7 @@ from typing import Any
 import shapely
 from shapely.geometry.base import BaseGeometry
 
+from config.errores import EntradaNoValida
 from proyectos.analisis.ingreso import CANTIDADES_REQUERIDAS, TIPOS, Cantidades, numero_cl
 from proyectos.geo import CAJA_CHILE, ErrorDeCapa, geometria_de_geojson
 from proyectos.models import Comuna, Region
@@ -99,15 +100,16 @@ class Entrada:
         }
 
 
-class EntradaInvalida(ValueError):
+class EntradaInvalida(EntradaNoValida, ValueError):
     """Entrada rechazada; `errores` tiene cada problema como {"campo", "mensaje"}."""
 
-    def __init__(self, errores: list[dict[str, str]]) -> None:
-        self.errores = errores
-        super().__init__("; ".join(f"{e['campo']}: {e['mensaje']}" for e in errores))
+    errores: list[dict[str, str]]
 
-    def como_json(self) -> dict[str, Any]:
-        return {"error": "La entrada no es válida; corrija lo siguiente.", "errores": self.errores}
+    def __init__(self, errores: list[dict[str, str]]) -> None:
+        super().__init__("La entrada no es válida; corrija lo siguiente.", errores=errores)
+
+    def __str__(self) -> str:
+        return "; ".join(f"{e['campo']}: {e['mensaje']}" for e in self.errores)
 
 
 def validar_entrada(datos: Any, *, exigir_cantidades: bool = True) -> Entrada:

@@ -1,26 +1,20 @@
 """Fundamento legal de cada conclusión: referencias a fragmentos reales del corpus normativo.
 
-Una referencia nombra norma, artículo y letra tal como quedan en `FragmentoLegal`; al resolverla se
+Una referencia nombra norma, artículo y letra tal como quedan en el corpus; al resolverla se
 adjunta el id del fragmento vigente, un extracto textual y el enlace a LeyChile. Si el corpus no
 está cargado, la referencia queda sin id y el motor lo advierte.
 """
 
 from __future__ import annotations
 
-import re
+import functools
+from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Any
 
-from django.db.models import Q
+from django.conf import settings
+from django.utils.module_loading import import_string
 
-from normativa.models import FragmentoLegal
-from normativa.selectors import url_de
-
-LARGO_CITA = 420
-# Lo necesario para citar y enlazar (sin el embedding ni los textos de búsqueda).
-CAMPOS_FRAGMENTO = (
-    "articulo", "letra", "texto", "id_parte", "pagina", "norma__sigla", "norma__id_norma_bcn", "norma__url",
-)  # fmt: skip
+from proyectos.analisis.resultado import Fundamento
 
 
 @dataclass(frozen=True)
@@ -59,47 +53,16 @@ PERTINENCIA = [Referencia(REGLAMENTO, "26")]
 EFECTOS_OBLIGAN_EIA = [Referencia(LEY, "11")]
 
 
-def resolver(referencias: list[Referencia]) -> list[dict[str, Any]]:
-    """Devuelve las referencias con fragmento, extracto y enlace (una consulta a la base)."""
-    if not referencias:
-        return []
-    filtro = Q()
-    for r in referencias:
-        filtro |= Q(norma__sigla=r.norma, articulo=r.articulo, letra=r.letra)
-    fragmentos = {
-        (f.norma.sigla, f.articulo, f.letra): f
-        for f in FragmentoLegal.objects.filter(filtro, transitorio=False, derogado=False)
-        .select_related("norma")
-        .only(*CAMPOS_FRAGMENTO)
-    }
-    resueltas = []
-    for r in referencias:
-        fragmento = fragmentos.get((r.norma, r.articulo, r.letra))
-        resueltas.append(
-            {
-                "norma": r.norma,
-                "articulo": r.articulo,
-                "letra": r.letra or None,
-                "fragmento_id": fragmento.pk if fragmento else None,
-                "cita": _cita(fragmento.texto, r.clave) if fragmento else "",
-                "url": url_de(fragmento) if fragmento else "",
-            }
-        )
-    return resueltas
+def resolver(referencias: list[Referencia]) -> list[Fundamento]:
+    """Devuelve las referencias con fragmento, extracto y enlace (una consulta a la base).
+
+    Quien resuelve es el corpus normativo, nombrado en `RESOLVER_CITAS`: este paquete no importa
+    otra app (ver el mapa de importaciones en CONTRIBUTING).
+    """
+    return _resolutor()(referencias)
 
 
-def _cita(texto: str, clave: str) -> str:
-    """Extracto literal: la oración que contiene `clave`, o el comienzo del texto."""
-    texto = " ".join(texto.split())
-    if clave:
-        for oracion in re.split(r"(?<=[.;:])\s+", texto):
-            if clave.lower() in oracion.lower():
-                return _recortar(oracion)
-    return _recortar(texto)
-
-
-def _recortar(texto: str) -> str:
-    if len(texto) <= LARGO_CITA:
-        return texto
-    corte = texto.rfind(" ", 0, LARGO_CITA)
-    return texto[: corte if corte > 0 else LARGO_CITA] + " …"
+@functools.cache
+def _resolutor() -> Callable[[list[Referencia]], list[Fundamento]]:
+    resolutor: Callable[[list[Referencia]], list[Fundamento]] = import_string(settings.RESOLVER_CITAS)
+    return resolutor

@@ -11,7 +11,7 @@ Cada conclusión lleva su evidencia y su fundamento (fragmentos reales del corpu
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, TypedDict
 
 from django.db.models import Prefetch
 
@@ -19,6 +19,17 @@ from proyectos.analisis import fundamentos
 from proyectos.analisis.entrada import CIRCUNSTANCIAS, Entrada, validar_entrada
 from proyectos.analisis.espacial import Cercania, IndiceEspacial, indice_actual
 from proyectos.analisis.ingreso import numero_cl, tipologias_de_ingreso
+from proyectos.analisis.resultado import (
+    Alerta,
+    Clasificacion,
+    DetalleTipologia,
+    Efecto,
+    Evidencia,
+    Fundamento,
+    ResultadoAnalisis,
+    Severidad,
+    Territorio,
+)
 from proyectos.models import CapaGeografica, CategoriaCapa, Region
 
 VERSION_MOTOR = "2026-11-22.1"
@@ -42,25 +53,47 @@ CLAVE_CITA = {
 }
 
 
-def evaluar(datos: Any, *, espacial: bool = True) -> dict[str, Any]:
+class _EfectoConReferencias(TypedDict):
+    letra: str
+    descripcion: str
+    severidad: Severidad
+    evidencia: Evidencia
+    refs: list[fundamentos.Referencia]
+
+
+class _TipologiaConReferencias(TypedDict):
+    tipologia: str
+    motivo: str
+    refs: list[fundamentos.Referencia]
+
+
+class _Espaciales(TypedDict):
+    efectos: list[_EfectoConReferencias]
+    alertas: list[Alerta]
+    advertencias: list[str]
+    proteccion_oficial: list[str]
+    territorio: Territorio
+
+
+def evaluar(datos: Any, *, espacial: bool = True) -> ResultadoAnalisis:
     """Valida `datos` (lanza `EntradaInvalida`) y devuelve el resultado del contrato de salida."""
     return evaluar_entrada(validar_entrada(datos), espacial=espacial)
 
 
 def evaluar_entrada(
     entrada: Entrada, *, espacial: bool = True, indice: IndiceEspacial | None = None
-) -> dict[str, Any]:
+) -> ResultadoAnalisis:
     """Evalúa una entrada ya validada; `espacial=False` es el análisis rápido (sin capas)."""
     advertencias: list[str] = []
-    alertas: list[dict[str, Any]] = []
-    efectos: list[dict[str, Any]] = []
-    tipologias: list[dict[str, Any]] = [
+    alertas: list[Alerta] = []
+    efectos: list[_EfectoConReferencias] = []
+    tipologias: list[_TipologiaConReferencias] = [
         {"tipologia": t.literal, "motivo": t.motivo, "refs": fundamentos.de_tipologia(t.literal)}
         for t in tipologias_de_ingreso(
             tipo=entrada.tipo, codigo_region=entrada.region.codigo, cantidades=entrada.cantidades
         )
     ]
-    territorio: dict[str, Any] = {}
+    territorio: Territorio = {}
 
     if entrada.geometria is None:
         advertencias.append(
@@ -115,7 +148,7 @@ def evaluar_entrada(
             for e in efectos
         ]
         efectos = []
-    clasificacion = "EIA" if efectos else "DIA" if ingresa else "NO_INGRESA"
+    clasificacion: Clasificacion = "EIA" if efectos else "DIA" if ingresa else "NO_INGRESA"
     referencias_clasificacion = (
         fundamentos.EFECTOS_OBLIGAN_EIA
         if clasificacion == "EIA"
@@ -147,26 +180,26 @@ def evaluar_entrada(
         "ingresa_seia": ingresa,
         "tipologias": [t["tipologia"] for t in tipologias],
         "clasificacion": clasificacion,
-        "triggers": [_con_fundamento(e, resueltas) for e in efectos],
+        "triggers": [_efecto_con_fundamento(e, resueltas) for e in efectos],
         "alertas": alertas,
         "advertencias": advertencias,
         "version_motor": VERSION_MOTOR,
-        "detalle_tipologias": [_con_fundamento(t, resueltas) for t in tipologias],
+        "detalle_tipologias": [_tipologia_con_fundamento(t, resueltas) for t in tipologias],
         "fundamento_clasificacion": [resueltas[id(r)] for r in referencias_clasificacion],
         "resumen": _resumen(clasificacion, tipologias, efectos),
         "territorio": territorio,
     }
 
 
-def _efectos_espaciales(entrada: Entrada, indice: IndiceEspacial) -> dict[str, Any]:
+def _efectos_espaciales(entrada: Entrada, indice: IndiceEspacial) -> _Espaciales:
     assert entrada.geometria is not None
     geometria = entrada.geometria
     categorias = {c.pk: c for c in CategoriaCapa.objects.all()}
     regiones = Prefetch("cobertura_regiones", queryset=Region.objects.only("codigo", "nombre"))
     capas = {c.pk: c for c in CapaGeografica.objects.filter(activa=True).prefetch_related(regiones)}
     radio = max([max(c.buffer_alerta_m, c.buffer_efecto_m) for c in categorias.values()] or [0])
-    efectos: list[dict[str, Any]] = []
-    alertas: list[dict[str, Any]] = []
+    efectos: list[_EfectoConReferencias] = []
+    alertas: list[Alerta] = []
     proteccion_oficial: list[str] = []
     for cercania in indice.cercanos(geometria, radio_m=radio):
         capa = capas.get(cercania.elemento.capa_id)
@@ -222,12 +255,12 @@ def _efectos_espaciales(entrada: Entrada, indice: IndiceEspacial) -> dict[str, A
     }
 
 
-def _territorio(entrada: Entrada, indice: IndiceEspacial) -> tuple[list[str], dict[str, Any]]:
+def _territorio(entrada: Entrada, indice: IndiceEspacial) -> tuple[list[str], Territorio]:
     assert entrada.geometria is not None
     advertencias: list[str] = []
     regiones = indice.regiones_de(entrada.geometria)
     comuna = indice.comuna_de(entrada.geometria)
-    territorio: dict[str, Any] = {
+    territorio: Territorio = {
         "codigos_region": [r.codigo for r in regiones] or [entrada.region.codigo],
         "comuna_sugerida": {"codigo": comuna.codigo, "nombre": comuna.nombre} if comuna else None,
     }
@@ -243,7 +276,7 @@ def _territorio(entrada: Entrada, indice: IndiceEspacial) -> tuple[list[str], di
     return advertencias, territorio
 
 
-def _evidencia(cercania: Cercania, capa: CapaGeografica, categoria: CategoriaCapa) -> dict[str, Any]:
+def _evidencia(cercania: Cercania, capa: CapaGeografica, categoria: CategoriaCapa) -> Evidencia:
     return {
         "origen": "capa",
         "elemento_id": cercania.elemento.id,
@@ -300,13 +333,29 @@ def _referencias_espaciales(letra: str, categoria: CategoriaCapa) -> list[fundam
     )
 
 
-def _con_fundamento(item: dict[str, Any], resueltas: dict[int, dict[str, Any]]) -> dict[str, Any]:
-    salida = {k: v for k, v in item.items() if k != "refs"}
-    salida["fundamento"] = [resueltas[id(r)] for r in item["refs"]]
-    return salida
+def _efecto_con_fundamento(efecto: _EfectoConReferencias, resueltas: dict[int, Fundamento]) -> Efecto:
+    return {
+        "letra": efecto["letra"],
+        "descripcion": efecto["descripcion"],
+        "severidad": efecto["severidad"],
+        "evidencia": efecto["evidencia"],
+        "fundamento": [resueltas[id(r)] for r in efecto["refs"]],
+    }
 
 
-def _resumen(clasificacion: str, tipologias: list[dict[str, Any]], efectos: list[dict[str, Any]]) -> str:
+def _tipologia_con_fundamento(
+    tipologia: _TipologiaConReferencias, resueltas: dict[int, Fundamento]
+) -> DetalleTipologia:
+    return {
+        "tipologia": tipologia["tipologia"],
+        "motivo": tipologia["motivo"],
+        "fundamento": [resueltas[id(r)] for r in tipologia["refs"]],
+    }
+
+
+def _resumen(
+    clasificacion: str, tipologias: list[_TipologiaConReferencias], efectos: list[_EfectoConReferencias]
+) -> str:
     if clasificacion == "NO_INGRESA":
         return "No ingresa al SEIA: no alcanza ninguna tipología del Art. 10 de la Ley 19.300."
     literales = ", ".join(t["tipologia"] for t in tipologias)

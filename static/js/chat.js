@@ -302,7 +302,7 @@
     };
     const proponer = li.querySelector('[data-hacer="accion"]');
     if (proponer) proponer.onclick = function () {
-      // La acción se crea al pedirla (vence a los 5 minutos) y se confirma en el mismo diálogo.
+      // La acción se crea al pedirla (vence según `VIGENCIA_ACCION`) y se confirma en el mismo diálogo.
       fetch("/api/asistente/avisos/" + a.id + "/accion", { method: "POST", credentials: "same-origin", headers: { "X-CSRFToken": csrf() } })
         .then(function (r) { return r.json().then(function (d) { return { ok: r.ok, d: d }; }); })
         .then(function (r) { if (r.ok) abrirAccion(r.d); else fallaAviso(li, r.d.detail || r.d.error || "No se pudo proponer la acción."); },

@@ -29,7 +29,7 @@ def api(usuario: AbstractUser) -> APIClient:
     return cliente
 
 
-def test_chat_returns_the_message_sources_and_a_pending_action_described_for_people(
+def test_el_chat_devuelve_el_mensaje_sus_fuentes_y_una_accion_pendiente_descrita_para_personas(
     usuaria: Callable[..., AbstractUser],
 ) -> None:
     respuesta = api(usuaria()).post(
@@ -72,7 +72,7 @@ def eventos_sse(respuesta: Any) -> list[dict[str, str]]:
     return [dict(linea.split(": ", 1) for linea in b.split("\n")) for b in bloques]
 
 
-def test_the_stream_sends_ordered_events_with_ids_and_no_cache_headers(
+def test_el_flujo_envia_eventos_ordenados_con_id_y_sin_cache(
     usuaria_confirmada: AbstractUser,
 ) -> None:
     respuesta = api(usuaria_confirmada).post("/api/asistente/chat/stream", {"mensaje": "hola"}, format="json")
@@ -87,7 +87,7 @@ def test_the_stream_sends_ordered_events_with_ids_and_no_cache_headers(
     assert "token" in {e["event"] for e in eventos}
 
 
-def test_a_client_that_lost_the_stream_gets_the_rest_after_its_last_event_id(
+def test_un_cliente_que_perdio_el_flujo_recibe_el_resto_desde_su_ultimo_id(
     usuaria_confirmada: AbstractUser,
 ) -> None:
     cliente = api(usuaria_confirmada)
@@ -103,7 +103,7 @@ def test_a_client_that_lost_the_stream_gets_the_rest_after_its_last_event_id(
     assert cliente.get(f"/api/asistente/conversaciones/{uuid.uuid4()}/eventos").status_code == 404
 
 
-def test_confirming_creates_once_and_repeating_returns_the_same(usuaria: Callable[..., AbstractUser]) -> None:
+def test_confirmar_crea_una_vez_y_repetir_devuelve_lo_mismo(usuaria: Callable[..., AbstractUser]) -> None:
     cliente = api(usuaria())
     accion = cliente.post(
         "/api/asistente/chat", {"mensaje": "crea un proyecto llamado Mina Norte en Atacama"}, format="json"
@@ -125,7 +125,7 @@ def test_confirming_creates_once_and_repeating_returns_the_same(usuaria: Callabl
     assert Proyecto.objects.filter(nombre="Mina Norte").count() == 1
 
 
-def test_confirming_someone_elses_or_an_expired_action_fails_with_the_right_code(
+def test_confirmar_una_accion_ajena_o_vencida_falla_con_el_codigo_correcto(
     usuaria: Callable[..., AbstractUser],
 ) -> None:
     dueña = api(usuaria())
@@ -145,13 +145,13 @@ def test_confirming_someone_elses_or_an_expired_action_fails_with_the_right_code
     assert not Proyecto.objects.exists()
 
 
-def test_a_long_message_is_a_400_in_spanish(usuaria: Callable[..., AbstractUser]) -> None:
+def test_un_mensaje_largo_es_un_400_en_castellano(usuaria: Callable[..., AbstractUser]) -> None:
     respuesta = api(usuaria()).post("/api/asistente/chat", {"mensaje": "x" * 4001}, format="json")
 
     assert respuesta.status_code == 400 and "4000 caracteres" in respuesta.json()["error"]
 
 
-def test_too_many_messages_get_429_with_retry_after(usuaria: Callable[..., AbstractUser]) -> None:
+def test_demasiados_mensajes_reciben_429_con_retry_after(usuaria: Callable[..., AbstractUser]) -> None:
     cliente = api(usuaria())
     codigos = [
         cliente.post("/api/asistente/chat", {"mensaje": "hola"}, format="json").status_code for _ in range(11)
@@ -161,7 +161,7 @@ def test_too_many_messages_get_429_with_retry_after(usuaria: Callable[..., Abstr
     assert codigos[:10] == [200] * 10 and ultima.status_code == 429 and int(ultima["Retry-After"]) > 0
 
 
-def test_conversations_and_messages_are_private_and_deletion_hides_them(
+def test_conversaciones_y_mensajes_son_privados_y_borrarlos_los_oculta(
     usuaria: Callable[..., AbstractUser],
 ) -> None:
     dueña = api(usuaria())
@@ -186,7 +186,7 @@ def test_conversations_and_messages_are_private_and_deletion_hides_them(
     assert dueña.get("/api/asistente/conversaciones/").json() == []
 
 
-def test_feedback_is_stored_in_the_users_memory_which_can_be_erased(
+def test_la_calificacion_se_guarda_en_la_memoria_del_usuario_que_puede_borrarse(
     usuaria: Callable[..., AbstractUser],
 ) -> None:
     cliente = api(usuaria())
@@ -203,7 +203,7 @@ def test_feedback_is_stored_in_the_users_memory_which_can_be_erased(
     assert cliente.get("/api/asistente/memoria/").json()["feedback"] == []
 
 
-def test_tools_offered_follow_the_role(usuaria: Callable[..., AbstractUser]) -> None:
+def test_las_herramientas_ofrecidas_siguen_el_rol(usuaria: Callable[..., AbstractUser]) -> None:
     lectura = {h["name"] for h in api(usuaria("l", Rol.LECTURA)).get("/api/asistente/herramientas/").json()}
     escritura = {
         h["name"] for h in api(usuaria("e", Rol.ESCRITURA)).get("/api/asistente/herramientas/").json()
@@ -214,7 +214,7 @@ def test_tools_offered_follow_the_role(usuaria: Callable[..., AbstractUser]) -> 
     assert "proponer_implementacion" not in escritura
 
 
-def test_search_tools_are_not_offered_without_a_corpus(usuaria: Callable[..., AbstractUser]) -> None:
+def test_sin_corpus_no_se_ofrecen_herramientas_de_busqueda(usuaria: Callable[..., AbstractUser]) -> None:
     # Sin corpus aunque otra prueba ya lo haya cargado en la sesión (se revierte al terminar).
     FragmentoLegal.objects.exclude(norma__tipo=Norma.Tipo.DOCUMENTACION).delete()
 
@@ -223,13 +223,13 @@ def test_search_tools_are_not_offered_without_a_corpus(usuaria: Callable[..., Ab
     assert "buscar_normativa" not in nombres
 
 
-def test_the_health_endpoint_names_the_engine(usuaria: Callable[..., AbstractUser]) -> None:
+def test_la_salud_nombra_el_motor(usuaria: Callable[..., AbstractUser]) -> None:
     assert api(usuaria()).get("/api/asistente/health/").json()["motor"] == "reglas"
 
 
 @pytest.mark.django_db
 @pytest.mark.usefixtures("corpus")
-def test_the_domain_form_rejects_malformed_disclaimers_and_unknown_norms() -> None:
+def test_el_formulario_de_dominio_rechaza_descargos_mal_formados_y_normas_desconocidas() -> None:
     from asistente.admin import DominioForm
 
     datos = {
@@ -243,7 +243,7 @@ def test_the_domain_form_rejects_malformed_disclaimers_and_unknown_norms() -> No
     assert {"descargos", "normas"} <= set(formulario.errors)
 
 
-def test_the_stream_served_by_daphne_sends_each_event_as_it_happens_and_not_all_at_the_end(
+def test_el_flujo_servido_por_daphne_envia_cada_evento_cuando_ocurre_y_no_todos_al_final(
     usuaria_confirmada: AbstractUser, daphne: Callable[..., str]
 ) -> None:
     import threading

@@ -38,7 +38,7 @@ def analizar(proyecto: Proyecto, resultado: dict[str, object], fecha: datetime) 
 
 
 @pytest.mark.django_db
-def test_a_draft_without_geometry_is_nudged_once_a_day_with_a_link_to_the_map(
+def test_un_borrador_sin_geometria_recibe_un_aviso_al_dia_con_enlace_al_mapa(
     usuaria: Callable[..., AbstractUser],
 ) -> None:
     consultora = usuaria()
@@ -56,7 +56,7 @@ def test_a_draft_without_geometry_is_nudged_once_a_day_with_a_link_to_the_map(
 
 
 @pytest.mark.django_db
-def test_no_nudges_outside_active_hours_or_beyond_the_hourly_limit(
+def test_sin_avisos_fuera_del_horario_activo_ni_sobre_el_limite_por_hora(
     usuaria: Callable[..., AbstractUser],
 ) -> None:
     consultora = usuaria()
@@ -70,7 +70,7 @@ def test_no_nudges_outside_active_hours_or_beyond_the_hourly_limit(
 
 
 @pytest.mark.django_db
-def test_a_polygon_changed_after_the_analysis_offers_a_rerun_created_only_when_asked_and_confirmed(
+def test_un_poligono_cambiado_tras_el_analisis_ofrece_repetirlo_solo_si_se_pide_y_confirma(
     usuaria: Callable[..., AbstractUser],
 ) -> None:
     consultora = usuaria()
@@ -106,7 +106,7 @@ def test_a_polygon_changed_after_the_analysis_offers_a_rerun_created_only_when_a
 
 
 @pytest.mark.django_db
-def test_unreviewed_critical_alerts_point_to_the_report(usuaria: Callable[..., AbstractUser]) -> None:
+def test_alertas_criticas_sin_revisar_llevan_al_informe(usuaria: Callable[..., AbstractUser]) -> None:
     consultora = usuaria()
     proyecto = borrador_antiguo(consultora, geometria=TALTAL)
     analisis = analizar(proyecto, {"alertas": [{"severidad": "critica", "mensaje": "PN a 2 km"}]}, MEDIODIA)
@@ -120,7 +120,7 @@ def test_unreviewed_critical_alerts_point_to_the_report(usuaria: Callable[..., A
 
 @pytest.mark.usefixtures("corpus")
 @pytest.mark.django_db
-def test_a_new_version_of_a_cited_norm_is_announced_with_the_cited_articles(
+def test_una_version_nueva_de_una_norma_citada_se_anuncia_con_los_articulos_citados(
     usuaria: Callable[..., AbstractUser],
 ) -> None:
     consultora = usuaria()
@@ -148,7 +148,7 @@ def test_a_new_version_of_a_cited_norm_is_announced_with_the_cited_articles(
 
 
 @pytest.mark.django_db
-def test_nudges_are_listed_until_dismissed_and_only_to_their_owner(
+def test_los_avisos_se_listan_hasta_descartarlos_y_solo_a_su_dueno(
     usuaria: Callable[..., AbstractUser],
 ) -> None:
     consultora = usuaria()
@@ -165,7 +165,7 @@ def test_nudges_are_listed_until_dismissed_and_only_to_their_owner(
 
 
 @pytest.mark.django_db
-def test_the_periodic_review_runs_at_the_configured_frequency_and_never_twice_at_once(
+def test_la_revision_periodica_corre_con_la_frecuencia_configurada_y_nunca_dos_veces_a_la_vez(
     usuaria: Callable[..., AbstractUser],
 ) -> None:
     import redis

@@ -70,7 +70,7 @@ async def test_un_socket_anonimo_se_acepta_y_se_cierra_con_4401_para_que_el_nave
     assert conectado and cierre == {"type": "websocket.close", "code": CIERRE_NO_AUTENTICADO}
 
 
-async def test_a_message_streams_the_same_event_sequence_as_sse(
+async def test_un_mensaje_transmite_la_misma_secuencia_de_eventos_que_sse(
     usuarias: Any, django_db_blocker: Any
 ) -> None:
     with django_db_blocker.unblock():
@@ -86,7 +86,7 @@ async def test_a_message_streams_the_same_event_sequence_as_sse(
     assert "asistente de prefactibilidad" in marcos[-1]["datos"]["mensaje"]["contenido"]
 
 
-async def test_a_reconnecting_client_resumes_after_its_last_event(
+async def test_un_cliente_que_se_reconecta_sigue_despues_de_su_ultimo_evento(
     usuarias: Any, django_db_blocker: Any
 ) -> None:
     with django_db_blocker.unblock():
@@ -105,7 +105,9 @@ async def test_a_reconnecting_client_resumes_after_its_last_event(
     assert resto[-1]["evento"] == "done"
 
 
-async def test_another_users_conversation_cannot_be_resumed(usuarias: Any, django_db_blocker: Any) -> None:
+async def test_la_conversacion_de_otro_usuario_no_se_puede_reanudar(
+    usuarias: Any, django_db_blocker: Any
+) -> None:
     with django_db_blocker.unblock():
         duena = await conectar(usuarias[0])
         await duena.send_json_to({"tipo": "mensaje", "mensaje": "hola"})
@@ -120,7 +122,7 @@ async def test_another_users_conversation_cannot_be_resumed(usuarias: Any, djang
     assert respuesta["evento"] == "error" and respuesta["datos"]["codigo"] == 404
 
 
-async def test_an_action_is_confirmed_over_the_socket(usuarias: Any, django_db_blocker: Any) -> None:
+async def test_una_accion_se_confirma_por_el_socket(usuarias: Any, django_db_blocker: Any) -> None:
     with django_db_blocker.unblock():
         comunicador = await conectar(usuarias[0])
         await comunicador.send_json_to(
@@ -137,7 +139,7 @@ async def test_an_action_is_confirmed_over_the_socket(usuarias: Any, django_db_b
     assert creado == 1
 
 
-async def test_rate_limits_and_bad_frames_come_back_as_error_frames(
+async def test_limites_de_uso_y_marcos_invalidos_vuelven_como_marcos_de_error(
     usuarias: Any, django_db_blocker: Any
 ) -> None:
     with django_db_blocker.unblock():
@@ -152,9 +154,7 @@ async def test_rate_limits_and_bad_frames_come_back_as_error_frames(
     assert largo["datos"]["codigo"] == 400 and "4000 caracteres" in largo["datos"]["mensaje"]
 
 
-async def test_opening_a_project_without_geometry_pushes_a_nudge(
-    usuarias: Any, django_db_blocker: Any
-) -> None:
+async def test_abrir_un_proyecto_sin_geometria_envia_un_aviso(usuarias: Any, django_db_blocker: Any) -> None:
     from datetime import timedelta
 
     from django.utils import timezone
@@ -186,7 +186,7 @@ async def test_opening_a_project_without_geometry_pushes_a_nudge(
     assert aviso["datos"]["tipo"] == "proyecto_sin_geometria" and "Mina Sin Mapa" in aviso["datos"]["mensaje"]
 
 
-async def test_an_idle_socket_and_a_slow_turn_outlive_the_redis_clients_5_second_read_timeout() -> None:
+async def test_un_socket_inactivo_y_un_turno_lento_sobreviven_al_plazo_de_lectura_de_5_s_de_redis() -> None:
     """redis-py 8 corta las lecturas a los 5 s: la capa de canales y la retransmisión esperan más."""
     import asyncio
     import json

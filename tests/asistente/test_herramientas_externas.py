@@ -54,13 +54,13 @@ def sitio_sea(settings: Any) -> Iterator[ServidorLocal]:
 
 
 @pytest.mark.usefixtures("corpus")
-def test_the_three_external_tools_are_offered_to_the_model(usuaria: Callable[..., AbstractUser]) -> None:
+def test_las_tres_herramientas_externas_se_ofrecen_al_modelo(usuaria: Callable[..., AbstractUser]) -> None:
     nombres = {h.nombre for h in herramientas_para(usuaria())}
 
     assert {"buscar_bcn", "buscar_eseia", "buscar_sea"} <= nombres
 
 
-def test_the_offline_engine_searches_the_eseia_and_shows_an_injected_name_as_plain_data(
+def test_el_motor_sin_conexion_busca_en_el_eseia_y_muestra_un_nombre_inyectado_como_dato(
     eseia: ServidorLocal, usuaria: Callable[..., AbstractUser], conversar: Callable[..., Charla]
 ) -> None:
     charla = conversar(usuaria(), "busca en el e-SEIA proyectos mineros en Antofagasta")
@@ -71,7 +71,7 @@ def test_the_offline_engine_searches_the_eseia_and_shows_an_injected_name_as_pla
 
 
 @pytest.mark.usefixtures("corpus")
-def test_the_offline_engine_answers_the_official_text_of_an_article_with_its_version_and_link(
+def test_el_motor_sin_conexion_responde_el_texto_oficial_de_un_articulo_con_su_version_y_enlace(
     usuaria: Callable[..., AbstractUser], conversar: Callable[..., Charla]
 ) -> None:
     from django.utils import timezone
@@ -89,7 +89,7 @@ def test_the_offline_engine_answers_the_official_text_of_an_article_with_its_ver
 
 
 @pytest.mark.usefixtures("corpus")
-def test_scraped_text_reaches_the_model_delimited_as_data_and_executes_nothing(
+def test_el_texto_extraido_llega_al_modelo_delimitado_como_dato_y_no_ejecuta_nada(
     eseia: ServidorLocal, usuaria: Callable[..., AbstractUser], conversar: Callable[..., Charla]
 ) -> None:
     modelo = ServidorLocal()
@@ -126,7 +126,7 @@ def test_scraped_text_reaches_the_model_delimited_as_data_and_executes_nothing(
     assert cache_fuentes.contadores("eseia")["fallos"] >= 1
 
 
-def test_with_the_eseia_down_the_assistant_answers_from_the_stale_cache_with_a_warning(
+def test_con_el_eseia_caido_el_asistente_responde_desde_la_cache_vencida_con_un_aviso(
     eseia: ServidorLocal, usuaria: Callable[..., AbstractUser], conversar: Callable[..., Charla]
 ) -> None:
     import redis
@@ -156,7 +156,7 @@ def test_with_the_eseia_down_the_assistant_answers_from_the_stale_cache_with_a_w
     assert "503" in EstadoFuente.objects.get(fuente="eseia").ultimo_error
 
 
-def test_the_offline_engine_lists_sea_news_with_links_and_an_injected_summary_is_plain_data(
+def test_el_motor_sin_conexion_lista_noticias_del_sea_con_enlaces_y_un_resumen_inyectado_es_dato(
     sitio_sea: ServidorLocal, usuaria: Callable[..., AbstractUser], conversar: Callable[..., Charla]
 ) -> None:
     charla = conversar(usuaria(), "¿Qué noticias hay del SEA sobre el área de influencia?")
@@ -169,7 +169,7 @@ def test_the_offline_engine_lists_sea_news_with_links_and_an_injected_summary_is
 
 
 @pytest.mark.usefixtures("corpus")
-def test_the_offline_engine_searches_the_sea_guides_and_links_the_pdf(
+def test_el_motor_sin_conexion_busca_en_las_guias_del_sea_y_enlaza_el_pdf(
     usuaria: Callable[..., AbstractUser], conversar: Callable[..., Charla]
 ) -> None:
     charla = conversar(usuaria(), "Busca en las guías del SEA los criterios sobre monumentos nacionales")

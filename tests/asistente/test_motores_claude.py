@@ -43,7 +43,7 @@ def pedidos_json(servidor: ServidorLocal) -> list[dict[str, Any]]:
 
 
 @pytest.mark.usefixtures("corpus")
-def test_a_tool_round_feeds_results_back_and_the_answer_cites_this_turns_fragments(
+def test_una_ronda_de_herramientas_devuelve_resultados_y_la_respuesta_cita_fragmentos_de_este_turno(
     servidor: ServidorLocal, usuaria: Callable[..., AbstractUser], conversar: Callable[..., Charla]
 ) -> None:
     responder_sse(
@@ -70,7 +70,7 @@ def test_a_tool_round_feeds_results_back_and_the_answer_cites_this_turns_fragmen
 
 
 @pytest.mark.usefixtures("corpus")
-def test_the_chat_is_told_what_the_assistant_is_consulting_before_the_tool_runs(
+def test_el_chat_sabe_que_consulta_el_asistente_antes_de_que_corra_la_herramienta(
     servidor: ServidorLocal, usuaria: Callable[..., AbstractUser], conversar: Callable[..., Charla]
 ) -> None:
     responder_sse(
@@ -86,7 +86,7 @@ def test_the_chat_is_told_what_the_assistant_is_consulting_before_the_tool_runs(
 
 
 @pytest.mark.usefixtures("capas")
-def test_a_write_tool_from_the_model_only_creates_a_pending_action(
+def test_una_herramienta_de_escritura_pedida_por_el_modelo_solo_crea_una_accion_pendiente(
     servidor: ServidorLocal, usuaria: Callable[..., AbstractUser], conversar: Callable[..., Charla]
 ) -> None:
     responder_sse(
@@ -104,7 +104,7 @@ def test_a_write_tool_from_the_model_only_creates_a_pending_action(
     assert len(servidor.pedidos) == 1
 
 
-def test_a_tool_error_goes_back_to_the_model_for_another_try(
+def test_un_error_de_herramienta_vuelve_al_modelo_para_otro_intento(
     servidor: ServidorLocal, usuaria: Callable[..., AbstractUser], conversar: Callable[..., Charla]
 ) -> None:
     responder_sse(
@@ -120,7 +120,7 @@ def test_a_tool_error_goes_back_to_the_model_for_another_try(
 
 
 @pytest.mark.parametrize("estado", [500, 529, 429])
-def test_when_the_api_keeps_failing_the_rules_engine_answers_with_a_warning(
+def test_si_la_api_sigue_fallando_responde_el_motor_de_reglas_con_un_aviso(
     servidor: ServidorLocal,
     usuaria: Callable[..., AbstractUser],
     conversar: Callable[..., Charla],
@@ -136,7 +136,7 @@ def test_when_the_api_keeps_failing_the_rules_engine_answers_with_a_warning(
     assert len(servidor.pedidos) == 2  # el intento y un reintento del SDK
 
 
-def test_an_error_event_in_the_middle_of_the_stream_falls_back_to_the_rules_engine_with_a_warning(
+def test_un_evento_de_error_a_mitad_del_flujo_cae_al_motor_de_reglas_con_un_aviso(
     servidor: ServidorLocal, usuaria: Callable[..., AbstractUser], conversar: Callable[..., Charla]
 ) -> None:
     inicio = sse({"type": "text", "text": "Empiezo a responder"}).split("event: message_delta")[0]
@@ -150,7 +150,7 @@ def test_an_error_event_in_the_middle_of_the_stream_falls_back_to_the_rules_engi
     assert Mensaje.objects.get(pk=charla.final["mensaje"]["id"]).motor == "reglas (respaldo)"
 
 
-def test_a_slow_api_times_out_and_the_rules_engine_answers(
+def test_una_api_lenta_agota_el_plazo_y_responde_el_motor_de_reglas(
     servidor: ServidorLocal, usuaria: Callable[..., AbstractUser], conversar: Callable[..., Charla]
 ) -> None:
     servidor.responder(
@@ -165,7 +165,7 @@ def test_a_slow_api_times_out_and_the_rules_engine_answers(
 
 
 @pytest.mark.usefixtures("corpus")
-def test_text_is_relayed_while_the_model_is_still_working_and_sources_arrive_before_the_text_citing_them(
+def test_el_texto_se_retransmite_mientras_el_modelo_trabaja_y_las_fuentes_llegan_antes_del_texto_que_las_cita(
     servidor: ServidorLocal, usuaria: Callable[..., AbstractUser]
 ) -> None:
     from asistente.services import turno_eventos, turno_iniciar
@@ -206,7 +206,7 @@ def test_text_is_relayed_while_the_model_is_still_working_and_sources_arrive_bef
 
 
 @pytest.mark.usefixtures("corpus")
-def test_if_the_model_fails_mid_answer_the_fallback_sends_its_own_sources_and_warning_before_done(
+def test_si_el_modelo_falla_a_mitad_el_respaldo_envia_sus_fuentes_y_aviso_antes_de_done(
     servidor: ServidorLocal, usuaria: Callable[..., AbstractUser], conversar: Callable[..., Charla]
 ) -> None:
     responder_sse(
@@ -229,7 +229,7 @@ def test_if_the_model_fails_mid_answer_the_fallback_sends_its_own_sources_and_wa
     assert charla.final["mensaje"]["advertencias"][0].startswith("El modelo de lenguaje no respondió")
 
 
-def test_a_turn_rebuilt_in_the_worker_reads_the_role_once_and_the_memory_with_its_message(
+def test_un_turno_reconstruido_en_el_worker_lee_el_rol_una_vez_y_la_memoria_con_su_mensaje(
     servidor: ServidorLocal, usuaria: Callable[..., AbstractUser]
 ) -> None:
     from django.db import connection

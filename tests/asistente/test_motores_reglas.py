@@ -16,7 +16,7 @@ Conversar = Callable[..., Charla]
 CrearUsuaria = Callable[..., AbstractUser]
 
 
-def test_a_greeting_is_answered_without_tools(usuaria: CrearUsuaria, conversar: Conversar) -> None:
+def test_un_saludo_se_responde_sin_herramientas(usuaria: CrearUsuaria, conversar: Conversar) -> None:
     charla = conversar(usuaria(), "Hola")
 
     assert "asistente de prefactibilidad" in charla.texto
@@ -24,7 +24,7 @@ def test_a_greeting_is_answered_without_tools(usuaria: CrearUsuaria, conversar: 
 
 
 @pytest.mark.usefixtures("corpus")
-def test_a_law_question_is_answered_with_citations_from_this_turn(
+def test_una_pregunta_de_ley_se_responde_con_citas_de_este_turno(
     usuaria: CrearUsuaria, conversar: Conversar
 ) -> None:
     charla = conversar(usuaria(), "¿Qué dice la ley sobre glaciares?")
@@ -37,7 +37,7 @@ def test_a_law_question_is_answered_with_citations_from_this_turn(
 
 
 @pytest.mark.usefixtures("corpus")
-def test_a_question_outside_the_corpus_says_there_is_no_basis(
+def test_una_pregunta_fuera_del_corpus_dice_que_no_hay_base(
     usuaria: CrearUsuaria, conversar: Conversar
 ) -> None:
     charla = conversar(usuaria(), "¿Cómo se tramita el divorcio de mutuo acuerdo?")
@@ -47,7 +47,7 @@ def test_a_question_outside_the_corpus_says_there_is_no_basis(
 
 
 @pytest.mark.usefixtures("capas")
-def test_creating_a_project_waits_for_confirmation_and_then_creates_it_once(
+def test_crear_un_proyecto_espera_la_confirmacion_y_lo_crea_una_vez(
     usuaria: CrearUsuaria, conversar: Conversar
 ) -> None:
     consultora = usuaria()
@@ -69,14 +69,16 @@ def test_creating_a_project_waits_for_confirmation_and_then_creates_it_once(
     )
 
 
-def test_a_reader_cannot_even_propose_creating_a_project(usuaria: CrearUsuaria, conversar: Conversar) -> None:
+def test_un_lector_ni_siquiera_puede_proponer_crear_un_proyecto(
+    usuaria: CrearUsuaria, conversar: Conversar
+) -> None:
     charla = conversar(usuaria("lectora", Rol.LECTURA), "crea un proyecto llamado Mina Sur en Coquimbo")
 
     assert charla.accion is None and "no permite" in charla.texto
     assert AccionPendiente.objects.count() == 0
 
 
-def test_an_injection_asking_to_skip_confirmation_executes_nothing(
+def test_una_inyeccion_que_pide_saltar_la_confirmacion_no_ejecuta_nada(
     usuaria: CrearUsuaria, conversar: Conversar
 ) -> None:
     charla = conversar(
@@ -91,13 +93,13 @@ def test_an_injection_asking_to_skip_confirmation_executes_nothing(
     assert "No puedo cambiar mis reglas" in charla.texto
 
 
-def test_missing_data_is_asked_for(usuaria: CrearUsuaria, conversar: Conversar) -> None:
+def test_los_datos_que_faltan_se_preguntan(usuaria: CrearUsuaria, conversar: Conversar) -> None:
     charla = conversar(usuaria(), "crea un proyecto llamado Mina Norte")
 
     assert charla.texto == "¿En qué región estará «Mina Norte»?" and charla.accion is None
 
 
-def test_explaining_why_a_project_is_eia_lists_its_triggers_with_cited_articles(
+def test_explicar_por_que_un_proyecto_es_eia_lista_sus_causas_con_articulos_citados(
     proyecto_eia: Proyecto, conversar: Conversar
 ) -> None:
     charla = conversar(proyecto_eia.creado_por, f"¿Por qué el proyecto #{proyecto_eia.pk} es EIA?")
@@ -109,7 +111,7 @@ def test_explaining_why_a_project_is_eia_lists_its_triggers_with_cited_articles(
     assert any("pertinencia" in a for a in charla.final["mensaje"]["advertencias"])
 
 
-def test_an_unknown_project_is_said_so_with_close_matches(
+def test_un_proyecto_desconocido_se_dice_con_los_parecidos(
     proyecto_eia: Proyecto, conversar: Conversar
 ) -> None:
     charla = conversar(proyecto_eia.creado_por, "muéstrame el proyecto «Mina Mejilones»")
@@ -118,7 +120,7 @@ def test_an_unknown_project_is_said_so_with_close_matches(
     assert "«Mina Mejillones»" in charla.texto
 
 
-def test_another_users_project_is_not_found(
+def test_el_proyecto_de_otro_usuario_no_se_encuentra(
     proyecto_eia: Proyecto, usuaria: CrearUsuaria, conversar: Conversar
 ) -> None:
     charla = conversar(usuaria("otra"), f"¿Por qué el proyecto #{proyecto_eia.pk} es EIA?")
@@ -127,7 +129,7 @@ def test_another_users_project_is_not_found(
 
 
 @pytest.mark.usefixtures("corpus")
-def test_questions_about_sanctions_carry_the_legal_disclaimer(
+def test_las_preguntas_sobre_sanciones_llevan_el_descargo_legal(
     usuaria: CrearUsuaria, conversar: Conversar
 ) -> None:
     charla = conversar(usuaria(), "¿Qué sanción arriesga un proyecto que elude el SEIA?")
@@ -145,7 +147,7 @@ def test_questions_about_sanctions_carry_the_legal_disclaimer(
         ("en 6,5 hectáreas", "superficie_ha", 6.5),
     ],
 )
-def test_quantities_are_read_as_chileans_write_them(texto: str, campo: str, valor: float) -> None:
+def test_las_cantidades_se_leen_como_se_escriben_en_chile(texto: str, campo: str, valor: float) -> None:
     assert extraer_entidades(f"crea un proyecto llamado X en Atacama {texto}").cantidades[campo] == valor
 
 
@@ -159,11 +161,11 @@ def test_quantities_are_read_as_chileans_write_them(texto: str, campo: str, valo
         ("en Ñuble", "Ñuble"),
     ],
 )
-def test_regions_are_recognised_with_or_without_accents(texto: str, region: str) -> None:
+def test_las_regiones_se_reconocen_con_o_sin_tildes(texto: str, region: str) -> None:
     assert extraer_entidades(f"crea un proyecto llamado X {texto}").region == region
 
 
-def test_conversational_filler_is_removed_from_the_search() -> None:
+def test_el_relleno_conversacional_se_quita_de_la_busqueda() -> None:
     assert consulta_de("¿Qué dice la ley sobre glaciares?") == "glaciares"
 
 
@@ -177,12 +179,16 @@ def test_conversational_filler_is_removed_from_the_search() -> None:
         ("crea un proyecto llamado Mina Norte en Atacama", "Mina Norte"),
     ],
 )
-def test_project_names_are_read_without_taking_acronyms_for_names(mensaje: str, nombre: str | None) -> None:
+def test_los_nombres_de_proyecto_se_leen_sin_confundir_siglas_con_nombres(
+    mensaje: str, nombre: str | None
+) -> None:
     assert extraer_entidades(mensaje).nombre == nombre
 
 
 @pytest.mark.usefixtures("corpus")
-def test_a_law_question_cites_the_law_before_the_guides(usuaria: CrearUsuaria, conversar: Conversar) -> None:
+def test_una_pregunta_de_ley_cita_la_ley_antes_que_las_guias(
+    usuaria: CrearUsuaria, conversar: Conversar
+) -> None:
     charla = conversar(usuaria(), "¿Qué es una DIA?")
 
     assert charla.fuentes[0]["cita"] == "Ley 19.300, Art. 2, letra f)"

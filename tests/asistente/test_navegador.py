@@ -19,7 +19,7 @@ from django.contrib.auth import get_user_model
 from django.utils import timezone
 
 from asistente.models import AccionPendiente, Aviso, ConfiguracionAvisos, Conversacion, Mensaje
-from config.servicios import redis_compartido
+from config.redis_clientes import cliente_redis
 from proyectos.models import Cliente, Proyecto
 from proyectos.roles import Rol
 from proyectos.services import proyecto_crear, usuario_crear_o_actualizar
@@ -137,7 +137,7 @@ class Pagina:
         self.pagina.screenshot(path=str(CAPTURAS / f"{nombre}.png"), full_page=True)
 
 
-def test_a_law_question_typed_before_the_socket_opens_shows_its_sources_first_then_the_streamed_answer(
+def test_una_pregunta_escrita_antes_de_abrir_el_socket_muestra_primero_sus_fuentes_y_luego_la_respuesta(
     cliente_confirmado: Cliente, daphne: Callable[..., str], django_db_blocker: Any
 ) -> None:
 
@@ -201,7 +201,7 @@ def _pregunta_de_ley(navegador: Any, url: str) -> None:
     assert chat.errores == [] and movil.errores == []
 
 
-def test_creating_a_project_asks_for_confirmation_in_a_dialog_with_editable_parameters(
+def test_crear_un_proyecto_pide_confirmacion_en_un_dialogo_con_parametros_editables(
     cliente_confirmado: Cliente, daphne: Callable[..., str], django_db_blocker: Any
 ) -> None:
 
@@ -247,7 +247,7 @@ def _crear_con_dialogo(chat: Pagina, cliente_confirmado: Cliente, django_db_bloc
     assert chat.errores == []
 
 
-def test_a_proposed_action_shows_its_parameters_verbatim_with_fixed_choices_as_a_list_and_escape_cancels_it(
+def test_una_accion_propuesta_muestra_sus_parametros_tal_cual_con_opciones_fijas_en_lista_y_escape_la_cancela(
     cliente_confirmado: Cliente, daphne: Callable[..., str], django_db_blocker: Any
 ) -> None:
     from playwright.sync_api import expect
@@ -284,7 +284,7 @@ def test_a_proposed_action_shows_its_parameters_verbatim_with_fixed_choices_as_a
         assert chat.errores == []
 
 
-def test_a_draft_survives_a_reload_a_rejected_question_can_be_retried_and_the_conversation_deleted(
+def test_un_borrador_sobrevive_a_recargar_una_pregunta_rechazada_se_reintenta_y_la_conversacion_se_borra(
     cliente_confirmado: Cliente, daphne: Callable[..., str], django_db_blocker: Any
 ) -> None:
     from playwright.sync_api import expect
@@ -295,7 +295,7 @@ def test_a_draft_survives_a_reload_a_rejected_question_can_be_retried_and_the_co
         usuaria = en_hilo(lambda: get_user_model().objects.get(username=USUARIA).pk)
         clave = f"asistente:limite:mensajes_minuto:{usuaria}"
         ahora_ms = int(time.time() * 1000)  # ya usó sus 10 mensajes del minuto
-        redis_compartido().zadd(clave, {f"uso-{n}": ahora_ms for n in range(10)})
+        cliente_redis().zadd(clave, {f"uso-{n}": ahora_ms for n in range(10)})
 
         chat.pagina.fill("#entrada", "¿Qué es una DIA?")
         chat.pagina.reload()  # lo escrito y no enviado no se pierde
@@ -306,7 +306,7 @@ def test_a_draft_survives_a_reload_a_rejected_question_can_be_retried_and_the_co
         expect(error.locator("#reintentar")).to_be_visible()
         expect(chat.pagina.locator("#entrada")).to_be_enabled()
 
-        redis_compartido().delete(clave)  # pasó el minuto
+        cliente_redis().delete(clave)  # pasó el minuto
         error.locator("#reintentar").click()
         expect(error).to_be_hidden()
         expect(chat.pagina.locator(".chat-mensaje.assistant .calificar")).to_be_visible()
@@ -350,7 +350,7 @@ def _buscar_y_luego_responder(pedido: dict[str, Any]) -> str:
     return mensaje_sse(uso, stop="tool_use")
 
 
-def test_a_markdown_answer_after_a_search_says_what_it_consults_and_looks_the_same_after_a_reload(
+def test_una_respuesta_en_markdown_dice_que_consulta_y_se_ve_igual_al_recargar(
     cliente_confirmado: Cliente, daphne: Callable[..., str], django_db_blocker: Any
 ) -> None:
     from playwright.sync_api import expect
@@ -377,7 +377,7 @@ def test_a_markdown_answer_after_a_search_says_what_it_consults_and_looks_the_sa
         assert chat.errores == []
 
 
-def test_reloading_the_page_mid_answer_resumes_the_stream_without_losing_or_repeating_text(
+def test_recargar_a_mitad_de_respuesta_reanuda_el_flujo_sin_perder_ni_repetir_texto(
     cliente_confirmado: Cliente, daphne: Callable[..., str], django_db_blocker: Any
 ) -> None:
 
@@ -414,7 +414,7 @@ def _recargar_a_mitad(chat: Pagina, palabras: list[str]) -> None:
     assert chat.errores == []
 
 
-def test_opening_a_project_without_geometry_shows_a_nudge_in_the_side_panel_that_can_be_dismissed(
+def test_abrir_un_proyecto_sin_geometria_muestra_un_aviso_descartable_en_el_panel_lateral(
     cliente_confirmado: Cliente, daphne: Callable[..., str], django_db_blocker: Any
 ) -> None:
 

@@ -15,7 +15,7 @@ class _Vacia(BaseModel):
     pass
 
 
-def test_tools_sharing_an_availability_check_run_it_once_per_offer(
+def test_herramientas_que_comparten_una_revision_de_disponibilidad_la_corren_una_vez_por_oferta(
     usuaria: Callable[..., AbstractUser], monkeypatch: pytest.MonkeyPatch
 ) -> None:
     llamadas: list[str] = []
@@ -51,7 +51,7 @@ def test_tools_sharing_an_availability_check_run_it_once_per_offer(
     assert len(llamadas) == 4  # cada oferta vuelve a verificar: nada queda en caché entre turnos
 
 
-def test_a_query_shared_by_different_availability_checks_runs_once_per_offer_and_again_next_offer(
+def test_una_consulta_compartida_por_distintas_revisiones_corre_una_vez_por_oferta_y_de_nuevo_en_la_siguiente(
     usuaria: Callable[..., AbstractUser], monkeypatch: pytest.MonkeyPatch
 ) -> None:
     consultas: list[str] = []
@@ -79,7 +79,7 @@ def test_a_query_shared_by_different_availability_checks_runs_once_per_offer_and
 
 
 @pytest.mark.usefixtures("corpus")
-def test_with_the_corpus_loaded_an_offer_reads_the_loaded_norm_types_in_one_query(
+def test_con_el_corpus_cargado_una_oferta_lee_los_tipos_de_norma_en_una_consulta(
     usuaria: Callable[..., AbstractUser],
 ) -> None:
     from django.db import connection
@@ -94,7 +94,7 @@ def test_with_the_corpus_loaded_an_offer_reads_the_loaded_norm_types_in_one_quer
     assert sum('"normativa_fragmentolegal"' in c["sql"] for c in consultas.captured_queries) == 1
 
 
-def test_a_tools_parameter_labels_are_their_titles_or_else_their_names_without_underscores() -> None:
+def test_las_etiquetas_de_los_parametros_son_sus_titulos_o_sus_nombres_sin_guiones_bajos() -> None:
     from pydantic import Field
 
     class Entrada(BaseModel):
@@ -106,7 +106,7 @@ def test_a_tools_parameter_labels_are_their_titles_or_else_their_names_without_u
     assert herramienta.etiquetas() == {"region": "Región", "superficie_ha": "superficie ha"}
 
 
-def test_a_parameter_with_fixed_choices_lists_each_value_with_the_name_the_tool_gives_it() -> None:
+def test_un_parametro_de_opciones_fijas_lista_cada_valor_con_el_nombre_que_le_da_la_herramienta() -> None:
     from typing import ClassVar, Literal
 
     class Entrada(BaseModel):
@@ -119,7 +119,7 @@ def test_a_parameter_with_fixed_choices_lists_each_value_with_the_name_the_tool_
     assert herramienta.opciones() == {"tipo": {"rapido": "Rápido", "completo": "completo"}}
 
 
-def test_a_tool_says_what_it_is_doing_in_its_own_words_or_else_with_its_name() -> None:
+def test_una_herramienta_dice_lo_que_hace_con_sus_palabras_o_con_su_nombre() -> None:
     propia = Herramienta("buscar_x", lambda e, c: {}, BaseModel, lambda u: True, actividad="Buscando x…")
     sin_texto = Herramienta("listar_cosas", lambda e, c: {}, BaseModel, lambda u: True)
 

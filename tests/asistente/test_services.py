@@ -15,7 +15,8 @@ from asistente.acciones import accion_decidir, acciones_expirar
 from asistente.models import AccionPendiente, Conversacion, Dominio, Mensaje
 from asistente.registro import ErrorDeHerramienta
 from asistente.services import mensaje_sospechoso, turno_iniciar
-from asistente.turno.tipos import AccionEnConflicto, AccionExpirada, AccionNoEncontrada, TurnoRechazado
+from asistente.turno.tipos import AccionEnConflicto, AccionExpirada, AccionNoEncontrada
+from config.errores import EntradaNoValida, LimiteExcedido, NoDisponible
 from proyectos.models import Cliente, Proyecto
 from proyectos.roles import Rol
 from proyectos.services import usuario_crear_o_actualizar
@@ -32,7 +33,7 @@ def proponer(
     return charla.accion
 
 
-def test_only_the_owner_can_decide(
+def test_solo_el_dueno_puede_decidir(
     usuaria: Callable[..., AbstractUser], conversar: Callable[..., Charla]
 ) -> None:
     accion = proponer(conversar, usuaria())
@@ -42,7 +43,7 @@ def test_only_the_owner_can_decide(
     assert not Proyecto.objects.exists()
 
 
-def test_an_expired_action_is_gone_and_marked_expired(
+def test_una_accion_vencida_ya_no_esta_y_queda_marcada_expirada(
     usuaria: Callable[..., AbstractUser], conversar: Callable[..., Charla]
 ) -> None:
     consultora = usuaria()
@@ -56,7 +57,7 @@ def test_an_expired_action_is_gone_and_marked_expired(
     assert not Proyecto.objects.exists()
 
 
-def test_the_beat_task_expires_stale_actions_and_says_so(
+def test_la_tarea_de_beat_vence_las_acciones_viejas_y_lo_dice(
     usuaria: Callable[..., AbstractUser], conversar: Callable[..., Charla]
 ) -> None:
     accion = proponer(conversar, usuaria())
@@ -68,7 +69,7 @@ def test_the_beat_task_expires_stale_actions_and_says_so(
     assert Mensaje.objects.filter(contenido__startswith="La acción venció").count() == 1
 
 
-def test_a_contrary_second_decision_conflicts(
+def test_una_segunda_decision_contraria_da_conflicto(
     usuaria: Callable[..., AbstractUser], conversar: Callable[..., Charla]
 ) -> None:
     consultora = usuaria()
@@ -80,7 +81,7 @@ def test_a_contrary_second_decision_conflicts(
     assert not Proyecto.objects.exists()
 
 
-def test_cancelling_is_fed_back_with_alternatives(
+def test_cancelar_se_informa_con_alternativas(
     usuaria: Callable[..., AbstractUser], conversar: Callable[..., Charla]
 ) -> None:
     consultora = usuaria()
@@ -94,7 +95,7 @@ def test_cancelling_is_fed_back_with_alternatives(
     assert ultimo.contenido.startswith("Cancelé la acción") and "otra región" in ultimo.contenido
 
 
-def test_edited_parameters_are_validated_again(
+def test_los_parametros_editados_se_validan_de_nuevo(
     usuaria: Callable[..., AbstractUser], conversar: Callable[..., Charla]
 ) -> None:
     consultora = usuaria()
@@ -114,7 +115,7 @@ def test_edited_parameters_are_validated_again(
     assert confirmada.estado == "confirmada" and Proyecto.objects.get().nombre == "Mina Norte II"
 
 
-def test_a_service_error_leaves_the_action_failed_and_nothing_half_done(
+def test_un_error_del_servicio_deja_la_accion_fallida_y_nada_a_medias(
     usuaria: Callable[..., AbstractUser], conversar: Callable[..., Charla]
 ) -> None:
     consultora = usuaria()
@@ -130,32 +131,32 @@ def test_a_service_error_leaves_the_action_failed_and_nothing_half_done(
     assert Mensaje.objects.filter(contenido__startswith="No se pudo ejecutar").exists()
 
 
-def test_long_messages_are_refused_in_spanish(usuaria: Callable[..., AbstractUser]) -> None:
-    with pytest.raises(TurnoRechazado, match="supera 4000 caracteres"):
+def test_los_mensajes_largos_se_rechazan_en_castellano(usuaria: Callable[..., AbstractUser]) -> None:
+    with pytest.raises(EntradaNoValida, match="supera 4000 caracteres"):
         turno_iniciar(usuario=usuaria(), mensaje="a" * 4001)
     assert not Mensaje.objects.exists()
 
 
-def test_the_eleventh_message_in_a_minute_is_rate_limited(usuaria: Callable[..., AbstractUser]) -> None:
+def test_el_undecimo_mensaje_en_un_minuto_se_limita(usuaria: Callable[..., AbstractUser]) -> None:
     consultora = usuaria()
     for _ in range(10):
         turno_iniciar(usuario=consultora, mensaje="hola")
 
-    with pytest.raises(TurnoRechazado) as error:
+    with pytest.raises(LimiteExcedido) as error:
         turno_iniciar(usuario=consultora, mensaje="hola")
 
-    assert error.value.codigo == 429 and error.value.reintentar_en
+    assert error.value.reintentar_en
 
 
 def test_los_usos_de_cada_limite_vencen_con_su_ventana(usuaria: Callable[..., AbstractUser]) -> None:
-    from config.servicios import redis_compartido
+    from config.redis_clientes import cliente_redis
 
     consultora = usuaria()
     turno_iniciar(usuario=consultora, mensaje="hola")
 
     vencimientos = {
-        clave.decode().split(":")[2]: redis_compartido().ttl(clave)
-        for clave in redis_compartido().scan_iter(f"asistente:limite:*:{consultora.pk}")
+        clave.decode().split(":")[2]: cliente_redis().ttl(clave)
+        for clave in cliente_redis().scan_iter(f"asistente:limite:*:{consultora.pk}")
     }
     assert set(vencimientos) == {"mensajes_minuto", "mensajes_hora"}
     assert 0 < vencimientos["mensajes_minuto"] <= 60 and 60 < vencimientos["mensajes_hora"] <= 3600
@@ -173,10 +174,10 @@ def test_la_ventana_es_deslizante_y_no_deja_pasar_el_doble_en_el_cambio_de_minut
         turno_iniciar(usuario=consultora, mensaje="hola")
     monkeypatch.setattr(reloj, "time", lambda: minuto + 2.0)  # y 4 s después, ya en el siguiente
 
-    with pytest.raises(TurnoRechazado) as error:
+    with pytest.raises(LimiteExcedido) as error:
         turno_iniciar(usuario=consultora, mensaje="hola")
 
-    assert error.value.codigo == 429 and 50 <= (error.value.reintentar_en or 0) <= 60
+    assert 50 <= (error.value.reintentar_en or 0) <= 60
     monkeypatch.setattr(reloj, "time", lambda: minuto + 60.0)  # el primer uso ya salió de la ventana
     turno_iniciar(usuario=consultora, mensaje="hola")
 
@@ -195,21 +196,23 @@ def test_sin_redis_el_mensaje_se_rechaza_con_503_y_no_se_guarda(
 
     monkeypatch.setattr(limites, "_script_limites", lambda: caido)
 
-    with pytest.raises(TurnoRechazado) as error:
+    with pytest.raises(NoDisponible) as error:
         turno_iniciar(usuario=consultora, mensaje="hola")
 
-    assert error.value.codigo == 503 and error.value.reintentar_en
+    assert error.value.reintentar_en
     assert "no se guardó" in str(error.value)
     assert not Mensaje.objects.exists()
 
 
-def test_the_user_message_is_stored_before_the_engine_runs(usuaria: Callable[..., AbstractUser]) -> None:
+def test_el_mensaje_del_usuario_se_guarda_antes_de_que_corra_el_motor(
+    usuaria: Callable[..., AbstractUser],
+) -> None:
     turno = turno_iniciar(usuario=usuaria(), mensaje="<script>alert(1)</script> hola")
 
     assert Mensaje.objects.get(pk=turno.mensaje.pk).contenido == "<script>alert(1)</script> hola"
 
 
-def test_a_second_domain_added_by_staff_works_without_code(
+def test_un_segundo_dominio_agregado_por_el_personal_funciona_sin_codigo(
     usuaria: Callable[..., AbstractUser], conversar: Callable[..., Charla]
 ) -> None:
     Dominio.objects.create(
@@ -245,7 +248,7 @@ def accion_confirmable(corpus: Any, capas: Any, django_db_blocker: Any) -> Itera
         get_user_model().objects.filter(pk=usuario.pk).delete()
 
 
-def test_twenty_concurrent_confirmations_execute_the_service_once(
+def test_veinte_confirmaciones_simultaneas_ejecutan_el_servicio_una_vez(
     accion_confirmable: tuple[AbstractUser, str], django_db_blocker: Any
 ) -> None:
     usuario, accion_id = accion_confirmable
@@ -276,7 +279,7 @@ def test_twenty_concurrent_confirmations_execute_the_service_once(
     assert creados == 1 and seguimientos == 1
 
 
-def test_messages_leaving_the_window_go_to_the_running_summary(usuaria: Callable[..., AbstractUser]) -> None:
+def test_los_mensajes_que_salen_de_la_ventana_pasan_al_resumen(usuaria: Callable[..., AbstractUser]) -> None:
     from asistente.services import conversacion_resumir
 
     consultora = usuaria()
@@ -294,7 +297,7 @@ def test_messages_leaving_the_window_go_to_the_running_summary(usuaria: Callable
     assert resumen.count("primera pregunta") == 1 and "mensaje 3" in resumen and "mensaje 4" not in resumen
 
 
-def test_consulted_projects_are_remembered_as_frequent(
+def test_los_proyectos_consultados_se_recuerdan_como_frecuentes(
     proyecto_eia: Proyecto, conversar: Callable[..., Charla]
 ) -> None:
     from asistente.models import MemoriaUsuario

@@ -16,7 +16,9 @@ def navegador(usuario: AbstractUser) -> Client:
 
 
 @pytest.mark.django_db
-def test_the_chat_page_renders_stored_messages_sanitised(usuaria: Callable[..., AbstractUser]) -> None:
+def test_la_pagina_del_chat_muestra_los_mensajes_guardados_saneados(
+    usuaria: Callable[..., AbstractUser],
+) -> None:
     consultora = usuaria()
     conversacion = Conversacion.objects.create(
         usuario_id=consultora.pk, dominio=Dominio.objects.get(codigo="mineria"), titulo="Prueba"
@@ -32,7 +34,7 @@ def test_the_chat_page_renders_stored_messages_sanitised(usuaria: Callable[..., 
 
 
 @pytest.mark.django_db
-def test_another_users_conversation_page_does_not_exist(usuaria: Callable[..., AbstractUser]) -> None:
+def test_la_pagina_de_la_conversacion_de_otro_usuario_no_existe(usuaria: Callable[..., AbstractUser]) -> None:
     duena = usuaria("duena")
     conversacion = Conversacion.objects.create(
         usuario_id=duena.pk, dominio=Dominio.objects.get(codigo="mineria")

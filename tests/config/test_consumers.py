@@ -1,8 +1,12 @@
 """El websocket de eco responde a través de la capa de canales en Redis."""
 
+import importlib
+
 from channels.layers import get_channel_layer
 from channels.testing import WebsocketCommunicator
+from django.test import override_settings
 
+from config import routing
 from config.asgi import application
 
 
@@ -33,3 +37,12 @@ async def test_un_origen_no_permitido_se_rechaza():
     # para cuando se cierra el bucle de la prueba.
     await comunicador.disconnect()
     assert not conectado
+
+
+def test_sin_websocket_eco_la_ruta_de_eco_no_existe() -> None:
+    try:
+        with override_settings(WEBSOCKET_ECO=False):
+            rutas = [str(r.pattern) for r in importlib.reload(routing).websocket_urlpatterns]
+        assert rutas == ["ws/asistente/"]
+    finally:
+        importlib.reload(routing)

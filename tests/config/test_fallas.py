@@ -38,7 +38,7 @@ def _puerto_sin_servidor() -> int:
 def redis_caido(monkeypatch: pytest.MonkeyPatch) -> Iterator[None]:
     """El cliente de Redis del proceso apunta a un puerto donde no hay nadie (conexión rechazada)."""
     muerto = redis.Redis(host="127.0.0.1", port=_puerto_sin_servidor(), socket_connect_timeout=1)
-    monkeypatch.setattr(limites, "redis_compartido", lambda: muerto)
+    monkeypatch.setattr(limites, "cliente_redis", lambda: muerto)
     limites._script_limites.cache_clear()
     yield
     limites._script_limites.cache_clear()

@@ -19,7 +19,7 @@ def sin_congelar() -> Iterator[None]:
     gc.unfreeze()  # el resto de las pruebas, con su recolector normal
 
 
-def test_freezing_preloads_the_engines_and_leaves_every_loaded_object_out_of_collections(
+def test_congelar_precarga_los_motores_y_deja_todo_lo_cargado_fuera_de_las_colecciones(
     sin_congelar: None,
 ) -> None:
     congelar_lo_cargado()
@@ -30,7 +30,7 @@ def test_freezing_preloads_the_engines_and_leaves_every_loaded_object_out_of_col
 
 
 @pytest.mark.parametrize("senal", [worker_ready, worker_process_init], ids=["worker listo", "hijo prefork"])
-def test_a_celery_worker_freezes_what_it_loaded_when_it_starts(sin_congelar: None, senal: Signal) -> None:
+def test_un_worker_de_celery_congela_lo_que_cargo_al_arrancar(sin_congelar: None, senal: Signal) -> None:
     # Solo el receptor propio: enviar la señal entera correría también los de Celery para un proceso
     # hijo (cerrar los descriptores de las conexiones a la base de este proceso de pruebas).
     receptores = senal._live_receivers(sender=None)  # type: ignore[attr-defined]

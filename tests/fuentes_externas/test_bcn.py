@@ -12,9 +12,10 @@ from django.core.cache import cache
 from django.utils import timezone
 
 from asistente.models import Aviso, ConfiguracionAvisos
-from fuentes_externas import bcn, http
+from config import http
+from config.http import ErrorHttp
+from fuentes_externas import bcn
 from fuentes_externas import cache as cache_fuentes
-from fuentes_externas.http import ErrorHttp
 from fuentes_externas.models import EstadoFuente
 from normativa.models import FragmentoLegal, Norma, VersionNorma
 from proyectos.models import Analisis, Cliente
@@ -79,7 +80,7 @@ def norma(db: None) -> Norma:
     )
 
 
-def test_a_changed_article_creates_a_version_re_embeds_only_it_and_nudges_the_owners_of_citing_analyses(
+def test_un_articulo_cambiado_crea_version_reembebe_solo_ese_y_avisa_a_quienes_lo_citan(
     servidor: ServidorLocal, norma: Norma, crear_usuario: Callable[..., AbstractUser]
 ) -> None:
     servir(servidor, variante())
@@ -113,7 +114,7 @@ def test_a_changed_article_creates_a_version_re_embeds_only_it_and_nudges_the_ow
     assert "cambiaron sus artículos s/n" in aviso.mensaje and "versión del 01-11-2026" in aviso.mensaje
 
 
-def test_a_derogated_article_is_flagged(servidor: ServidorLocal, norma: Norma) -> None:
+def test_un_articulo_derogado_se_marca(servidor: ServidorLocal, norma: Norma) -> None:
     servir(servidor, variante())
     bcn.norma_revisar(norma=norma)
     servir(servidor, variante(derogado=True))
@@ -124,7 +125,7 @@ def test_a_derogated_article_is_flagged(servidor: ServidorLocal, norma: Norma) -
     assert FragmentoLegal.objects.get(version_id=revision.version_id, articulo="2").derogado
 
 
-def test_an_html_notice_instead_of_the_xml_is_a_source_failure_and_changes_nothing(
+def test_un_aviso_html_en_vez_del_xml_es_una_falla_de_la_fuente_y_no_cambia_nada(
     servidor: ServidorLocal, norma: Norma
 ) -> None:
     servir(servidor, "<html><body>Servicio en mantención</body></html>", tipo="text/html")
@@ -137,7 +138,7 @@ def test_an_html_notice_instead_of_the_xml_is_a_source_failure_and_changes_nothi
     assert not VersionNorma.objects.filter(norma=norma).exists()
 
 
-def test_when_the_bcn_is_down_the_article_comes_from_the_stale_cache_with_a_warning(
+def test_con_la_bcn_caida_el_articulo_sale_de_la_cache_vencida_con_un_aviso(
     servidor: ServidorLocal, norma: Norma
 ) -> None:
     cache.delete(cache_fuentes._llave("bcn", "obtxml:243302"))
@@ -158,7 +159,7 @@ def test_when_the_bcn_is_down_the_article_comes_from_the_stale_cache_with_a_warn
     assert "503" in EstadoFuente.objects.get(fuente="bcn").ultimo_error
 
 
-def test_a_recently_reviewed_norm_is_answered_from_the_corpus_without_calling_the_bcn(
+def test_una_norma_revisada_hace_poco_se_responde_del_corpus_sin_llamar_a_la_bcn(
     servidor: ServidorLocal, norma: Norma
 ) -> None:
     servir(servidor, variante())

@@ -9,10 +9,13 @@ from typing import Any
 import pytest
 from django.core.cache import cache
 
+from config import http
+from config.http import ErrorHttp
 from fuentes_externas import cache as cache_fuentes
-from fuentes_externas import eseia, http
-from fuentes_externas.http import ErrorHttp
+from fuentes_externas import eseia
 from fuentes_externas.models import ProyectoESEIA
+from proyectos.models import Analisis, Cliente
+from proyectos.services import analisis_ejecutar, proyecto_crear
 from tests.utilidades import ServidorLocal, fuente_local
 
 DATOS = Path(__file__).resolve().parents[1] / "fixtures" / "seia"
@@ -37,7 +40,7 @@ def _cache_limpia(monkeypatch: pytest.MonkeyPatch) -> None:
 
 
 @pytest.mark.django_db
-def test_paging_dedupes_by_expediente_and_stops_when_a_page_brings_nothing_new(
+def test_la_paginacion_quita_repetidos_por_expediente_y_para_cuando_una_pagina_no_trae_nada_nuevo(
     servidor: ServidorLocal,
 ) -> None:
     for cuerpo in (PAGINA_1, PAGINA_2, PAGINA_2):  # la tercera repite la segunda (y así seguiría)
@@ -61,7 +64,7 @@ def test_paging_dedupes_by_expediente_and_stops_when_a_page_brings_nothing_new(
 
 
 @pytest.mark.django_db
-def test_paging_stops_at_records_total(servidor: ServidorLocal) -> None:
+def test_la_paginacion_para_en_records_total(servidor: ServidorLocal) -> None:
     pagina = json.loads(PAGINA_1)
     pagina["recordsTotal"] = "10"
     servidor.responder(eseia.RUTA, cuerpo=json.dumps(pagina), cabeceras=JSON)
@@ -72,7 +75,7 @@ def test_paging_stops_at_records_total(servidor: ServidorLocal) -> None:
 
 
 @pytest.mark.django_db
-def test_latin1_bodies_keep_their_accents_and_filters_apply(servidor: ServidorLocal) -> None:
+def test_los_cuerpos_latin1_conservan_sus_tildes_y_los_filtros_se_aplican(servidor: ServidorLocal) -> None:
     pagina = json.loads(PAGINA_1)
     pagina["recordsTotal"] = "10"
     pagina["data"][0] |= {
@@ -94,7 +97,7 @@ def test_latin1_bodies_keep_their_accents_and_filters_apply(servidor: ServidorLo
 
 
 @pytest.mark.django_db
-def test_a_source_failure_without_cache_raises_and_an_unexpected_body_is_a_failure(
+def test_una_falla_de_la_fuente_sin_cache_lanza_error_y_un_cuerpo_inesperado_es_falla(
     servidor: ServidorLocal,
 ) -> None:
     servidor.responder(
@@ -106,7 +109,7 @@ def test_a_source_failure_without_cache_raises_and_an_unexpected_body_is_a_failu
 
 
 @pytest.mark.django_db
-def test_similar_projects_are_mining_ones_from_the_same_region_approved_first() -> None:
+def test_los_proyectos_parecidos_son_mineros_de_la_misma_region_con_los_aprobados_primero() -> None:
     for ident, (nombre, region, tipologia, estado, fecha) in enumerate(
         [
             ("Rechazado", "Región de Atacama", "i1", "Rechazado", "2025-01-01"),
@@ -123,3 +126,27 @@ def test_similar_projects_are_mining_ones_from_the_same_region_approved_first() 
     similares = [p.nombre for p in eseia.proyectos_similares(region="Atacama")]
 
     assert similares == ["Aprobado", "Rechazado"]
+
+
+@pytest.mark.django_db
+def test_un_analisis_completo_trae_los_parecidos_del_eseia_como_referencia_y_uno_rapido_no() -> None:
+    ProyectoESEIA.objects.create(
+        expediente_id="9", nombre="Mina Vecina", region="Región de Antofagasta", tipologia="i1",
+        estado="Aprobado", tipo_ingreso="DIA", url_expediente="https://seia.sea.gob.cl/x",
+    )  # fmt: skip
+    proyecto = proyecto_crear(
+        cliente=Cliente.objects.create(nombre="Minera del Norte"),
+        datos={
+            "nombre": "Mina",
+            "region": "Antofagasta",
+            "tipo": "explotacion",
+            "capacidad_extraccion_t_mes": 6000,
+        },
+    )
+
+    completo = analisis_ejecutar(proyecto=proyecto)
+    rapido = analisis_ejecutar(proyecto=proyecto, tipo=Analisis.Tipo.RAPIDO)
+
+    # `proyectos` no importa el e-SEIA: `fuentes_externas` registra la referencia en su `ready()`.
+    assert [p["nombre"] for p in completo.resultado["proyectos_similares_seia"]] == ["Mina Vecina"]
+    assert "proyectos_similares_seia" not in rapido.resultado

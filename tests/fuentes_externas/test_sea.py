@@ -9,11 +9,13 @@ from typing import Any
 import pytest
 from django.core.cache import cache
 
+from config import http
 from fuentes_externas import cache as cache_fuentes
-from fuentes_externas import http, sea
+from fuentes_externas import sea
 from fuentes_externas.models import DocumentoSEA, EstadoFuente, NoticiaSEA
+from normativa.ingesta.cargas import carga_procesar
+from normativa.ingesta.corpus import CORPUS
 from normativa.models import CargaDocumento, Norma
-from normativa.services import CORPUS, carga_procesar
 from tests.utilidades import ServidorLocal, fuente_local, pdf_de_texto
 
 DATOS = Path(__file__).resolve().parents[1] / "fixtures" / "sea"
@@ -78,7 +80,7 @@ def revisar_sitio(sitio: ServidorLocal) -> sea.RevisionSitio:
     return sea.sitio_revisar()
 
 
-def test_news_are_read_without_relying_on_css_classes_with_their_dates_and_summaries() -> None:
+def test_las_noticias_se_leen_sin_depender_de_clases_css_con_sus_fechas_y_resumenes() -> None:
     noticias = sea.noticias_leer(html("noticias_pagina_0.html"), base="http://sea.local")
 
     assert [(n.url, n.fecha) for n in noticias] == [
@@ -91,7 +93,7 @@ def test_news_are_read_without_relying_on_css_classes_with_their_dates_and_summa
     assert noticias[1].resumen.startswith("El proceso de consulta se desarrolló")
 
 
-def test_the_guides_page_gives_title_section_and_year_and_skips_repeated_foreign_and_non_pdf_links() -> None:
+def test_la_pagina_de_guias_da_titulo_seccion_y_ano_y_omite_enlaces_repetidos_ajenos_y_no_pdf() -> None:
     guias = sea.guias_leer(html("guias.html"), base="http://sea.local")
 
     assert [(g.url.removeprefix("http://sea.local"), g.seccion, g.anio) for g in guias] == [
@@ -106,7 +108,9 @@ def test_the_guides_page_gives_title_section_and_year_and_skips_repeated_foreign
 
 
 @pytest.mark.django_db
-def test_news_paging_stops_when_a_page_brings_nothing_new(sitio: ServidorLocal, settings: Any) -> None:
+def test_la_paginacion_de_noticias_para_cuando_una_pagina_no_trae_nada_nuevo(
+    sitio: ServidorLocal, settings: Any
+) -> None:
     settings.SEA_PAGINAS_NOTICIAS = 10
     for nombre in ("noticias_pagina_0.html", "noticias_pagina_1.html", "noticias_pagina_1.html"):
         sitio.responder("/noticias", cuerpo=pagina(nombre), cabeceras=HTML)
@@ -120,7 +124,7 @@ def test_news_paging_stops_when_a_page_brings_nothing_new(sitio: ServidorLocal, 
 
 
 @pytest.mark.django_db
-def test_a_new_guide_is_queued_through_the_normativa_pipeline_and_an_unchanged_corpus_guide_is_not(
+def test_una_guia_nueva_se_encola_por_la_ingesta_normativa_y_una_guia_del_corpus_sin_cambios_no(
     sitio: ServidorLocal, corpus: Any, django_capture_on_commit_callbacks: Any
 ) -> None:
     with django_capture_on_commit_callbacks(execute=False) as encoladas:
@@ -149,7 +153,7 @@ def test_a_new_guide_is_queued_through_the_normativa_pipeline_and_an_unchanged_c
 
 
 @pytest.mark.django_db
-def test_a_second_run_asks_conditionally_and_a_changed_guide_reembeds_only_the_changed_section(
+def test_una_segunda_ejecucion_pregunta_condicionada_y_una_guia_cambiada_reembebe_solo_lo_cambiado(
     sitio: ServidorLocal, corpus: Any, django_capture_on_commit_callbacks: Any
 ) -> None:
     with django_capture_on_commit_callbacks(execute=False):
@@ -177,7 +181,7 @@ def test_a_second_run_asks_conditionally_and_a_changed_guide_reembeds_only_the_c
 
 
 @pytest.mark.django_db
-def test_with_the_site_down_the_news_come_from_the_stale_cache_with_a_warning(
+def test_con_el_sitio_caido_las_noticias_salen_de_la_cache_vencida_con_un_aviso(
     sitio: ServidorLocal, settings: Any
 ) -> None:
     settings.SEA_PAGINAS_NOTICIAS = 1

@@ -14,7 +14,7 @@ from fuentes_externas.tasks import revisar_bcn
 pytestmark = pytest.mark.django_db
 
 
-def test_the_schedule_has_bcn_daily_sea_and_eseia_weekly_nudges_and_action_expiry() -> None:
+def test_la_agenda_tiene_bcn_diaria_sea_y_eseia_semanales_avisos_y_vencimiento_de_acciones() -> None:
     tareas_periodicas_sincronizar(tareas=TAREAS_PERIODICAS)
 
     programadas = {
@@ -34,7 +34,7 @@ def test_the_schedule_has_bcn_daily_sea_and_eseia_weekly_nudges_and_action_expir
     )  # y corre según la frecuencia del admin
 
 
-def test_a_second_run_while_one_is_in_progress_does_nothing() -> None:
+def test_una_segunda_ejecucion_mientras_otra_corre_no_hace_nada() -> None:
     cache.delete("fuentes:bcn:candado")
     with cache_fuentes.ejecucion(fuente="bcn", maximo_s=60) as resumen:
         segunda = revisar_bcn()
@@ -47,7 +47,7 @@ def test_a_second_run_while_one_is_in_progress_does_nothing() -> None:
     )
 
 
-def test_the_status_page_lists_every_source_and_runs_one_now(admin_client: Any) -> None:
+def test_la_pagina_de_estado_lista_cada_fuente_y_corre_una_ahora(admin_client: Any) -> None:
     from celery import current_app
 
     enviadas: list[str] = []

@@ -8,8 +8,8 @@ from django.core.files.uploadedfile import SimpleUploadedFile
 from django.urls import reverse
 
 from normativa import tasks
+from normativa.busqueda import buscar_normativa
 from normativa.models import CargaDocumento, FragmentoLegal, Norma
-from normativa.selectors import buscar_normativa
 
 pytestmark = pytest.mark.django_db
 

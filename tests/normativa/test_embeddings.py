@@ -86,7 +86,7 @@ def test_un_vector_de_otra_dimension_es_un_error_claro(servicio):
 
 
 def test_un_servicio_caido_es_un_error_en_espanol(servicio, monkeypatch):
-    from fuentes_externas import http
+    from config import http
 
     monkeypatch.setattr(http, "ESPERA_BASE_S", 0.01)
     servicio.responder("/v1/embeddings", estado=503)

@@ -25,14 +25,14 @@ def nuevo(empresa: Empresa, **cambios: Any) -> dict[str, Any]:
     }
 
 
-def test_a_user_lists_only_the_projects_of_their_clients(empresa_a: Empresa, empresa_b: Empresa) -> None:
+def test_un_usuario_lista_solo_los_proyectos_de_sus_clientes(empresa_a: Empresa, empresa_b: Empresa) -> None:
     respuesta = empresa_a.api(empresa_a.lectora).get("/api/proyectos/")
 
     assert respuesta.status_code == 200
     assert [p["nombre"] for p in respuesta.json()["results"]] == ["Mina Minera Atacama"]
 
 
-def test_staff_sees_every_client_and_project(empresa_a: Empresa, empresa_b: Empresa) -> None:
+def test_el_personal_ve_todos_los_clientes_y_proyectos(empresa_a: Empresa, empresa_b: Empresa) -> None:
     personal = get_user_model().objects.create_user("personal", is_staff=True, is_superuser=True)
     api = APIClient()
     api.force_authenticate(personal)
@@ -51,7 +51,7 @@ def test_staff_sees_every_client_and_project(empresa_a: Empresa, empresa_b: Empr
         ("get", "analisis/", None),
     ],
 )
-def test_another_clients_project_does_not_exist_for_the_user(
+def test_el_proyecto_de_otro_cliente_no_existe_para_el_usuario(
     empresa_a: Empresa, empresa_b: Empresa, metodo: str, sufijo: str, cuerpo: dict[str, Any] | None
 ) -> None:
     api = empresa_a.api(empresa_a.escritora)
@@ -65,7 +65,7 @@ def test_another_clients_project_does_not_exist_for_the_user(
     assert empresa_b.proyecto.nombre == "Mina Áridos del Sur" and empresa_b.proyecto.estado == "borrador"
 
 
-def test_creating_a_project_for_another_client_is_refused(empresa_a: Empresa, empresa_b: Empresa) -> None:
+def test_crear_un_proyecto_para_otro_cliente_se_rechaza(empresa_a: Empresa, empresa_b: Empresa) -> None:
     respuesta = empresa_a.api(empresa_a.escritora).post("/api/proyectos/", nuevo(empresa_b), format="json")
 
     # 400 en el campo, como cualquier dato inválido del cuerpo (y sin decir si ese cliente existe).
@@ -74,7 +74,7 @@ def test_creating_a_project_for_another_client_is_refused(empresa_a: Empresa, em
     assert not Proyecto.objects.filter(nombre="Mina Nueva").exists()
 
 
-def test_a_reader_cannot_create_modify_or_analyze(empresa_a: Empresa) -> None:
+def test_un_lector_no_puede_crear_modificar_ni_analizar(empresa_a: Empresa) -> None:
     api = empresa_a.api(empresa_a.lectora)
 
     assert api.post("/api/proyectos/", nuevo(empresa_a), format="json").status_code == 403
@@ -85,7 +85,7 @@ def test_a_reader_cannot_create_modify_or_analyze(empresa_a: Empresa) -> None:
     assert api.post(f"/api/proyectos/{empresa_a.proyecto.pk}/analisis/", {}, format="json").status_code == 403
 
 
-def test_a_writer_creates_a_project_with_the_region_as_written(empresa_a: Empresa) -> None:
+def test_un_escritor_crea_un_proyecto_con_la_region_como_la_escribe(empresa_a: Empresa) -> None:
     respuesta = empresa_a.api(empresa_a.escritora).post(
         "/api/proyectos/", nuevo(empresa_a, comuna="taltal", geometria=TALTAL), format="json"
     )
@@ -96,7 +96,7 @@ def test_a_writer_creates_a_project_with_the_region_as_written(empresa_a: Empres
     assert cuerpo["geometria_modificada_at"] is not None
 
 
-def test_invalid_data_lists_every_problem_and_stores_nothing(empresa_a: Empresa) -> None:
+def test_datos_invalidos_listan_cada_problema_y_no_guardan_nada(empresa_a: Empresa) -> None:
     datos = nuevo(
         empresa_a,
         region="Mordor",
@@ -116,7 +116,7 @@ def test_invalid_data_lists_every_problem_and_stores_nothing(empresa_a: Empresa)
     assert not Proyecto.objects.filter(nombre="Mina Nueva").exists()
 
 
-def test_changing_the_polygon_records_when_it_changed(empresa_a: Empresa) -> None:
+def test_cambiar_el_poligono_registra_cuando_cambio(empresa_a: Empresa) -> None:
     api = empresa_a.api(empresa_a.escritora)
     url = f"/api/proyectos/{empresa_a.proyecto.pk}/"
 
@@ -127,7 +127,7 @@ def test_changing_the_polygon_records_when_it_changed(empresa_a: Empresa) -> Non
     assert sin_cambio["nombre"] == "Otro nombre"
 
 
-def test_projects_are_filtered_by_estado_region_and_client(empresa_a: Empresa) -> None:
+def test_los_proyectos_se_filtran_por_estado_region_y_cliente(empresa_a: Empresa) -> None:
     api = empresa_a.api(empresa_a.escritora)
     api.post("/api/proyectos/", nuevo(empresa_a, region="Atacama", estado="archivado"), format="json")
 
@@ -141,7 +141,7 @@ def test_projects_are_filtered_by_estado_region_and_client(empresa_a: Empresa) -
 
 
 @pytest.mark.usefixtures("motor")
-def test_analyzing_a_project_stores_the_frozen_input_and_result(empresa_a: Empresa) -> None:
+def test_analizar_un_proyecto_guarda_la_entrada_y_el_resultado_congelados(empresa_a: Empresa) -> None:
     api = empresa_a.api(empresa_a.escritora)
     api.patch(f"/api/proyectos/{empresa_a.proyecto.pk}/", {"geometria": TALTAL}, format="json")
 
@@ -159,7 +159,7 @@ def test_analyzing_a_project_stores_the_frozen_input_and_result(empresa_a: Empre
     assert api.get(f"/api/analisis/{analisis.pk}/").status_code == 200
 
 
-def test_a_draft_may_lack_quantities_but_analyzing_it_asks_for_them(empresa_a: Empresa) -> None:
+def test_un_borrador_puede_no_tener_cantidades_pero_analizarlo_las_pide(empresa_a: Empresa) -> None:
     api = empresa_a.api(empresa_a.escritora)
     creado = api.post("/api/proyectos/", nuevo(empresa_a, capacidad_extraccion_t_mes=None), format="json")
 
@@ -171,7 +171,7 @@ def test_a_draft_may_lack_quantities_but_analyzing_it_asks_for_them(empresa_a: E
 
 
 @pytest.mark.usefixtures("motor")
-def test_another_clients_analysis_does_not_exist(empresa_a: Empresa, empresa_b: Empresa) -> None:
+def test_el_analisis_de_otro_cliente_no_existe(empresa_a: Empresa, empresa_b: Empresa) -> None:
     ajeno = empresa_b.api(empresa_b.escritora).post(
         f"/api/proyectos/{empresa_b.proyecto.pk}/analisis/", {}, format="json"
     )
@@ -180,7 +180,7 @@ def test_another_clients_analysis_does_not_exist(empresa_a: Empresa, empresa_b: 
 
 
 @pytest.mark.usefixtures("motor")
-def test_the_stateless_evaluation_follows_the_contract_and_stores_nothing(empresa_a: Empresa) -> None:
+def test_la_evaluacion_sin_estado_cumple_el_contrato_y_no_guarda_nada(empresa_a: Empresa) -> None:
     entrada = json.loads((CASOS / "d05.json").read_text(encoding="utf-8"))
 
     respuesta = empresa_a.api(empresa_a.lectora).post("/api/analisis/evaluar/", entrada, format="json")
@@ -192,7 +192,7 @@ def test_the_stateless_evaluation_follows_the_contract_and_stores_nothing(empres
     assert Analisis.objects.count() == 0
 
 
-def test_the_stateless_evaluation_answers_400_with_every_problem(empresa_a: Empresa) -> None:
+def test_la_evaluacion_sin_estado_responde_400_con_cada_problema(empresa_a: Empresa) -> None:
     respuesta = empresa_a.api(empresa_a.lectora).post(
         "/api/analisis/evaluar/", {"nombre": "x", "tipo": "nada"}, format="json"
     )
@@ -201,12 +201,12 @@ def test_the_stateless_evaluation_answers_400_with_every_problem(empresa_a: Empr
     assert {e["campo"] for e in respuesta.json()["errores"]} == {"region", "tipo"}
 
 
-def test_an_anonymous_client_is_rejected() -> None:
+def test_un_cliente_anonimo_se_rechaza() -> None:
     assert APIClient().post("/api/analisis/evaluar/", {}, format="json").status_code in (401, 403)
 
 
 @pytest.mark.django_db
-def test_the_openapi_schema_documents_projects_and_the_engine() -> None:
+def test_el_esquema_openapi_documenta_proyectos_y_el_motor() -> None:
     esquema = APIClient().get("/api/schema/?format=json")
 
     rutas = json.loads(esquema.content)["paths"]

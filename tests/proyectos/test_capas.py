@@ -12,7 +12,7 @@ from proyectos.models import CapaGeografica, CategoriaCapa, Comuna, ElementoSens
 pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("capas")]
 
 
-def test_every_shipped_layer_is_loaded_with_its_coverage() -> None:
+def test_cada_capa_incluida_se_carga_con_su_cobertura() -> None:
     cuentas = {c.codigo: c.elementos.count() for c in CapaGeografica.objects.all()}
 
     assert cuentas == {
@@ -27,7 +27,7 @@ def test_every_shipped_layer_is_loaded_with_its_coverage() -> None:
     assert list(glaciares.cobertura_regiones.values_list("codigo", flat=True)) == ["02"]
 
 
-def test_loading_again_changes_nothing_and_keeps_the_ids() -> None:
+def test_cargar_de_nuevo_no_cambia_nada_y_conserva_los_ids() -> None:
     ids = set(ElementoSensible.objects.values_list("id", flat=True))
 
     resumenes = capas_cargar()
@@ -36,7 +36,7 @@ def test_loading_again_changes_nothing_and_keeps_the_ids() -> None:
     assert set(ElementoSensible.objects.values_list("id", flat=True)) == ids
 
 
-def test_the_utm_file_is_reprojected_and_each_snaspe_unit_appears_once() -> None:
+def test_el_archivo_utm_se_reproyecta_y_cada_unidad_snaspe_aparece_una_vez() -> None:
     snaspe = ElementoSensible.objects.filter(capa__codigo="snaspe")
     identificadores = list(snaspe.values_list("identificador", flat=True))
 
@@ -47,14 +47,14 @@ def test_the_utm_file_is_reprojected_and_each_snaspe_unit_appears_once() -> None
     assert lauca.categoria.codigo == "parque_nacional"
 
 
-def test_regions_and_comunas_get_valid_official_boundaries() -> None:
+def test_regiones_y_comunas_reciben_limites_oficiales_validos() -> None:
     assert Region.objects.filter(limite__isnull=True).count() == 0
     assert list(Comuna.objects.filter(limite__isnull=True).values_list("codigo", flat=True)) == ["12202"]
     taltal = shape(Comuna.objects.get(codigo="02104").limite)
     assert taltal.is_valid and taltal.contains(shapely.Point(-70.48, -25.40))
 
 
-def test_reloading_never_overwrites_what_staff_edited_in_a_category() -> None:
+def test_recargar_nunca_sobrescribe_lo_que_el_personal_edito_en_una_categoria() -> None:
     CategoriaCapa.objects.filter(codigo="glaciar").update(buffer_alerta_m=9999)
 
     capas_cargar(forzar=True)
@@ -62,7 +62,7 @@ def test_reloading_never_overwrites_what_staff_edited_in_a_category() -> None:
     assert CategoriaCapa.objects.get(codigo="glaciar").buffer_alerta_m == 9999
 
 
-def test_staff_can_import_a_geojson_layer_with_its_category_and_letters() -> None:
+def test_el_personal_importa_una_capa_geojson_con_su_categoria_y_letras() -> None:
     geojson = {
         "type": "FeatureCollection",
         "features": [

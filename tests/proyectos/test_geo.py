@@ -31,7 +31,7 @@ def shapefile_zip(*, con_prj: bool = True, crs: int = 32719) -> bytes:
     return salida.getvalue()
 
 
-def test_a_zipped_shapefile_in_utm_is_reprojected_to_longitude_latitude() -> None:
+def test_un_shapefile_comprimido_en_utm_se_reproyecta_a_longitud_latitud() -> None:
     capa = leer_capa(contenido=shapefile_zip(), nombre_archivo="santuarios.zip")
 
     (elemento,) = capa.elementos
@@ -40,12 +40,12 @@ def test_a_zipped_shapefile_in_utm_is_reprojected_to_longitude_latitude() -> Non
     assert -70.42 < lon < -70.38 and -24.64 < lat < -24.61
 
 
-def test_a_shapefile_without_prj_is_rejected_saying_why() -> None:
+def test_un_shapefile_sin_prj_se_rechaza_diciendo_por_que() -> None:
     with pytest.raises(ErrorDeCapa, match=r"\.prj"):
         leer_capa(contenido=shapefile_zip(con_prj=False), nombre_archivo="capa.zip")
 
 
-def test_a_geojson_with_a_projected_crs_member_is_reprojected() -> None:
+def test_un_geojson_con_un_crs_proyectado_se_reproyecta() -> None:
     geojson = {
         "type": "FeatureCollection",
         "crs": {"type": "name", "properties": {"name": "urn:ogc:def:crs:EPSG::32719"}},
@@ -73,12 +73,12 @@ def test_a_geojson_with_a_projected_crs_member_is_reprojected() -> None:
         (b"{}", "capa.kml", "Formato no soportado"),
     ],
 )
-def test_an_unreadable_file_gives_a_clear_error(contenido: bytes, nombre: str, mensaje: str) -> None:
+def test_un_archivo_ilegible_da_un_error_claro(contenido: bytes, nombre: str, mensaje: str) -> None:
     with pytest.raises(ErrorDeCapa, match=mensaje):
         leer_capa(contenido=contenido, nombre_archivo=nombre)
 
 
-def test_a_geojson_in_degrees_declared_as_utm_is_caught() -> None:
+def test_un_geojson_en_grados_declarado_como_utm_se_detecta() -> None:
     geojson = {
         "type": "FeatureCollection",
         "crs": {"type": "name", "properties": {"name": "EPSG:4326"}},

@@ -48,7 +48,7 @@ def proyecto_confirmado(corpus: Any, capas: Any, django_db_blocker: Any) -> Iter
         get_user_model().objects.filter(username="navegadora").delete()
 
 
-def test_a_user_uploads_a_polygon_runs_the_analysis_and_reads_the_report(
+def test_una_usuaria_sube_un_poligono_corre_el_analisis_y_lee_el_informe(
     proyecto_confirmado: Proyecto, daphne: Callable[..., str], django_db_blocker: Any, tmp_path: Path
 ) -> None:
     from playwright.sync_api import expect, sync_playwright

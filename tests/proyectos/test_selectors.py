@@ -5,7 +5,7 @@ import re
 import pytest
 
 from proyectos.models import Comuna, Region
-from proyectos.selectors import ErrorDeTerritorio, comuna_resolver, region_resolver
+from proyectos.selectors import ErrorDeTerritorio, comuna_resolver, region_mencionada, region_resolver
 
 pytestmark = pytest.mark.django_db
 
@@ -88,3 +88,19 @@ def test_el_catalogo_se_consulta_en_el_admin(admin_client):
 
     assert respuesta.status_code == 200
     assert "Copiapó" in respuesta.content.decode()
+
+
+@pytest.mark.parametrize(
+    ("texto", "region"),
+    [
+        ("un rajo en la Región de Antofagasta de 8.000 t/mes", "Antofagasta"),
+        ("proyecto en la region del biobio", "Biobío"),
+        ("una planta en la RM", "Metropolitana de Santiago"),
+        ("cerca de Rancagua, en O'Higgins", "Libertador General Bernardo O'Higgins"),
+        ("un proyecto en Magallanes", "Magallanes y de la Antártica Chilena"),
+        ("¿qué exige la normativa chilena para un relave en el campo?", None),
+        ("¿qué es una DIA?", None),
+    ],
+)
+def test_la_region_nombrada_en_un_texto_libre_se_reconoce_por_su_nombre_oficial(texto, region):
+    assert region_mencionada(texto=texto) == region

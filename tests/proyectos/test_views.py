@@ -19,7 +19,7 @@ def navegador(usuario: object) -> Client:
     return cliente
 
 
-def test_the_list_shows_only_the_users_projects_and_filters_them(
+def test_la_lista_muestra_solo_los_proyectos_del_usuario_y_los_filtra(
     empresa_a: Empresa, empresa_b: Empresa
 ) -> None:
     web = navegador(empresa_a.lectora)
@@ -32,7 +32,7 @@ def test_the_list_shows_only_the_users_projects_and_filters_them(
 
 
 @pytest.mark.parametrize("ruta", ["/proyectos/{pk}/", "/proyectos/{pk}/mapa/", "/proyectos/{pk}/editar/"])
-def test_another_clients_project_pages_do_not_exist(
+def test_las_paginas_del_proyecto_de_otro_cliente_no_existen(
     empresa_a: Empresa, empresa_b: Empresa, ruta: str
 ) -> None:
     respuesta = navegador(empresa_a.escritora).get(ruta.format(pk=empresa_b.proyecto.pk))
@@ -40,13 +40,13 @@ def test_another_clients_project_pages_do_not_exist(
     assert respuesta.status_code == 404
 
 
-def test_pages_ask_anonymous_visitors_to_log_in(empresa_a: Empresa) -> None:
+def test_las_paginas_piden_iniciar_sesion_a_los_anonimos(empresa_a: Empresa) -> None:
     respuesta = Client().get(f"/proyectos/{empresa_a.proyecto.pk}/")
 
     assert respuesta.status_code == 302 and "/ingresar/" in respuesta["Location"]
 
 
-def test_the_form_shows_every_problem_in_spanish_and_stores_nothing(empresa_a: Empresa) -> None:
+def test_el_formulario_muestra_cada_problema_en_castellano_y_no_guarda_nada(empresa_a: Empresa) -> None:
     datos = {
         "nombre": "Pozo Nuevo",
         "cliente": empresa_a.cliente.pk,
@@ -63,12 +63,12 @@ def test_the_form_shows_every_problem_in_spanish_and_stores_nothing(empresa_a: E
     assert not Proyecto.objects.filter(nombre="Pozo Nuevo").exists()
 
 
-def test_a_reader_cannot_open_the_form(empresa_a: Empresa) -> None:
+def test_un_lector_no_puede_abrir_el_formulario(empresa_a: Empresa) -> None:
     assert navegador(empresa_a.lectora).get("/proyectos/nuevo/").status_code == 403
 
 
 @pytest.mark.usefixtures("motor")
-def test_saving_a_polygon_on_the_map_suggests_its_comuna(empresa_a: Empresa) -> None:
+def test_guardar_un_poligono_en_el_mapa_sugiere_su_comuna(empresa_a: Empresa) -> None:
     web = navegador(empresa_a.escritora)
 
     respuesta = web.post(
@@ -81,7 +81,7 @@ def test_saving_a_polygon_on_the_map_suggests_its_comuna(empresa_a: Empresa) -> 
 
 
 @pytest.mark.usefixtures("motor")
-def test_a_self_intersecting_polygon_is_refused_on_the_map(empresa_a: Empresa) -> None:
+def test_un_poligono_que_se_cruza_se_rechaza_en_el_mapa(empresa_a: Empresa) -> None:
     corbata = {
         "type": "Polygon",
         "coordinates": [[[-70.0, -25.3], [-69.99, -25.29], [-69.99, -25.3], [-70.0, -25.29], [-70.0, -25.3]]],
@@ -97,7 +97,7 @@ def test_a_self_intersecting_polygon_is_refused_on_the_map(empresa_a: Empresa) -
 
 
 @pytest.mark.usefixtures("motor")
-def test_the_map_feeds_sensitive_features_around_a_box(empresa_a: Empresa) -> None:
+def test_el_mapa_recibe_los_elementos_sensibles_alrededor_de_una_caja(empresa_a: Empresa) -> None:
     respuesta = navegador(empresa_a.lectora).get("/proyectos/elementos/?caja=-70.7,-23.4,-70.4,-23.1")
 
     nombres = {f["properties"]["nombre"] for f in respuesta.json()["features"]}
@@ -106,7 +106,7 @@ def test_the_map_feeds_sensitive_features_around_a_box(empresa_a: Empresa) -> No
 
 
 @pytest.mark.usefixtures("motor")
-def test_the_report_shows_the_badge_effects_evidence_and_linked_articles(empresa_a: Empresa) -> None:
+def test_el_informe_muestra_la_insignia_efectos_evidencia_y_articulos_enlazados(empresa_a: Empresa) -> None:
     mejillones = shapely.box(-70.555, -23.286, -70.545, -23.277)
     empresa_a.proyecto.geometria = shapely.geometry.mapping(mejillones)
     empresa_a.proyecto.save()
@@ -122,7 +122,7 @@ def test_the_report_shows_the_badge_effects_evidence_and_linked_articles(empresa
 
 
 @pytest.mark.usefixtures("motor")
-def test_a_reader_sees_but_cannot_mark_alerts_as_reviewed(empresa_a: Empresa) -> None:
+def test_un_lector_ve_pero_no_puede_marcar_alertas_como_revisadas(empresa_a: Empresa) -> None:
     navegador(empresa_a.escritora).post(f"/proyectos/{empresa_a.proyecto.pk}/analizar/", {"tipo": "rapido"})
     analisis = Analisis.objects.get()
 
@@ -140,7 +140,7 @@ def test_a_reader_sees_but_cannot_mark_alerts_as_reviewed(empresa_a: Empresa) ->
 
 @pytest.mark.usefixtures("capas")
 @pytest.mark.django_db
-def test_staff_uploads_a_layer_after_seeing_its_preview() -> None:
+def test_el_personal_sube_una_capa_despues_de_ver_su_vista_previa() -> None:
     personal = get_user_model().objects.create_superuser("curadora", "c@example.cl", "clave-123!")
     web = navegador(personal)
     geojson = {
@@ -187,7 +187,7 @@ def test_staff_uploads_a_layer_after_seeing_its_preview() -> None:
 
 @pytest.mark.usefixtures("capas")
 @pytest.mark.django_db
-def test_a_layer_upload_without_prj_is_rejected_in_the_form() -> None:
+def test_una_capa_subida_sin_prj_se_rechaza_en_el_formulario() -> None:
     personal = get_user_model().objects.create_superuser("curador", "d@example.cl", "clave-123!")
 
     respuesta = navegador(personal).post(

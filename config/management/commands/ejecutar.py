@@ -15,11 +15,8 @@ from honcho.manager import Manager
 from config.services import sistema_preparar, usuario_demo_asegurar
 from config.servicios import detener_servicios, redis_es_embebido
 
-# El worker de los turnos del chat: su propia cola, para que el proceso web solo retransmita. Cada
-# turno espera casi todo el tiempo al modelo, trozo a trozo: con el pool gevent (corrutinas en un solo
-# hilo) despertar por cada trozo no es un cambio de hilo peleando el GIL. Con cien chats de Claude a
-# la vez el worker gastó ~15 % menos CPU que con 64 hilos, los turnos empezaron a transmitir en ~2 s en
-# vez de ~3,5 s y la retransmisión trozo → marco bajó de p95 ~250 ms a ~50–100 ms (`make bench`).
+# El worker de los turnos del chat: su propia cola, para que el proceso web solo retransmita; con el
+# pool gevent, porque cada turno espera casi todo el tiempo al modelo (medido en docs/rendimiento.md).
 # Se lanzan `ASISTENTE_PROCESOS_TURNOS` procesos: una herramienta que calcula mucho (embeddings)
 # detiene solo los turnos de su proceso.
 ARGUMENTOS_WORKER_TURNOS = ("-Q", "turnos", "-P", "gevent", "-c", "64", "-l", "WARNING")

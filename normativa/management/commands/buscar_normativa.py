@@ -6,7 +6,7 @@ from typing import Any
 
 from django.core.management.base import BaseCommand, CommandError
 
-from normativa.selectors import MODOS, ErrorDeBusqueda, buscar_normativa
+from normativa.busqueda import MODOS, ErrorDeBusqueda, buscar_normativa
 
 
 class Command(BaseCommand):

@@ -6,8 +6,8 @@ from typing import Any
 from django.core.management.base import BaseCommand, CommandError
 from tqdm import tqdm
 
+from normativa.ingesta.corpus import corpus_cargar, documentacion_cargar, embeddings_precalculados_exportar
 from normativa.parsers import ErrorDeParseo
-from normativa.services import corpus_cargar, documentacion_cargar, embeddings_precalculados_exportar
 
 
 class Command(BaseCommand):

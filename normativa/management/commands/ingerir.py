@@ -8,9 +8,9 @@ from typing import Any
 from django.core.management.base import BaseCommand, CommandError
 from tqdm import tqdm
 
+from normativa.ingesta.documentos import datos_norma_para, documento_ingerir
 from normativa.models import Norma
 from normativa.parsers import FORMATOS, ErrorDeParseo
-from normativa.services import datos_norma_para, documento_ingerir
 
 
 class Command(BaseCommand):

@@ -36,6 +36,7 @@ class Servidor:
         self.directorio = directorio
         entorno = {k: v for k, v in os.environ.items() if k not in {"DATABASE_URL", "REDIS_URL"}}
         entorno["SALUD_TOKEN"] = TOKEN_SALUD
+        entorno["WEBSOCKET_ECO"] = "true"  # la prueba de punta a punta de la capa de canales
         entorno.update(VAR_DIR=str(directorio), DJANGO_SETTINGS_MODULE="config.settings.local")
         self.proceso = subprocess.Popen(
             [sys.executable, "manage.py", "ejecutar", "--puerto", str(self.puerto)],

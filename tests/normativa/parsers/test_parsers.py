@@ -6,6 +6,7 @@ from pathlib import Path
 
 import pytest
 
+from normativa.ingesta.corpus import CORPUS, fuentes_del_corpus
 from normativa.parsers import (
     ErrorDeParseo,
     bcn_xml,
@@ -18,7 +19,6 @@ from normativa.parsers import (
     parsear_archivo,
 )
 from normativa.parsers.base import es_modificatorio, texto_comparable
-from normativa.services import CORPUS, fuentes_del_corpus
 
 FUENTES = CORPUS / "fuentes"
 BCN = Path(__file__).resolve().parents[2] / "fixtures" / "bcn"

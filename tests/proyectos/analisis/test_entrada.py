@@ -34,12 +34,12 @@ def errores_de(**cambios: Any) -> dict[str, str]:
 
 @pytest.mark.django_db
 @pytest.mark.parametrize("region", ["Antofagasta", "antofagasta", "Región de Antofagasta", "II", 2, "2"])
-def test_the_region_is_accepted_by_name_with_or_without_prefix_or_by_number(region: Any) -> None:
+def test_la_region_se_acepta_por_nombre_con_o_sin_prefijo_o_por_numero(region: Any) -> None:
     assert validar_entrada(datos(region=region)).region.codigo == "02"
 
 
 @pytest.mark.django_db
-def test_every_problem_is_listed_at_once() -> None:
+def test_todos_los_problemas_se_listan_a_la_vez() -> None:
     errores = errores_de(
         nombre="",
         region="Narnia",
@@ -64,7 +64,7 @@ def test_every_problem_is_listed_at_once() -> None:
 
 
 @pytest.mark.django_db
-def test_a_comuna_must_belong_to_the_region() -> None:
+def test_una_comuna_debe_pertenecer_a_la_region() -> None:
     assert "comuna" in errores_de(comuna="Rancagua")
     assert validar_entrada(datos(comuna="Taltal")).comuna.codigo == "02104"  # type: ignore[union-attr]
 
@@ -78,14 +78,14 @@ def test_a_comuna_must_belong_to_the_region() -> None:
         ("aridos_cauce", "aridos_m3_total"),
     ],
 )
-def test_a_quantity_required_by_the_tipo_cannot_be_missing(tipo: str, campo: str) -> None:
+def test_no_puede_faltar_la_cantidad_que_exige_el_tipo(tipo: str, campo: str) -> None:
     errores = errores_de(tipo=tipo, capacidad_extraccion_t_mes=None)
 
     assert campo in errores and "sin ese dato" in errores[campo]
 
 
 @pytest.mark.django_db
-def test_a_self_intersecting_polygon_is_rejected_naming_the_crossing() -> None:
+def test_un_poligono_que_se_cruza_se_rechaza_nombrando_el_cruce() -> None:
     corbata = {
         "type": "Polygon",
         "coordinates": [[[-70.0, -25.3], [-69.99, -25.29], [-69.99, -25.3], [-70.0, -25.29], [-70.0, -25.3]]],
@@ -130,23 +130,25 @@ def test_a_self_intersecting_polygon_is_rejected_naming_the_crossing() -> None:
         ({"coordinates": []}, "type"),
     ],
 )
-def test_a_geometry_that_is_not_a_polygon_in_chile_is_rejected(geometria: dict[str, Any], texto: str) -> None:
+def test_una_geometria_que_no_es_un_poligono_en_chile_se_rechaza(
+    geometria: dict[str, Any], texto: str
+) -> None:
     assert texto in errores_de(geometria=geometria)["geometria"]
 
 
 @pytest.mark.django_db
-def test_a_valid_polygon_and_feature_wrapper_are_accepted() -> None:
+def test_un_poligono_valido_y_su_envoltorio_feature_se_aceptan() -> None:
     assert validar_entrada(datos(geometria=CUADRADO_TALTAL)).geometria is not None
     feature = {"type": "Feature", "properties": {}, "geometry": CUADRADO_TALTAL}
     assert validar_entrada(datos(geometria=feature)).geometria_geojson["type"] == "Polygon"  # type: ignore[index]
 
 
-def test_a_non_object_input_is_rejected() -> None:
+def test_una_entrada_que_no_es_objeto_se_rechaza() -> None:
     with pytest.raises(EntradaInvalida) as error:
         validar_entrada(["no", "es", "objeto"])
 
     assert error.value.errores[0]["campo"] == "entrada"
 
 
-def test_the_project_model_offers_exactly_the_engine_types() -> None:
+def test_el_modelo_de_proyecto_ofrece_exactamente_los_tipos_del_motor() -> None:
     assert tuple(Proyecto.Tipo.values) == TIPOS

@@ -55,7 +55,7 @@ def elemento(nombre_contiene: str, capa: str | None = None) -> ElementoSensible:
 
 
 @pytest.mark.parametrize("caso", sorted(ESPERADO))
-def test_each_dev_case_gives_the_expected_classification_typologies_and_letters(
+def test_cada_caso_dev_da_la_clasificacion_tipologias_y_letras_esperadas(
     caso: str, capsys: pytest.CaptureFixture[str]
 ) -> None:
     resultado = analizar_por_comando(CASOS / f"{caso}.json", capsys)
@@ -67,7 +67,7 @@ def test_each_dev_case_gives_the_expected_classification_typologies_and_letters(
     assert sorted({t["letra"] for t in resultado["triggers"]}) == esperado["letras"]
 
 
-def test_the_command_prints_every_problem_and_exits_non_zero_on_bad_input(
+def test_el_comando_imprime_cada_problema_y_termina_con_error_ante_una_entrada_invalida(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
     archivo = tmp_path / "malo.json"
@@ -92,7 +92,7 @@ def test_the_command_prints_every_problem_and_exits_non_zero_on_bad_input(
     assert "Gondor" in json.dumps(cuerpo, ensure_ascii=False)
 
 
-def test_the_command_reports_a_file_that_is_not_json(
+def test_el_comando_informa_un_archivo_que_no_es_json(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
     archivo = tmp_path / "roto.json"
@@ -104,7 +104,7 @@ def test_the_command_reports_a_file_that_is_not_json(
     assert "no es JSON válido" in json.loads(capsys.readouterr().out)["error"]
 
 
-def test_a_small_project_inside_a_national_park_enters_by_letter_p_and_needs_an_eia() -> None:
+def test_un_proyecto_pequeno_dentro_de_un_parque_nacional_ingresa_por_la_letra_p_y_requiere_eia() -> None:
     parque = elemento("Parque Nacional Llullaillaco")
     punto = shape(parque.geometria).representative_point()
 
@@ -121,7 +121,7 @@ def test_a_small_project_inside_a_national_park_enters_by_letter_p_and_needs_an_
     }
 
 
-def test_a_glacier_under_the_polygon_informs_letters_b_and_d() -> None:
+def test_un_glaciar_bajo_el_poligono_informa_las_letras_b_y_d() -> None:
     glaciar = shape(elemento("Glaciar rocoso").geometria)
     punto = glaciar.representative_point()
 
@@ -133,7 +133,7 @@ def test_a_glacier_under_the_polygon_informs_letters_b_and_d() -> None:
     assert ("DS 40", "6", "g.5") in {(f["norma"], f["articulo"], f["letra"]) for f in letra_b["fundamento"]}
 
 
-def test_a_glacier_nearby_is_an_alert_with_its_distance_not_a_trigger() -> None:
+def test_un_glaciar_cercano_es_una_alerta_con_su_distancia_no_una_causa() -> None:
     glaciar = shape(elemento("Glaciar rocoso").geometria)
     minx, miny, _, maxy = glaciar.bounds
     # Un cuadrado de ~220 m a unos 1,1 km al oeste del glaciar (sin otros glaciares en medio).
@@ -148,7 +148,7 @@ def test_a_glacier_nearby_is_an_alert_with_its_distance_not_a_trigger() -> None:
     assert not [t for t in resultado["triggers"] if t["evidencia"].get("categoria") == "glaciar"]
 
 
-def test_an_inventory_wetland_under_the_polygon_is_only_an_alert() -> None:
+def test_un_humedal_del_inventario_bajo_el_poligono_es_solo_una_alerta() -> None:
     humedal = shape(elemento("Humedal", capa="humedales_antofagasta").geometria)
     punto = humedal.representative_point()
 
@@ -159,14 +159,14 @@ def test_an_inventory_wetland_under_the_polygon_is_only_an_alert() -> None:
     assert any(a["evidencia"].get("categoria") == "humedal_inventario" for a in resultado["alertas"])
 
 
-def test_without_geometry_spatial_checks_are_skipped_and_the_result_says_so() -> None:
+def test_sin_geometria_se_omiten_las_revisiones_espaciales_y_el_resultado_lo_dice() -> None:
     resultado = evaluar(entrada(geometria=None))
 
     assert resultado["clasificacion"] == "DIA"
     assert any("Sin geometría" in a for a in resultado["advertencias"])
 
 
-def test_a_project_outside_a_layer_coverage_is_warned_about_it() -> None:
+def test_un_proyecto_fuera_de_la_cobertura_de_una_capa_recibe_la_advertencia() -> None:
     # Copiapó (Atacama): las capas de glaciares y humedales solo cubren Antofagasta.
     resultado = evaluar(entrada(region="Atacama", geometria=cuadrado(-70.30, -27.40)))
 
@@ -175,14 +175,14 @@ def test_a_project_outside_a_layer_coverage_is_warned_about_it() -> None:
 
 
 @pytest.mark.parametrize("circunstancia", sorted(CIRCUNSTANCIAS))
-def test_each_declared_circumstance_triggers_its_article_11_letter(circunstancia: str) -> None:
+def test_cada_circunstancia_declarada_activa_su_letra_del_articulo_11(circunstancia: str) -> None:
     resultado = evaluar(entrada(circunstancias=[circunstancia]))
 
     assert resultado["clasificacion"] == "EIA"
     assert [t["letra"] for t in resultado["triggers"]] == [CIRCUNSTANCIAS[circunstancia][0]]
 
 
-def test_a_project_that_does_not_enter_keeps_its_effects_as_alerts_and_suggests_pertinencia() -> None:
+def test_un_proyecto_que_no_ingresa_conserva_sus_efectos_como_alertas_y_sugiere_pertinencia() -> None:
     resultado = evaluar(entrada(capacidad_extraccion_t_mes=5000, circunstancias=["riesgo_salud_poblacion"]))
 
     assert resultado["clasificacion"] == "NO_INGRESA" and resultado["triggers"] == []
@@ -190,7 +190,7 @@ def test_a_project_that_does_not_enter_keeps_its_effects_as_alerts_and_suggests_
     assert resultado["fundamento_clasificacion"][0]["articulo"] == "26"
 
 
-def test_every_cited_fragment_exists_and_its_quote_is_literal() -> None:
+def test_cada_fragmento_citado_existe_y_su_cita_es_literal() -> None:
     parque = shape(elemento("Parque Nacional Llullaillaco").geometria).representative_point()
     resultado = evaluar(
         entrada(geometria=cuadrado(parque.x, parque.y, 0.002), circunstancias=list(CIRCUNSTANCIAS))
@@ -200,12 +200,13 @@ def test_every_cited_fragment_exists_and_its_quote_is_literal() -> None:
     citas += resultado["fundamento_clasificacion"]
     assert len({t["letra"] for t in resultado["triggers"]}) == 6
     for cita in citas:
+        assert cita["fragmento_id"] is not None
         fragmento = FragmentoLegal.objects.get(pk=cita["fragmento_id"])
         assert fragmento.norma.sigla == cita["norma"] and fragmento.articulo == cita["articulo"]
         assert cita["cita"].rstrip(" …") in " ".join(fragmento.texto.split())
 
 
-def test_an_inactive_layer_is_not_evaluated() -> None:
+def test_una_capa_inactiva_no_se_evalua() -> None:
     parque = shape(elemento("Parque Nacional Llullaillaco").geometria).representative_point()
     datos = entrada(geometria=cuadrado(parque.x, parque.y, 0.002))
     CapaGeografica.objects.filter(codigo="snaspe").update(activa=False)

@@ -2,17 +2,18 @@
 
 import pytest
 
-from normativa.embeddings import embeber_consulta
-from normativa.glosario import expandir_siglas
-from normativa.models import FragmentoLegal, Norma
-from normativa.selectors import (
+from normativa.busqueda import hibrida
+from normativa.busqueda.hibrida import (
     PESO_MODIFICATORIO,
     ErrorDeBusqueda,
     _pesos_normativos,
     buscar_documentacion,
     buscar_normativa,
 )
-from normativa.services import documentacion_cargar
+from normativa.embeddings import embeber_consulta
+from normativa.glosario import expandir_siglas
+from normativa.ingesta.corpus import documentacion_cargar
+from normativa.models import FragmentoLegal, Norma
 
 pytestmark = pytest.mark.django_db
 
@@ -198,9 +199,7 @@ def test_un_vector_de_consulta_precalculado_da_el_mismo_resultado():
 
 
 def test_con_un_filtro_restrictivo_el_texto_puntua_toda_la_norma_filtrada(monkeypatch):
-    from normativa import selectors
-
-    monkeypatch.setattr(selectors, "PREFILTRO_TEXTO", 5)  # los 5 mejores no son de la Ley 20.600
+    monkeypatch.setattr(hibrida, "PREFILTRO_TEXTO", 5)  # los 5 mejores no son de la Ley 20.600
 
     busqueda = buscar_normativa(
         consulta="evaluación ambiental de proyectos", modo="texto", normas=["Ley 20.600"], top_k=5

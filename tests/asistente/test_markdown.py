@@ -1,9 +1,9 @@
 """El Markdown guardado se muestra como en el chat en vivo, saneado."""
 
-from asistente.selectors import markdown_seguro
+from asistente.markdown import markdown_seguro
 
 
-def test_a_list_right_after_a_line_of_text_is_shown_as_a_list_as_in_the_live_chat() -> None:
+def test_una_lista_justo_despues_de_una_linea_de_texto_se_ve_como_lista_como_en_el_chat_en_vivo() -> None:
     html = markdown_seguro(
         "Según el corpus normativo:\n- **DS 40, Art. 8**: «…» [1]\n- **Ley 19.300, Art. 11** [2]"
     )
@@ -13,11 +13,11 @@ def test_a_list_right_after_a_line_of_text_is_shown_as_a_list_as_in_the_live_cha
     assert html.count("<li>") == 2
 
 
-def test_line_breaks_inside_a_paragraph_are_kept() -> None:
+def test_los_saltos_de_linea_dentro_de_un_parrafo_se_conservan() -> None:
     assert markdown_seguro("Primera línea\nsegunda línea") == "<p>Primera línea<br>\nsegunda línea</p>\n"
 
 
-def test_raw_html_and_javascript_links_never_reach_the_page() -> None:
+def test_el_html_crudo_y_los_enlaces_javascript_nunca_llegan_a_la_pagina() -> None:
     html = markdown_seguro(
         '<script>alert(1)</script> <img src=x onerror="alert(2)"> [ver](javascript:alert(3))'
     )
@@ -26,11 +26,11 @@ def test_raw_html_and_javascript_links_never_reach_the_page() -> None:
     assert "&lt;script&gt;" in html and "[ver](javascript:alert(3))" in html  # quedan como texto
 
 
-def test_headings_and_rules_written_by_the_model_are_kept_as_the_live_chat_shows_them() -> None:
+def test_titulos_y_separadores_del_modelo_se_conservan_como_en_el_chat_en_vivo() -> None:
     assert markdown_seguro("## Resumen\n\n---\nFin") == "<h2>Resumen</h2>\n<hr>\n<p>Fin</p>\n"
 
 
-def test_each_marker_of_a_known_source_links_to_that_source_under_its_message() -> None:
+def test_cada_marcador_de_una_fuente_conocida_enlaza_a_esa_fuente_bajo_su_mensaje() -> None:
     html = markdown_seguro("Ver [1] y [2]; [3] no existe.", fuentes_de="m1", fuentes=2)
 
     assert '<a href="#fuente-m1-1" rel="noopener noreferrer">[1]</a>' in html

@@ -7,10 +7,11 @@ from django.contrib.postgres.search import SearchQuery
 from django.db import connection
 from django.db.models import Manager, QuerySet
 
-from normativa import services
+from normativa import indice, services
+from normativa.ingesta import corpus, documentos
+from normativa.ingesta.documentos import DatosNorma, documento_ingerir
 from normativa.models import EmbeddingCache, FragmentoLegal, Norma, VersionNorma
 from normativa.parsers import ErrorDeParseo
-from normativa.services import DatosNorma, documento_ingerir
 
 pytestmark = pytest.mark.django_db
 
@@ -98,7 +99,7 @@ def test_una_ingesta_que_falla_no_deja_nada_a_medias(tmp_path, monkeypatch):
     def fallar(*args, **kwargs):
         raise RuntimeError("el proveedor de embeddings se cayó")
 
-    monkeypatch.setattr(services, "embeber_pasajes", fallar)
+    monkeypatch.setattr(documentos, "embeber_pasajes", fallar)
 
     with pytest.raises(RuntimeError):
         documento_ingerir(ruta=escribir(tmp_path, LEY), datos=DATOS)
@@ -141,7 +142,7 @@ def test_una_falla_al_escribir_revierte_la_norma_la_version_y_los_fragmentos(tmp
     def fallar(**kwargs):
         raise RuntimeError("el índice de texto falló")
 
-    monkeypatch.setattr(services, "_actualizar_texto_completo", fallar)
+    monkeypatch.setattr(documentos, "actualizar_texto_completo", fallar)
 
     with pytest.raises(RuntimeError):
         documento_ingerir(ruta=escribir(tmp_path, LEY), datos=DATOS)
@@ -168,7 +169,7 @@ def test_las_letras_se_embeben_con_el_encabezado_de_su_articulo(tmp_path):
     letra = fragmentos().get(articulo="2", letra="a")
 
     assert "se entenderá por" in letra.contexto
-    assert services.texto_para_embeber(letra) == f"{letra.breadcrumb}\n{letra.contexto}\n{letra.texto}"
+    assert indice.texto_para_embeber(letra) == f"{letra.breadcrumb}\n{letra.contexto}\n{letra.texto}"
     contexto = SearchQuery("efectos", config="spanish")
     assert fragmentos().filter(pk=letra.pk, busqueda=contexto).exists(), "el contexto también se indexa"
 
@@ -185,12 +186,12 @@ def test_ingerir_actualiza_las_estadisticas_de_bm25(tmp_path):
 
 def test_una_norma_nueva_necesita_tipo_y_nombre_y_una_existente_conserva_los_suyos(tmp_path):
     with pytest.raises(ErrorDeParseo, match="no existe: indique también su tipo y su nombre"):
-        services.datos_norma_para(sigla="Ley 99.999")
+        documentos.datos_norma_para(sigla="Ley 99.999")
     with pytest.raises(ErrorDeParseo, match="Tipo desconocido"):
-        services.datos_norma_para(sigla="Ley 99.999", tipo="novela", nombre="x")
+        documentos.datos_norma_para(sigla="Ley 99.999", tipo="novela", nombre="x")
 
     documento_ingerir(ruta=escribir(tmp_path, LEY), datos=DATOS)
-    datos = services.datos_norma_para(sigla=" Ley  99.999 ")
+    datos = documentos.datos_norma_para(sigla=" Ley  99.999 ")
 
     assert (datos.sigla, datos.tipo, datos.nombre) == (DATOS.sigla, "ley", DATOS.nombre)
 
@@ -199,7 +200,7 @@ def test_el_peso_de_busqueda_se_fija_por_tipo_al_crear_y_se_respeta_la_curaduria
     guia = DatosNorma(sigla="Guía de prueba", tipo="guia", nombre="Guía de prueba")
     documento_ingerir(ruta=escribir(tmp_path, LEY), datos=guia)
     norma = Norma.objects.get(sigla="Guía de prueba")
-    assert norma.peso_busqueda == services.PESO_POR_TIPO["guia"]
+    assert norma.peso_busqueda == documentos.PESO_POR_TIPO["guia"]
 
     Norma.objects.filter(pk=norma.pk).update(peso_busqueda=0.65)
     documento_ingerir(ruta=escribir(tmp_path, LEY.replace("multa.", "multa grave.")), datos=guia)
@@ -220,7 +221,7 @@ def test_la_documentacion_del_sistema_se_indexa_aparte_y_un_documento_retirado_d
 ):
     escribir_documentacion(tmp_path)
 
-    resultados = services.documentacion_cargar(raiz=tmp_path)
+    resultados = corpus.documentacion_cargar(raiz=tmp_path)
 
     assert {r.norma.sigla for r in resultados} == {
         "Documentación: README.md",
@@ -232,9 +233,9 @@ def test_la_documentacion_del_sistema_se_indexa_aparte_y_un_documento_retirado_d
     assert all(r.norma.tipo == Norma.Tipo.DOCUMENTACION for r in resultados)
 
     (tmp_path / "docs" / "busqueda.md").unlink()
-    services.documentacion_cargar(raiz=tmp_path)
+    corpus.documentacion_cargar(raiz=tmp_path)
 
     assert not VersionNorma.objects.filter(
         norma__sigla="Documentación: docs/busqueda.md", vigente=True
     ).exists()
-    assert all(not r.creada for r in services.documentacion_cargar(raiz=tmp_path))
+    assert all(not r.creada for r in corpus.documentacion_cargar(raiz=tmp_path))

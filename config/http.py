@@ -30,6 +30,8 @@ import redis
 import structlog
 from django.conf import settings
 
+from config.redis_clientes import cliente_redis
+
 log = structlog.get_logger(__name__)
 
 USER_AGENT = "PrefactibilidadAmbientalMinera/0.1 (+consultas al SEIA; contacto: soporte del sistema)"
@@ -301,8 +303,4 @@ def _esperar_en_proceso(host: str, intervalo_s: float) -> None:
 
 
 def _redis() -> redis.Redis:
-    cliente: redis.Redis | None = getattr(_local, "redis", None)
-    if cliente is None:
-        cliente = redis.Redis.from_url(settings.REDIS_URL, socket_timeout=2, socket_connect_timeout=2)
-        _local.redis = cliente
-    return cliente
+    return cliente_redis(espera_s=2)

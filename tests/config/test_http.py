@@ -4,8 +4,8 @@ import json
 
 import pytest
 
-from fuentes_externas import http
-from fuentes_externas.http import ErrorHttp, solicitar
+from config import http
+from config.http import ErrorHttp, solicitar
 from tests.utilidades import ServidorLocal
 
 

@@ -1,0 +1,482 @@
+"""Búsqueda híbrida en el corpus (densa + texto completo) con realce de referencias explícitas.
+
+Modos (seleccionables para medir):
+- `denso`: similitud coseno con pgvector (índice HNSW).
+- `texto`: BM25 sobre el texto completo en español sin tildes (índice invertido precalculado), con
+  las siglas de la pregunta expandidas.
+- `hibrido` (por defecto): fusión por rango recíproco ponderada (RRF, k=10; texto con peso 0,5),
+  multiplicada por el peso de búsqueda de cada norma (jerarquía normativa) y castigando a los
+  artículos modificatorios; más el realce de lo que la pregunta cita explícitamente («art. 11
+  letra d», «DS 40», «i.1») y de la definición por la que pregunta («¿qué es una DIA?»); y
+  diversidad (a lo más dos fragmentos del mismo artículo entre los primeros).
+
+Confianza (umbral documentado, sobre la similitud coseno densa del mejor resultado, que en e5 se
+concentra entre 0,75 y 0,92):
+- HIGH: la pregunta cita una referencia que existe, o similitud ≥ 0,86;
+- MEDIUM: similitud ≥ 0,835;
+- LOW: similitud ≥ 0,81;
+- NONE: por debajo, o sin resultados: el asistente debe decir que no tiene base suficiente.
+La similitud de e5 separa mal una pregunta jurídica ajena («¿qué dice la ley sobre el divorcio?»,
+0,84) de una del corpus (0,83–0,93). Por eso, si al menos un cuarto de las palabras de la pregunta no
+aparece en ningún fragmento vigente, la confianza es NONE salvo que cite una referencia explícita.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+
+import numpy as np
+from django.db import connection, transaction
+from django.db.models import Q, QuerySet
+from pgvector.django import CosineDistance
+from rapidfuzz import fuzz
+
+from config.errores import EntradaNoValida
+from config.texto import sin_tildes
+from normativa.embeddings import embeber_consulta
+from normativa.glosario import expandir_siglas
+from normativa.models import FragmentoLegal, Norma
+from normativa.referencias import Referencias, extraer_referencias
+from normativa.selectors import cita_de, normas_disponibles, url_de
+
+MODOS = ("hibrido", "denso", "texto")
+
+
+MAXIMO_CONSULTA = 1000
+
+
+MAXIMO_TOP_K = 100
+
+
+CANDIDATOS = 60
+
+
+PREFILTRO_TEXTO = 400
+
+
+POSTINGS_POR_LEXEMA = 2000  # poda por impacto: las apariciones de mayor peso de cada lexema
+
+
+EF_SEARCH = 120
+
+
+RRF_K = 10
+
+
+PESO_DENSO, PESO_TEXTO = 1.0, 0.5
+
+
+PESO_MODIFICATORIO = 0.3
+
+
+REALCE_DEFINICION, UMBRAL_DEFINICION = 0.15, 92
+
+
+POR_ARTICULO = 2
+
+
+UMBRAL_ALTA, UMBRAL_MEDIA, UMBRAL_BAJA = 0.86, 0.835, 0.81
+
+
+FRACCION_DESCONOCIDA_MAXIMA = 0.25
+
+
+class ErrorDeBusqueda(EntradaNoValida, ValueError):
+    """Consulta o filtros inválidos; el mensaje está en español para el usuario."""
+
+
+@dataclass
+class Resultado:
+    fragmento_id: int
+    norma: str
+    tipo_documento: str
+    articulo: str
+    letra: str
+    texto: str
+    breadcrumb: str
+    cita: str
+    url: str
+    score: float
+    similitud: float | None
+    pagina: int | None = None
+    derogado: bool = False
+    advertencia: str = ""
+
+    def como_dict(self) -> dict[str, object]:
+        return self.__dict__.copy()
+
+
+@dataclass
+class ResultadoBusqueda:
+    consulta: str
+    modo: str
+    confianza: str
+    resultados: list[Resultado] = field(default_factory=list)
+    referencias: Referencias = field(default_factory=Referencias)
+
+
+def buscar_normativa(
+    *,
+    consulta: str,
+    top_k: int = 5,
+    modo: str = "hibrido",
+    normas: Sequence[str] | None = None,
+    temas: Sequence[str] | None = None,
+    tipos_documento: Sequence[str] | None = None,
+    incluir_derogados: bool = False,
+    incluir_documentacion: bool = False,
+    vector_consulta: np.ndarray | None = None,
+) -> ResultadoBusqueda:
+    """Devuelve los fragmentos vigentes más pertinentes para la consulta, con cita y confianza.
+
+    `vector_consulta` evita volver a embeber una consulta ya embebida (benchmarks, varias búsquedas
+    de la misma pregunta).
+    """
+    consulta = _validar(consulta=consulta, top_k=top_k, modo=modo)
+    base = _fragmentos_buscables(
+        normas=normas,
+        temas=temas,
+        tipos_documento=tipos_documento,
+        incluir_derogados=incluir_derogados,
+        incluir_documentacion=incluir_documentacion,
+    )
+    referencias = extraer_referencias(consulta)
+    vector = None
+    if modo in ("hibrido", "denso"):
+        vector = vector_consulta if vector_consulta is not None else embeber_consulta(consulta)
+    densos = _candidatos_densos(base, vector) if vector is not None else []
+    lexemas = _lexemas(expandir_siglas(consulta))
+    textuales = _candidatos_texto(base, lexemas) if modo in ("hibrido", "texto") else []
+    if modo == "denso":
+        puntajes = {fid: 1.0 - distancia for fid, distancia in densos}
+    elif modo == "texto":
+        puntajes = dict(textuales)
+    else:
+        puntajes = _fusionar(densos, textuales)
+    if modo == "hibrido":
+        pesos = _pesos_normativos(list(puntajes))
+        puntajes = {fid: p * pesos.get(fid, 1.0) for fid, p in puntajes.items()}
+    citados = _fragmentos_citados(base, referencias) if modo == "hibrido" else {}
+    for fragmento_id, realce in citados.items():
+        puntajes[fragmento_id] = puntajes.get(fragmento_id, 0.0) + realce
+    definiciones: dict[int, float] = {}
+    if modo == "hibrido" and referencias.termino_definido:
+        definiciones = _definiciones(base, referencias.termino_definido)
+        for fragmento_id, realce in definiciones.items():
+            puntajes[fragmento_id] = puntajes.get(fragmento_id, 0.0) + realce
+    ordenados = sorted(puntajes, key=lambda fid: puntajes[fid], reverse=True)
+    elegidos = _diversificar(ordenados[: top_k * 6 + 20], top_k)
+    fragmentos = (
+        FragmentoLegal.objects.select_related("norma").defer("busqueda", "embedding").in_bulk(elegidos)
+    )
+    similitudes = _similitudes(vector, elegidos, densos)
+    resultados = [
+        _resultado(fragmentos[fid], puntajes[fid], similitudes.get(fid))
+        for fid in elegidos
+        if fid in fragmentos
+    ]
+    confianza = _confianza(
+        resultados,
+        # Una cita explícita o la definición del término preguntado en primer lugar es evidencia
+        # fuerte aunque la similitud densa de una pregunta corta («¿Qué es una DIA?») sea baja.
+        citados=bool(elegidos and (elegidos[0] in citados or elegidos[0] in definiciones)),
+        desconocidas=_fraccion_desconocida(lexemas),
+    )
+    return ResultadoBusqueda(
+        consulta=consulta, modo=modo, confianza=confianza, resultados=resultados, referencias=referencias
+    )
+
+
+def buscar_documentacion(*, consulta: str, top_k: int = 5) -> ResultadoBusqueda:
+    """Busca en la documentación del sistema (README, CONTRIBUTING, docs/), aparte de la normativa."""
+    return buscar_normativa(
+        consulta=consulta,
+        top_k=top_k,
+        tipos_documento=[Norma.Tipo.DOCUMENTACION],
+        incluir_documentacion=True,
+    )
+
+
+# --- validación y filtros ---------------------------------------------------------------------
+
+
+def _validar(*, consulta: str, top_k: int, modo: str) -> str:
+    limpia = " ".join((consulta or "").split())
+    if not limpia:
+        raise ErrorDeBusqueda("La consulta está vacía: escriba una pregunta o palabras clave.")
+    if len(limpia) > MAXIMO_CONSULTA:
+        raise ErrorDeBusqueda(
+            f"La consulta es demasiado larga ({len(limpia)} caracteres; máximo {MAXIMO_CONSULTA})."
+        )
+    if modo not in MODOS:
+        raise ErrorDeBusqueda(f"Modo desconocido: «{modo}». Use hibrido, denso o texto.")
+    if not 1 <= top_k <= MAXIMO_TOP_K:
+        raise ErrorDeBusqueda(f"top_k debe estar entre 1 y {MAXIMO_TOP_K}.")
+    return limpia
+
+
+def _fragmentos_buscables(
+    *,
+    normas: Sequence[str] | None,
+    temas: Sequence[str] | None,
+    tipos_documento: Sequence[str] | None,
+    incluir_derogados: bool,
+    incluir_documentacion: bool,
+) -> QuerySet[FragmentoLegal]:
+    base = FragmentoLegal.objects.filter(version__vigente=True, embedding__isnull=False)
+    if not incluir_derogados:
+        base = base.filter(derogado=False)
+    if not incluir_documentacion:
+        base = base.exclude(norma__tipo=Norma.Tipo.DOCUMENTACION)
+    if normas:
+        conocidas = set(normas_disponibles())
+        desconocidas = [sigla for sigla in normas if sigla not in conocidas]
+        if desconocidas:
+            raise ErrorDeBusqueda(
+                f"Norma desconocida: {', '.join(desconocidas)}. Disponibles: {', '.join(sorted(conocidas))}."
+            )
+        base = base.filter(norma__sigla__in=normas)
+    if temas:
+        base = base.filter(Q(temas__nombre__in=temas) | Q(norma__temas__nombre__in=temas)).distinct()
+    if tipos_documento:
+        validos = {valor for valor, _ in Norma.Tipo.choices}
+        invalidos = [tipo for tipo in tipos_documento if tipo not in validos]
+        if invalidos:
+            raise ErrorDeBusqueda(f"Tipo de documento desconocido: {', '.join(invalidos)}.")
+        base = base.filter(norma__tipo__in=tipos_documento)
+    return base
+
+
+# --- candidatos -------------------------------------------------------------------------------
+
+
+def _candidatos_densos(base: QuerySet[FragmentoLegal], vector: np.ndarray) -> list[tuple[int, float]]:
+    with transaction.atomic(), connection.cursor() as cursor:
+        # El HNSW explora más candidatos que los pedidos (recall ≥ 0,95 frente al escaneo exacto).
+        cursor.execute("SET LOCAL hnsw.ef_search = %s", [EF_SEARCH])
+        filas = list(
+            base.annotate(distancia=CosineDistance("embedding", vector))
+            .order_by("distancia")
+            .values_list("pk", "distancia")[:CANDIDATOS]
+        )
+    return [(pk, float(distancia)) for pk, distancia in filas]
+
+
+def _candidatos_texto(base: QuerySet[FragmentoLegal], lexemas: list[str]) -> list[tuple[int, float]]:
+    """BM25 sobre el índice de texto completo (español, sin tildes).
+
+    Lee las listas de aparición de `normativa_indice_invertido` (peso de término ya normalizado por
+    longitud) y la frecuencia de documento de `normativa_estadistica_lexema`, vistas que refresca la
+    ingesta. Los lexemas presentes en más de la mitad de los fragmentos casi no discriminan y se
+    descartan. Los filtros de la búsqueda se aplican a los fragmentos puntuados.
+    """
+    if not lexemas:
+        return []
+    puntuados = _bm25(lexemas, limite=PREFILTRO_TEXTO)
+    # Los filtros se aplican a los mejor puntuados (búsqueda por clave primaria, barata); si dejan
+    # menos de los necesarios y había más, se puntúan todos contra los filtros (más lento, exacto).
+    admitidos = set(base.filter(pk__in=[pk for pk, _ in puntuados]).order_by().values_list("pk", flat=True))
+    filtrados = [(pk, puntaje) for pk, puntaje in puntuados if pk in admitidos]
+    if len(filtrados) < CANDIDATOS and len(puntuados) == PREFILTRO_TEXTO:
+        return _bm25(lexemas, limite=CANDIDATOS, base=base)
+    return filtrados[:CANDIDATOS]
+
+
+def _bm25(
+    lexemas: list[str], *, limite: int, base: QuerySet[FragmentoLegal] | None = None
+) -> list[tuple[int, float]]:
+    """(fragmento, puntaje BM25) de los mejores `limite`, restringidos a `base` si se indica."""
+    filtro, parametros = "", []
+    if base is not None:
+        sql, parametros_base = base.order_by().values("pk").query.sql_with_params()
+        filtro, parametros = f"AND fragmento_id IN ({sql})", list(parametros_base)
+    with connection.cursor() as cursor:
+        cursor.execute(
+            f"""
+            WITH c AS (SELECT documentos FROM normativa_estadistica_corpus),
+                 q AS (SELECT e.lexema,
+                              ln(1 + (c.documentos - e.documentos + 0.5) / (e.documentos + 0.5)) AS idf
+                         FROM normativa_estadistica_lexema e, c
+                        WHERE e.lexema = ANY(%s) AND e.documentos <= c.documentos / 2)
+            SELECT i.fragmento_id, sum(i.peso * q.idf) AS puntaje
+              FROM q CROSS JOIN LATERAL (
+                     SELECT fragmento_id, peso FROM normativa_indice_invertido
+                      WHERE lexema = q.lexema {filtro} ORDER BY peso DESC LIMIT %s) AS i
+             GROUP BY i.fragmento_id
+             ORDER BY puntaje DESC
+             LIMIT %s
+            """,
+            [lexemas, *parametros, POSTINGS_POR_LEXEMA, limite],
+        )
+        return [(fila[0], float(fila[1])) for fila in cursor.fetchall()]
+
+
+def _fraccion_desconocida(lexemas: list[str]) -> float:
+    """Fracción de los lexemas de la pregunta que no aparece en ningún fragmento vigente."""
+    if not lexemas:
+        return 0.0
+    with connection.cursor() as cursor:
+        cursor.execute("SELECT count(*) FROM normativa_estadistica_lexema WHERE lexema = ANY(%s)", [lexemas])
+        (conocidos,) = cursor.fetchone() or (0,)
+    return 1 - conocidos / len(lexemas)
+
+
+def _lexemas(consulta: str) -> list[str]:
+    """«¿Qué es una DIA?» → ['dia']: lexemas en español sin tildes (sin palabras vacías)."""
+    with connection.cursor() as cursor:
+        cursor.execute(
+            "SELECT DISTINCT lexeme FROM unnest(to_tsvector('spanish', normativa_sin_tildes(%s)))", [consulta]
+        )
+        return [fila[0] for fila in cursor.fetchall()]
+
+
+def _pesos_normativos(ids: list[int]) -> dict[int, float]:
+    """Peso de la norma (jerarquía curada en el admin) y castigo a los artículos modificatorios."""
+    filas = FragmentoLegal.objects.filter(pk__in=ids).values_list(
+        "pk", "norma__peso_busqueda", "modificatorio"
+    )
+    return {pk: peso * (PESO_MODIFICATORIO if modificatorio else 1.0) for pk, peso, modificatorio in filas}
+
+
+def _fusionar(densos: list[tuple[int, float]], textuales: list[tuple[int, float]]) -> dict[int, float]:
+    """RRF ponderada: el texto completo de PostgreSQL es más débil que BM25, así que pesa menos."""
+    puntajes: dict[int, float] = {}
+    for peso, candidatos in ((PESO_DENSO, densos), (PESO_TEXTO, textuales)):
+        for posicion, (fragmento_id, _) in enumerate(candidatos):
+            puntajes[fragmento_id] = puntajes.get(fragmento_id, 0.0) + peso / (RRF_K + posicion + 1)
+    return puntajes
+
+
+def _fragmentos_citados(base: QuerySet[FragmentoLegal], referencias: Referencias) -> dict[int, float]:
+    """Realce para lo que la pregunta cita: artículo (y letra) en la norma citada, o norma sola."""
+    if not referencias.articulo:
+        return {}
+    filtro = base.filter(articulo=referencias.articulo)
+    if referencias.normas:
+        filtro = filtro.filter(norma__sigla__in=referencias.normas)
+    realces: dict[int, float] = {}
+    for pk, letra in filtro.values_list("pk", "letra"):
+        if referencias.letra:
+            realces[pk] = 0.2 if letra == referencias.letra else (0.05 if not letra else 0.0)
+        else:
+            realces[pk] = 0.2 if not letra else 0.03
+    return {pk: realce for pk, realce in realces.items() if realce > 0}
+
+
+def _definiciones(base: QuerySet[FragmentoLegal], termino: str) -> dict[int, float]:
+    """Realce para la definición legal del término por el que se pregunta («¿Qué es una DIA?»).
+
+    Las definiciones son las letras con `termino_definido` (artículos cuyo encabezado dice «se
+    entenderá por»); el término se compara sin tildes ni mayúsculas, con las siglas expandidas, y con
+    tolerancia a plurales.
+    """
+    buscado = _normalizar_termino(expandir_siglas(termino))
+    candidatos = base.filter(termino_definido__gt="").values_list(
+        "pk", "termino_definido", "norma__peso_busqueda"
+    )
+    realces: dict[int, float] = {}
+    for pk, definido, peso in candidatos:
+        nombre = _normalizar_termino(definido)
+        similitud = max(fuzz.ratio(buscado, nombre), fuzz.ratio(buscado, nombre.split(" o ")[0]))
+        if similitud >= UMBRAL_DEFINICION:
+            realces[pk] = REALCE_DEFINICION * peso * similitud / 100
+    return realces
+
+
+def _normalizar_termino(texto: str) -> str:
+    sin_parentesis = re.sub(r"\(([^)]*)\)", r" \1 ", sin_tildes(texto))
+    palabras = re.findall(r"[a-zñ0-9]+", sin_parentesis)
+    return " ".join(p.rstrip("s") if len(p) > 3 else p for p in palabras)
+
+
+def _diversificar(ordenados: list[int], top_k: int) -> list[int]:
+    """A lo más `POR_ARTICULO` fragmentos del mismo artículo, o de secciones de guía con el mismo título.
+
+    Las guías del SEA repiten secciones genéricas con el mismo título («1.1 Alcances generales de la
+    evaluación de impacto ambiental» está en casi todas): se cuentan juntas, sin importar la guía.
+    """
+    filas = FragmentoLegal.objects.filter(pk__in=ordenados).values_list(
+        "pk", "norma_id", "articulo", "jerarquia"
+    )
+    claves = {
+        pk: f"{norma_id}:{articulo}" if articulo else _titulo_de_seccion(jerarquia)
+        for pk, norma_id, articulo, jerarquia in filas
+    }
+    elegidos: list[int] = []
+    conteo: dict[str, int] = {}
+    for pk in ordenados:
+        clave = claves.get(pk)
+        if clave is None or conteo.get(clave, 0) >= POR_ARTICULO:
+            continue
+        conteo[clave] = conteo.get(clave, 0) + 1
+        elegidos.append(pk)
+        if len(elegidos) == top_k:
+            break
+    return elegidos
+
+
+def _titulo_de_seccion(jerarquia: list[str]) -> str:
+    """«1.1 Alcances generales de la EIA» → «alcances generales de la eia» (sin numeración)."""
+    titulo = jerarquia[-1] if jerarquia else ""
+    return "seccion:" + _normalizar_termino(re.sub(r"^[\d.\s]+", "", titulo))
+
+
+def _similitudes(
+    vector: np.ndarray | None, elegidos: list[int], densos: list[tuple[int, float]]
+) -> dict[int, float]:
+    """Similitud coseno de cada elegido: la de su candidatura densa o, si no la tuvo, calculada."""
+    if vector is None:
+        return {}
+    similitudes = {pk: 1.0 - distancia for pk, distancia in densos if pk in set(elegidos)}
+    faltantes = [pk for pk in elegidos if pk not in similitudes]
+    if faltantes:
+        filas = (
+            FragmentoLegal.objects.filter(pk__in=faltantes, embedding__isnull=False)
+            .annotate(distancia=CosineDistance("embedding", vector))
+            .values_list("pk", "distancia")
+        )
+        similitudes.update({pk: 1.0 - float(distancia) for pk, distancia in filas})
+    return similitudes
+
+
+def _confianza(resultados: list[Resultado], *, citados: bool, desconocidas: float = 0.0) -> str:
+    if not resultados:
+        return "NONE"
+    if citados:
+        return "HIGH"
+    if desconocidas >= FRACCION_DESCONOCIDA_MAXIMA:
+        return "NONE"
+    similitud = resultados[0].similitud
+    if similitud is None:  # modo texto: sin señal densa, la confianza no puede ser alta
+        return "LOW" if resultados[0].score > 0 else "NONE"
+    if similitud >= UMBRAL_ALTA:
+        return "HIGH"
+    if similitud >= UMBRAL_MEDIA:
+        return "MEDIUM"
+    if similitud >= UMBRAL_BAJA:
+        return "LOW"
+    return "NONE"
+
+
+# --- presentación -----------------------------------------------------------------------------
+
+
+def _resultado(fragmento: FragmentoLegal, score: float, similitud: float | None) -> Resultado:
+    return Resultado(
+        fragmento_id=fragmento.pk,
+        norma=fragmento.norma.sigla,
+        tipo_documento=fragmento.norma.tipo,
+        articulo=fragmento.articulo,
+        letra=fragmento.letra,
+        texto=fragmento.texto,
+        breadcrumb=fragmento.breadcrumb,
+        cita=cita_de(fragmento),
+        url=url_de(fragmento),
+        score=round(score, 6),
+        similitud=round(similitud, 4) if similitud is not None else None,
+        pagina=fragmento.pagina,
+        derogado=fragmento.derogado,
+        advertencia=fragmento.norma.advertencia_vigencia,
+    )

@@ -1,0 +1,88 @@
+"""Citas del corpus: de «norma, artículo, letra» al fragmento vigente, su extracto y su enlace.
+
+Quien cita (el motor de prefactibilidad) no importa esta app: la alcanza por `RESOLVER_CITAS` en
+settings. Basta con que sus referencias tengan `norma`, `articulo`, `letra` y `clave`.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+from typing import Protocol, TypedDict
+
+from django.db.models import Q
+
+from normativa.models import FragmentoLegal
+from normativa.selectors import url_de
+
+LARGO_CITA = 420
+# Lo necesario para citar y enlazar (sin el embedding ni los textos de búsqueda).
+CAMPOS_FRAGMENTO = (
+    "articulo", "letra", "texto", "id_parte", "pagina", "norma__sigla", "norma__id_norma_bcn", "norma__url",
+)  # fmt: skip
+
+
+class PedidoDeCita(Protocol):
+    @property
+    def norma(self) -> str: ...
+    @property
+    def articulo(self) -> str: ...
+    @property
+    def letra(self) -> str: ...
+    @property
+    def clave(self) -> str: ...  # palabra que elige la oración citada de un artículo largo
+
+
+class Cita(TypedDict):
+    norma: str
+    articulo: str
+    letra: str | None
+    fragmento_id: int | None  # None: el corpus no tiene ese artículo cargado
+    cita: str
+    url: str
+
+
+def resolver_citas(pedidos: Sequence[PedidoDeCita]) -> list[Cita]:
+    """Devuelve cada pedido con fragmento, extracto y enlace, en el mismo orden (una consulta)."""
+    if not pedidos:
+        return []
+    filtro = Q()
+    for p in pedidos:
+        filtro |= Q(norma__sigla=p.norma, articulo=p.articulo, letra=p.letra)
+    fragmentos = {
+        (f.norma.sigla, f.articulo, f.letra): f
+        for f in FragmentoLegal.objects.filter(filtro, transitorio=False, derogado=False)
+        .select_related("norma")
+        .only(*CAMPOS_FRAGMENTO)
+    }
+    citas: list[Cita] = []
+    for p in pedidos:
+        fragmento = fragmentos.get((p.norma, p.articulo, p.letra))
+        citas.append(
+            {
+                "norma": p.norma,
+                "articulo": p.articulo,
+                "letra": p.letra or None,
+                "fragmento_id": fragmento.pk if fragmento else None,
+                "cita": _cita(fragmento.texto, p.clave) if fragmento else "",
+                "url": url_de(fragmento) if fragmento else "",
+            }
+        )
+    return citas
+
+
+def _cita(texto: str, clave: str) -> str:
+    """Extracto literal: la oración que contiene `clave`, o el comienzo del texto."""
+    texto = " ".join(texto.split())
+    if clave:
+        for oracion in re.split(r"(?<=[.;:])\s+", texto):
+            if clave.lower() in oracion.lower():
+                return _recortar(oracion)
+    return _recortar(texto)
+
+
+def _recortar(texto: str) -> str:
+    if len(texto) <= LARGO_CITA:
+        return texto
+    corte = texto.rfind(" ", 0, LARGO_CITA)
+    return texto[: corte if corte > 0 else LARGO_CITA] + " …"

@@ -1,0 +1,1 @@
+"""Ingesta del corpus: documentos versionados, cargas del personal y el corpus incluido."""

@@ -1,0 +1,92 @@
+"""El contrato de salida del motor de prefactibilidad, con tipos: lo que guarda `Analisis.resultado`,
+devuelve `POST /api/analisis/evaluar/`, muestra el informe y leen las herramientas del asistente."""
+
+from __future__ import annotations
+
+from typing import Literal, NotRequired, TypedDict
+
+Clasificacion = Literal["NO_INGRESA", "DIA", "EIA"]
+Severidad = str  # «critica», «alta» o «media» (la de la categoría de la capa)
+
+
+class Fundamento(TypedDict):
+    """Un artículo citado, resuelto contra el corpus (sin `fragmento_id` si no está cargado)."""
+
+    norma: str
+    articulo: str
+    letra: str | None
+    fragmento_id: int | None
+    cita: str
+    url: str
+
+
+class Evidencia(TypedDict, total=False):
+    """Por qué se concluye: un elemento de una capa (con distancia e intersección) o una
+    circunstancia declarada por el usuario."""
+
+    origen: Literal["capa", "circunstancia_declarada"]
+    circunstancia: str
+    elemento_id: int
+    elemento: str
+    identificador: str
+    categoria: str
+    categoria_nombre: str
+    capa: str
+    capa_nombre: str
+    fuente: str
+    distancia_m: int
+    interseccion_ha: float
+
+
+class Efecto(TypedDict):
+    """Un efecto del Art. 11 que obliga a un EIA (en la salida, `triggers`)."""
+
+    letra: str
+    descripcion: str
+    severidad: Severidad
+    evidencia: Evidencia
+    fundamento: list[Fundamento]
+
+
+class Alerta(TypedDict):
+    """Algo que revisar que no es una causa: cercanía, o un efecto de un proyecto que no ingresa."""
+
+    severidad: Severidad
+    mensaje: str
+    evidencia: Evidencia
+
+
+class DetalleTipologia(TypedDict):
+    """Una tipología de ingreso (Art. 10 de la ley, Art. 3 del Reglamento) con su motivo."""
+
+    tipologia: str
+    motivo: str
+    fundamento: list[Fundamento]
+
+
+class ComunaSugerida(TypedDict):
+    codigo: str
+    nombre: str
+
+
+class Territorio(TypedDict, total=False):
+    """Dónde cae el polígono (solo en un análisis completo con geometría)."""
+
+    codigos_region: list[str]
+    comuna_sugerida: ComunaSugerida | None
+
+
+class ResultadoAnalisis(TypedDict):
+    ingresa_seia: bool
+    tipologias: list[str]
+    clasificacion: Clasificacion
+    triggers: list[Efecto]
+    alertas: list[Alerta]
+    advertencias: list[str]
+    version_motor: str
+    detalle_tipologias: list[DetalleTipologia]
+    fundamento_clasificacion: list[Fundamento]
+    resumen: str
+    territorio: Territorio
+    # Referencia, no fundamento: la agregan otras apps a un análisis completo (`proyectos.referencias`).
+    proyectos_similares_seia: NotRequired[list[dict[str, object]]]
