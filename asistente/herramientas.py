@@ -88,7 +88,7 @@ def buscar_normativa(entrada: BuscarNormativa, ctx: Contexto) -> dict[str, Any]:
         consulta=entrada.consulta, top_k=entrada.top_k, normas=entrada.normas or None
     )
     fuentes = [_fuente(r) for r in busqueda.resultados]
-    return {"confianza": busqueda.confianza, "fuentes": fuentes}
+    return {"confianza": busqueda.confianza, "familias": list(busqueda.familias), "fuentes": fuentes}
 
 
 class BuscarDocumentacion(BaseModel):
@@ -625,7 +625,8 @@ def _fuente(r: corpus.Resultado) -> Fuente:
         "letra": r.letra,
         "cita": r.cita,
         "url": r.url,
-        "extracto": _extracto(r.texto),
+        # La oración que mejor responde, si el reordenador la eligió; si no, el comienzo del fragmento.
+        "extracto": _extracto(r.oracion, LARGO_ORACION) if r.oracion else _extracto(r.texto),
         "advertencia": r.advertencia,
     }
 
@@ -645,6 +646,9 @@ def _fuente_de_fundamento(f: Fundamento) -> Fuente:
 
 def _seccion(r: corpus.Resultado) -> dict[str, Any]:
     return {"documento": r.norma, "seccion": r.breadcrumb, "extracto": _extracto(r.texto, 700)}
+
+
+LARGO_ORACION = 600
 
 
 def _extracto(texto: str, largo: int = 400) -> str:

@@ -56,6 +56,19 @@ class Fuente(TypedDict):
     marcador: NotRequired[str]  # «[2]»: cómo se lo cita ante el modelo
 
 
+_CACHE_ACTIVA: ContextVar[bool] = ContextVar("cache_de_herramientas_activa", default=True)
+
+
+@contextmanager
+def sin_cache() -> Iterator[None]:
+    """Dentro del bloque, las herramientas se ejecutan siempre (evaluaciones que miden el camino real)."""
+    marca = _CACHE_ACTIVA.set(False)
+    try:
+        yield
+    finally:
+        _CACHE_ACTIVA.reset(marca)
+
+
 @dataclass
 class Contexto:
     usuario: Usuario
@@ -229,7 +242,9 @@ def ejecutar(
         if herramienta.escritura and not forzar_escritura:
             raise ErrorDeHerramienta(f"«{nombre}» modifica datos: solo se ejecuta al confirmarla.")
         entrada = validar_parametros(herramienta, parametros)
-        clave = _clave_cache(herramienta, entrada, contexto) if herramienta.ttl_s else ""
+        clave = (
+            _clave_cache(herramienta, entrada, contexto) if herramienta.ttl_s and _CACHE_ACTIVA.get() else ""
+        )
         if clave and (guardado := cache.get(clave)) is not None:
             resultado, cache_hit = guardado, True
         else:

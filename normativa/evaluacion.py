@@ -57,9 +57,14 @@ def posicion_del_acierto(resultados: list[Resultado], esperados: list[dict[str, 
 
 
 def _coincide(resultado: Resultado, esperado: dict[str, str]) -> bool:
-    if resultado.norma != esperado["norma"]:
+    return coincide(
+        norma=resultado.norma, articulo=resultado.articulo, letra=resultado.letra, esperado=esperado
+    )
+
+
+def coincide(*, norma: str, articulo: str, letra: str, esperado: dict[str, str]) -> bool:
+    """Misma norma y artículo, y misma letra si la expectativa la indica («i.1» cuenta para «i»)."""
+    if norma != esperado["norma"] or articulo != normalizar_articulo(esperado["articulo"]):
         return False
-    if resultado.articulo != normalizar_articulo(esperado["articulo"]):
-        return False
-    letra = esperado.get("letra")
-    return not letra or resultado.letra == letra or resultado.letra.startswith(f"{letra}.")
+    buscada = esperado.get("letra")
+    return not buscada or letra == buscada or letra.startswith(f"{buscada}.")

@@ -8,7 +8,11 @@ from dataclasses import dataclass
 _SUFIJO = r"(bis|ter|qu[aá]ter|quinquies|sexies)"
 
 _LEY = re.compile(r"\bley\s*(?:n[°º.]?\s*)?(\d{1,2}\.?\d{3})\b", re.IGNORECASE)
-_NUMERO_SUELTO = re.compile(r"\b(\d{2}\.\d{3})\b")
+# «19.300» suelto es una ley; «15.000 m³» o «6.500 toneladas» son cantidades.
+_NUMERO_SUELTO = re.compile(
+    r"\b(\d{2}\.\d{3})\b(?!\s*(?:m\b|m2|m3|m²|m³|t\b|t/|ton|ha\b|hect|metros|kil|km|pesos|uf\b|utm|%|plataformas))",
+    re.IGNORECASE,
+)
 _DECRETO = re.compile(r"\b(?:d\.?\s?s\.?|decreto(?:\s+supremo)?)\s*(?:n[°º.]?\s*)?(\d{1,4})\b", re.IGNORECASE)
 _REGLAMENTO_SEIA = re.compile(r"\breglamento\s+del?\s+(seia|sistema\s+de\s+evaluaci[oó]n)", re.IGNORECASE)
 _LEY_BASES = re.compile(r"\bley\s+(de\s+)?bases(\s+generales)?\s+del\s+medio\s+ambiente", re.IGNORECASE)

@@ -12,15 +12,13 @@ from datetime import date
 from typing import Any
 
 from asistente.acciones import accion_proponer, texto_de_propuesta
+from asistente.motores.redaccion import cuantas_fuentes, elegir_fuentes, redactar
 from asistente.registro import ErrorDeHerramienta, Fuente, ejecutar
 from asistente.turno.tipos import Respuesta, Turno
 from config.texto import sin_tildes
 from proyectos import selectors as proyectos
 
 NOMBRE = "reglas"
-# Fundamento preferente de una respuesta normativa; las guías del SEA la complementan.
-NORMAS_PRIMERO = ("Ley 19.300", "DS 40")
-MAXIMO_FUENTES = 6
 CONFIANZAS = ["NONE", "LOW", "MEDIUM", "HIGH"]
 SIN_BASE = (
     "No tengo base suficiente en el corpus normativo para responder esto con fundamento. Puede "
@@ -383,28 +381,26 @@ class MotorReglas:
         return self._esquema_documentacion(turno, "proponer_implementacion", {"necesidad": turno.texto})
 
     def _normativa(self, turno: Turno) -> Respuesta:
-        """Primero la ley y el reglamento (el fundamento que se cita), luego todo el corpus."""
+        """La búsqueda (reordenada: ley y reglamento pesan más que las guías) y una respuesta que
+        empieza por las oraciones que responden, con a lo más tres fuentes."""
         dominio = turno.dominio
-        consulta = consulta_de(turno.texto)
-        pedidos = [{"consulta": consulta, "top_k": dominio.top_k, "normas": dominio.normas or []}]
-        if not dominio.normas:
-            pedidos.insert(0, {"consulta": consulta, "top_k": 3, "normas": list(NORMAS_PRIMERO)})
-        llamadas = [ejecutar("buscar_normativa", p, contexto=turno.contexto) for p in pedidos]
-        validas = [ll for ll in llamadas if not ll["error"]]
-        if not validas:
-            return Respuesta(f"No pude buscar en la normativa: {llamadas[-1]['error']}", llamadas=llamadas)
-        confianza = max((ll["resultado"]["confianza"] for ll in validas), key=CONFIANZAS.index)
+        maximo = cuantas_fuentes(turno.texto)
+        pedido = {"consulta": consulta_de(turno.texto), "top_k": max(dominio.top_k, maximo + 2)}
+        if dominio.normas:
+            pedido["normas"] = dominio.normas
+        llamada = ejecutar("buscar_normativa", pedido, contexto=turno.contexto)
+        if llamada["error"]:
+            return Respuesta(f"No pude buscar en la normativa: {llamada['error']}", llamadas=[llamada])
+        confianza = llamada["resultado"]["confianza"]
         if confianza == "NONE" or not turno.contexto.fuentes:
             turno.contexto.fuentes.clear()
-            return Respuesta(SIN_BASE, llamadas=llamadas, advertencias=["Sin base suficiente en el corpus."])
+            return Respuesta(SIN_BASE, llamadas=[llamada], advertencias=["Sin base suficiente en el corpus."])
         advertencias = []
         if CONFIANZAS.index(confianza) < CONFIANZAS.index(dominio.confianza_minima):
             advertencias.append("Confianza baja de la búsqueda: verifique las citas antes de usarlas.")
-        del turno.contexto.fuentes[MAXIMO_FUENTES:]
-        lineas = ["Según el corpus normativo:"]
-        for numero, fuente in enumerate(turno.contexto.fuentes, start=1):
-            lineas.append(f"- **{fuente['cita']}**: «{_corto(fuente['extracto'])}» [{numero}]")
-        return Respuesta("\n".join(lineas), llamadas=llamadas, advertencias=advertencias)
+        elegidas = elegir_fuentes(turno.contexto.fuentes, maximo=maximo)
+        turno.contexto.fuentes[:] = elegidas
+        return Respuesta(redactar(elegidas), llamadas=[llamada], advertencias=advertencias)
 
     # --- ayudas -------------------------------------------------------------------------------
 

@@ -35,6 +35,8 @@ from rapidfuzz import fuzz
 
 from config.errores import EntradaNoValida
 from config.texto import sin_tildes
+from normativa.busqueda.familias import familias_de
+from normativa.busqueda.reordenar import Candidato, reordenar
 from normativa.embeddings import embeber_consulta
 from normativa.glosario import expandir_siglas
 from normativa.models import FragmentoLegal, Norma
@@ -71,6 +73,11 @@ PESO_DENSO, PESO_TEXTO = 1.0, 0.5
 PESO_MODIFICATORIO = 0.3
 
 
+# Los realces de citas y definiciones (0,05–0,2) están en la escala de la fusión RRF; el puntaje del
+# reordenador es unas veinte veces mayor (una cita o una definición explícitas deben ganar).
+ESCALA_REALCE = 20.0
+
+
 REALCE_DEFINICION, UMBRAL_DEFINICION = 0.15, 92
 
 
@@ -81,6 +88,11 @@ UMBRAL_ALTA, UMBRAL_MEDIA, UMBRAL_BAJA = 0.86, 0.835, 0.81
 
 
 FRACCION_DESCONOCIDA_MAXIMA = 0.25
+
+
+# Calibrada en los conjuntos de desarrollo y propios: las preguntas fuera del corpus quedan en
+# 0,20–0,21 y las del corpus sin familia reconocida, desde 0,24 (ver docs/busqueda_normativa.md).
+COBERTURA_MINIMA = 0.22
 
 
 class ErrorDeBusqueda(EntradaNoValida, ValueError):
@@ -103,6 +115,10 @@ class Resultado:
     pagina: int | None = None
     derogado: bool = False
     advertencia: str = ""
+    # La oración del fragmento que mejor responde (la elige el reordenador; vacía en otros modos).
+    oracion: str = ""
+    # Fracción del peso IDF de la pregunta que cubre esa oración (None fuera del modo híbrido).
+    cobertura: float | None = None
 
     def como_dict(self) -> dict[str, object]:
         return self.__dict__.copy()
@@ -115,6 +131,9 @@ class ResultadoBusqueda:
     confianza: str
     resultados: list[Resultado] = field(default_factory=list)
     referencias: Referencias = field(default_factory=Referencias)
+    familias: tuple[str, ...] = ()
+    # La mejor cobertura de la pregunta por una oración de los candidatos reordenados (0 a 1).
+    cobertura: float = 0.0
 
 
 def buscar_normativa(
@@ -155,17 +174,22 @@ def buscar_normativa(
         puntajes = dict(textuales)
     else:
         puntajes = _fusionar(densos, textuales)
+    familias = familias_de(consulta)
+    reordenados: dict[int, Candidato] = {}
     if modo == "hibrido":
         pesos = _pesos_normativos(list(puntajes))
         puntajes = {fid: p * pesos.get(fid, 1.0) for fid, p in puntajes.items()}
+        puntajes, reordenados = _reordenados(puntajes, lexemas, familias, densos, textuales)
+    # Lo citado o definido que no fue candidato parte del puntaje del último reordenado.
+    piso = min((c.puntaje for c in reordenados.values()), default=0.0)
     citados = _fragmentos_citados(base, referencias) if modo == "hibrido" else {}
     for fragmento_id, realce in citados.items():
-        puntajes[fragmento_id] = puntajes.get(fragmento_id, 0.0) + realce
+        puntajes[fragmento_id] = puntajes.get(fragmento_id, piso) + realce * ESCALA_REALCE
     definiciones: dict[int, float] = {}
     if modo == "hibrido" and referencias.termino_definido:
         definiciones = _definiciones(base, referencias.termino_definido)
         for fragmento_id, realce in definiciones.items():
-            puntajes[fragmento_id] = puntajes.get(fragmento_id, 0.0) + realce
+            puntajes[fragmento_id] = puntajes.get(fragmento_id, piso) + realce * ESCALA_REALCE
     ordenados = sorted(puntajes, key=lambda fid: puntajes[fid], reverse=True)
     elegidos = _diversificar(ordenados[: top_k * 6 + 20], top_k)
     fragmentos = (
@@ -173,7 +197,7 @@ def buscar_normativa(
     )
     similitudes = _similitudes(vector, elegidos, densos)
     resultados = [
-        _resultado(fragmentos[fid], puntajes[fid], similitudes.get(fid))
+        _resultado(fragmentos[fid], puntajes[fid], similitudes.get(fid), reordenados.get(fid))
         for fid in elegidos
         if fid in fragmentos
     ]
@@ -184,8 +208,16 @@ def buscar_normativa(
         citados=bool(elegidos and (elegidos[0] in citados or elegidos[0] in definiciones)),
         desconocidas=_fraccion_desconocida(lexemas),
     )
+    if modo == "hibrido" and confianza != "NONE" and _fuera_del_corpus(referencias, familias, reordenados):
+        confianza = "NONE"
     return ResultadoBusqueda(
-        consulta=consulta, modo=modo, confianza=confianza, resultados=resultados, referencias=referencias
+        consulta=consulta,
+        modo=modo,
+        confianza=confianza,
+        resultados=resultados,
+        referencias=referencias,
+        familias=familias,
+        cobertura=max((c.rasgos["oracion"] for c in reordenados.values()), default=0.0),
     )
 
 
@@ -340,6 +372,31 @@ def _pesos_normativos(ids: list[int]) -> dict[int, float]:
     return {pk: peso * (PESO_MODIFICATORIO if modificatorio else 1.0) for pk, peso, modificatorio in filas}
 
 
+def _reordenados(
+    puntajes: dict[int, float],
+    lexemas: list[str],
+    familias: tuple[str, ...],
+    densos: list[tuple[int, float]],
+    textuales: list[tuple[int, float]],
+) -> tuple[dict[int, float], dict[int, Candidato]]:
+    """Puntaje del reordenador para los primeros candidatos de la fusión (el resto queda debajo) y
+    cada candidato reordenado (con su mejor oración)."""
+    orden = sorted(puntajes, key=lambda fid: puntajes[fid], reverse=True)
+    candidatos = reordenar(
+        lexemas=lexemas,
+        familias=familias,
+        densos=[pk for pk, _ in densos],
+        textuales=[pk for pk, _ in textuales],
+        orden_inicial=orden,
+    )
+    reordenados = {c.fragmento_id: c.puntaje for c in candidatos}
+    piso = min(reordenados.values(), default=0.0) - 1.0
+    return (
+        {fid: reordenados.get(fid, piso + puntaje) for fid, puntaje in puntajes.items()},
+        {c.fragmento_id: c for c in candidatos},
+    )
+
+
 def _fusionar(densos: list[tuple[int, float]], textuales: list[tuple[int, float]]) -> dict[int, float]:
     """RRF ponderada: el texto completo de PostgreSQL es más débil que BM25, así que pesa menos."""
     puntajes: dict[int, float] = {}
@@ -441,6 +498,25 @@ def _similitudes(
     return similitudes
 
 
+def _fuera_del_corpus(
+    referencias: Referencias, familias: tuple[str, ...], reordenados: dict[int, Candidato]
+) -> bool:
+    """Una pregunta que el corpus no cubre, aunque la similitud densa sea alta (e5 acerca cualquier
+    pregunta jurídica a cualquier artículo):
+    - cita solo normas que no están cargadas («Ley 16.744»), o
+    - no es de ninguna familia del SEIA, no cita nada del corpus y ninguna oración de los candidatos
+      cubre `COBERTURA_MINIMA` del peso IDF de la pregunta (sus palabras distintivas no están juntas
+      en ningún artículo).
+    La decisión sale de lo que el corpus contiene, no de una lista de temas: sigue valiendo al crecer.
+    """
+    if referencias.normas and not set(referencias.normas) & set(normas_disponibles()):
+        return True
+    if familias or referencias.articulo or referencias.termino_definido:
+        return False
+    cobertura = max((c.rasgos["oracion"] for c in reordenados.values()), default=0.0)
+    return cobertura < COBERTURA_MINIMA
+
+
 def _confianza(resultados: list[Resultado], *, citados: bool, desconocidas: float = 0.0) -> str:
     if not resultados:
         return "NONE"
@@ -463,7 +539,9 @@ def _confianza(resultados: list[Resultado], *, citados: bool, desconocidas: floa
 # --- presentación -----------------------------------------------------------------------------
 
 
-def _resultado(fragmento: FragmentoLegal, score: float, similitud: float | None) -> Resultado:
+def _resultado(
+    fragmento: FragmentoLegal, score: float, similitud: float | None, candidato: Candidato | None
+) -> Resultado:
     return Resultado(
         fragmento_id=fragmento.pk,
         norma=fragmento.norma.sigla,
@@ -479,4 +557,6 @@ def _resultado(fragmento: FragmentoLegal, score: float, similitud: float | None)
         pagina=fragmento.pagina,
         derogado=fragmento.derogado,
         advertencia=fragmento.norma.advertencia_vigencia,
+        oracion=candidato.oracion if candidato else "",
+        cobertura=round(candidato.rasgos["oracion"], 4) if candidato else None,
     )

@@ -192,4 +192,6 @@ def test_una_pregunta_de_ley_cita_la_ley_antes_que_las_guias(
     charla = conversar(usuaria(), "¿Qué es una DIA?")
 
     assert charla.fuentes[0]["cita"] == "Ley 19.300, Art. 2, letra f)"
-    assert charla.texto.startswith("Según el corpus normativo:\n- **Ley 19.300, Art. 2, letra f)**")
+    assert charla.texto.startswith(
+        "Según la Ley 19.300, Art. 2, letra f): «f) Declaración de Impacto Ambiental"
+    )

@@ -1,0 +1,64 @@
+"""python manage.py evaluar_respuestas ARCHIVO.jsonl [--json] [--solo-busqueda]."""
+
+import json
+from argparse import ArgumentParser
+from pathlib import Path
+from typing import Any
+
+from django.core.management.base import BaseCommand, CommandError
+
+from asistente.evaluacion import ConjuntoInvalido, evaluar, leer_items, resumen
+
+
+class Command(BaseCommand):
+    help = (
+        "Puntúa la respuesta completa del asistente sin conexión (cita@1, cita@3, hechos, clasificación, "
+        "abstención) sobre un conjunto JSONL; con --solo-busqueda, solo las tres primeras fuentes de la "
+        "búsqueda."
+    )
+
+    def add_arguments(self, parser: ArgumentParser) -> None:
+        parser.add_argument("archivo", type=Path)
+        parser.add_argument("--json", action="store_true", help="Resultado completo en JSON.")
+        parser.add_argument(
+            "--solo-busqueda",
+            action="store_true",
+            help="Puntúa la búsqueda sola (sin redactar la respuesta).",
+        )
+
+    def handle(self, *args: Any, **opciones: Any) -> None:
+        try:
+            items = leer_items(opciones["archivo"])
+        except OSError as error:
+            raise CommandError(f"No se pudo leer {opciones['archivo']}: {error.strerror}.") from None
+        except ConjuntoInvalido as error:
+            raise CommandError(str(error)) from None
+        total = resumen(evaluar(items, solo_busqueda=opciones["solo_busqueda"]))
+        if opciones["json"]:
+            self.stdout.write(json.dumps(total, indent=1, ensure_ascii=False))
+            return
+        self.stdout.write(f"{'id':6s} {'tipo':16s} ok  c@1 c@3 hech clas abst  fuentes")
+        for p in total["items"]:
+            marcas = " ".join(
+                _marca(p[clave]) for clave in ("cita1", "cita3", "hechos", "clasificacion", "abstencion")
+            )
+            self.stdout.write(
+                f"{p['id']:6s} {p['tipo']:16s} {_marca(p['correcto'])}  {marcas}  {'; '.join(p['fuentes'])}"
+            )
+        por_tipo = ", ".join(f"{t} {v['correctos']}/{v['total']}" for t, v in total["por_tipo"].items())
+        self.stdout.write(
+            f"\nCorrectos: {total['correctos']}/{total['total']} ({por_tipo})\n"
+            f"cita@1 {_tasa(total['cita1'])}  cita@3 {_tasa(total['cita3'])}  "
+            f"hechos {_tasa(total['hechos'])}  clasificación {_tasa(total['clasificacion'])}  "
+            f"abstención correcta {_tasa(total['abstencion'])}\n"
+            f"abstención: precisión {_tasa(total['abstencion_precision'])}, "
+            f"recall {_tasa(total['abstencion_recall'])}"
+        )
+
+
+def _marca(valor: bool | None) -> str:
+    return " - " if valor is None else (" sí" if valor else " no")
+
+
+def _tasa(valor: float | None) -> str:
+    return "—" if valor is None else f"{valor:.2f}"

@@ -1,0 +1,177 @@
+"""Familias de pregunta, reconocidas sin modelo (como el enrutador de la semilla 001).
+
+Cada familia tiene dos lados:
+- `pregunta`: expresiones que la reconocen en la consulta (en minúsculas y sin tildes);
+- `afinidad`: expresiones que reconocen los fragmentos de esa clase en el encabezado del artículo o
+  en el texto del fragmento (el epígrafe «Reserva de información», el inicio «Los proyectos … que
+  deberán someterse…», «Permiso para la corta…»).
+
+La búsqueda usa la afinidad como rasgo del reordenamiento; la respuesta usa la familia para elegir la
+oración (la de los días en una pregunta de plazo). Una pregunta puede tener varias familias o
+ninguna. Son expresiones de la estructura de la ley, no de preguntas concretas: siguen valiendo
+cuando crece el corpus.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+from config.texto import sin_tildes
+
+
+@dataclass(frozen=True)
+class Familia:
+    nombre: str
+    descripcion: str
+    pregunta: re.Pattern[str]
+    afinidad: re.Pattern[str]
+
+
+def _re(patron: str) -> re.Pattern[str]:
+    return re.compile(patron)
+
+
+# Expresión de tiempo o de veces en un texto legal: «quince días», «30 días hábiles», «dos veces».
+_NUMERAL = (
+    r"(\d+|un|una|dos|tres|cuatro|cinco|seis|siete|ocho|nueve|diez|once|doce|quince|veinte|treinta|"
+    r"cuarenta|cincuenta|sesenta|noventa|ciento (?:veinte|ochenta)|doscientos)"
+)
+TIEMPO = re.compile(rf"\b{_NUMERAL}\s*(\(\d+\)\s*)?(dias|meses|anos|horas|veces)\b|\b\d{{1,2}}:\d{{2}}\b")
+
+FAMILIAS: tuple[Familia, ...] = (
+    Familia(
+        "plazo",
+        "plazos, prórrogas y número de veces",
+        _re(
+            r"\bplazos?\b|\bcuant[oa]s? (dias|meses|anos|tiempo|veces)\b|\bmas tiempo\b|\bprorrog|"
+            r"\bextension\b|\bampliar? el plazo|\bvence\w*\b|\bcuanto (demora|tarda|dura)|\bdentro de cuanto|"
+            r"\bhorario\b|\ben que (momento|fecha)"
+        ),
+        _re(r"\bplazos?\b|\bdentro de(l)? (los )?\w+ dias\b|\bextension del plazo|\bprorroga"),
+    ),
+    Familia(
+        "sancion",
+        "infracciones y sanciones",
+        _re(r"\bsancion\w*|\bmultas?\b|\binfraccion\w*|\bclausura|\bsancionar|\bcastig"),
+        _re(r"\binfraccion\w*|\bsancion\w*|\bmultas?\b"),
+    ),
+    Familia(
+        "definicion",
+        "definiciones legales",
+        _re(r"^\W*(que (es|son|significa|se entiende por)|como (se )?define|definicion)"),
+        _re(r"se entendera por|para los efectos de (esta ley|este reglamento)"),
+    ),
+    Familia(
+        "contenido",
+        "contenido y requisitos de un documento",
+        _re(
+            r"\bque (debe|deben|tiene que|tienen que) (contener|incluir|traer|llevar)"
+            r"|\bcontenidos? (minimo )?de\b"
+            r"|\brequisitos?\b|\bque (antecedentes|informacion|documentos)\b"
+        ),
+        _re(r"\bcontenidos? minimos?\b|\bdebera(n)? contener\b|\brequisitos?\b|\bantecedentes\b"),
+    ),
+    Familia(
+        "eia_o_dia",
+        "cuándo corresponde un EIA y no una DIA",
+        _re(
+            r"\beia\b.*\bdia\b|\bdia\b.*\beia\b|\bestudio\b.*\bdeclaracion\b|\bdeclaracion\b.*\bestudio\b"
+            r"|\bestudio de impacto\b|\bcuando (se )?(requiere|exige|corresponde) un (eia|estudio)"
+        ),
+        _re(
+            r"requeriran la elaboracion de un estudio|generan? o presenta\w* (alguno de )?los efectos"
+            r"|efectos, caracteristicas o circunstancias|\bestudio de impacto ambiental, si\b"
+        ),
+    ),
+    Familia(
+        "ingreso",
+        "ingreso al SEIA por tipología",
+        _re(
+            r"\b(debe|deben|tiene que|tienen que|necesita|requiere|obligad\w*) (a )?"
+            r"(entrar|ingresar|someterse)"
+            r"|\b(entrar|ingresar|ingreso|someterse)( \w+)? al (seia|sistema)|\brequiere (rca|evaluacion)"
+            r"|\bevaluacion ambiental\b|\bpor si sol[oa]\b|\btipologia|\bnecesita rca\b"
+        ),
+        _re(
+            r"deberan someterse al sistema|tipos de proyectos o actividades"
+            r"|\bsometerse al sistema de evaluacion"
+        ),
+    ),
+    Familia(
+        "pertinencia",
+        "consulta de pertinencia de ingreso",
+        _re(r"\bpertinencia\b|\bconsult\w* (al sea )?si (debo|debe|tengo|tiene)"),
+        _re(r"\bpertinencia\b"),
+    ),
+    Familia(
+        "modificacion",
+        "modificación de un proyecto o de su RCA",
+        _re(r"\bmodific\w*|\bampliaci\w*|\bcambios? de consideracion|\bampliar (el|la|nuestr\w*)\b"),
+        _re(r"\bmodificaci\w*|\bcambios? de consideracion"),
+    ),
+    Familia(
+        "fraccionamiento",
+        "fraccionamiento de proyectos",
+        _re(r"\bfraccion\w*|\bdividir (el|un) proyecto|\bpor partes\b|\bpor etapas\b"),
+        _re(r"\bfraccion\w*|\bpor etapas\b"),
+    ),
+    Familia(
+        "participacion",
+        "participación ciudadana",
+        _re(
+            r"\bparticipacion (ciudadana|de la comunidad)|\bobservaciones ciudadanas|\bavisos?\b|\bradial\w*"
+            r"|\bextracto\b|\bla comunidad\b|\bciudadan\w*"
+        ),
+        _re(r"\bparticipacion\b|\bobservaciones\b|\bextracto\b|\bradiodifusion\b|\bavisos?\b"),
+    ),
+    Familia(
+        "consulta_indigena",
+        "consulta a pueblos indígenas",
+        _re(
+            r"\bindigena\w*|\bpueblos? originario\w*|\bconvenio 169\b"
+            r"|\bcomunidades? (mapuche|aymara|atacamen)"
+        ),
+        _re(r"\bindigena\w*|\bpueblos? originario\w*"),
+    ),
+    Familia(
+        "permiso",
+        "permisos ambientales sectoriales (PAS)",
+        _re(r"\bpas\b|\bpermisos? (ambiental(es)? )?sectorial\w*|\bque permisos?\b|\bpermisos? (de|para)\b"),
+        _re(
+            r"^permiso (para|de)\b|\bpermisos? ambientales? sectoriales?\b|\brequisitos para su otorgamiento"
+        ),
+    ),
+    Familia(
+        "caducidad",
+        "caducidad de la RCA",
+        _re(r"\bcaduc\w*|\bpierde (su )?vigencia|\bsin (ejecutar|iniciar|comenzar)\b.*\banos\b"),
+        _re(r"\bcaduc\w*"),
+    ),
+    Familia(
+        "recursos",
+        "recursos y reclamaciones",
+        _re(
+            r"\breclam\w*|\brecurs\w* (de|contra|ante)\b|\bimpugn\w*|\brecurrir\b|\bapelar\b"
+            r"|\btribunal(es)? ambiental\w*|\bcomite de ministros\b|\brechaz\w*"
+        ),
+        _re(r"\breclamacion\b|\brecursos?\b|\btribunal ambiental\b|\bcomite de ministros\b"),
+    ),
+)
+POR_NOMBRE = {f.nombre: f for f in FAMILIAS}
+
+
+def familias_de(consulta: str) -> tuple[str, ...]:
+    """Nombres de las familias que reconoce la consulta, en el orden de `FAMILIAS`."""
+    texto = " ".join(sin_tildes(consulta).split())
+    return tuple(f.nombre for f in FAMILIAS if f.pregunta.search(texto))
+
+
+def afin(familias: tuple[str, ...], texto: str) -> bool:
+    """Indica si el texto (encabezado o inicio del fragmento, sin tildes) es de la clase de alguna familia."""
+    return any(POR_NOMBRE[nombre].afinidad.search(texto) for nombre in familias)
+
+
+def tiene_tiempo(texto: str) -> bool:
+    """Indica si el texto (sin tildes) trae una expresión de tiempo o de veces."""
+    return bool(TIEMPO.search(texto))

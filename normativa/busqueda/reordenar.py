@@ -1,0 +1,279 @@
+"""Segunda etapa de la búsqueda: reordena los primeros candidatos con rasgos que se pueden explicar.
+
+No hay en los registros de paquetes un cross-encoder multilingüe que traiga sus pesos dentro del
+paquete (los que existen, como flashrank, los descargan al usarse, y esta máquina no puede). Este
+reordenador es lineal y transparente: cada candidato recibe la suma ponderada de rasgos en [0, 1],
+con los pesos de `PESOS`, ajustados con `manage.py ajustar_reordenador` sobre los conjuntos de
+desarrollo y propios (ver `docs/busqueda_normativa.md`).
+
+Rasgos de cada candidato:
+- `denso`, `texto`: su posición en la búsqueda densa y en BM25 (1 el primero, decae como RRF);
+- `oracion`: la mejor oración del fragmento, medida por la fracción del peso IDF de las palabras de
+  la pregunta que contiene (la respuesta suele estar en una oración de un artículo largo); una letra
+  se lee con el inicio de su artículo («Los proyectos … que deberán someterse al sistema de
+  evaluación …, son los siguientes:»), que le da su sentido;
+- `epigrafe`: fracción del peso IDF del encabezado del artículo («Reserva de información») o del
+  título de la sección de la guía que aparece en la pregunta;
+- `familia`: el fragmento es de la clase que pide la familia de la pregunta (ver `familias`);
+- `plazo`: pregunta de plazo y su mejor oración trae una expresión de tiempo («quince días»);
+- `jerarquia`: el peso de búsqueda de la norma (ley 1, reglamento 0,9, guía 0,5);
+- `modificatorio`, `transitorio`: artículos que modifican otras normas o regulan la entrada en
+  vigencia; rara vez son la respuesta a una pregunta de hoy, así que restan;
+- `iman`: cuán seguido el fragmento sale entre los cinco primeros de preguntas que no tienen que ver
+  con él (medido al cargar el corpus); se resta.
+"""
+
+from __future__ import annotations
+
+import math
+import re
+from dataclasses import dataclass, field
+
+from django.db import connection
+
+from config.texto import sin_tildes
+from normativa.busqueda.familias import afin, tiene_tiempo
+from normativa.models import FragmentoLegal
+
+CANDIDATOS_REORDENADOS = 80
+RRF_K = 10
+PREFERENCIA_PLAZO = 0.3  # al elegir la oración: una con «quince días» gana a otra algo más parecida
+SEGUNDA_ORACION = 0.7  # una segunda oración entra si alcanza el 70 % de la preferencia de la mejor
+MAXIMO_ORACIONES = 80
+LARGO_RAIZ = 5  # por fragmento: acota el costo en artículos muy largos
+PESOS: dict[str, float] = {
+    "denso": 1.0,
+    "texto": 0.6,
+    "oracion": 0.2,
+    "epigrafe": 0.6,
+    "familia": 0.4,
+    "plazo": 0.6,
+    "jerarquia": 3.0,
+    "modificatorio": -0.8,
+    "transitorio": -1.0,
+    "iman": -0.5,
+}
+
+_ENCABEZADO = re.compile(r"^\s*art[ií]culo\s+[^\n]{1,40}?\.?-\s*\n([^\n]{3,140}?)\.(\s|$)", re.IGNORECASE)
+_PRIMERA_LETRA = re.compile(r"\n\s*a\)\s")
+LARGO_INICIO = 600  # el inicio de un artículo con letras es una o dos oraciones
+_ORACIONES = re.compile(r"(?<=[.;:])\s+(?=[A-ZÁÉÍÓÚÑ¿«(\d])|\n+")
+
+
+@dataclass
+class Candidato:
+    fragmento_id: int
+    rasgos: dict[str, float] = field(default_factory=dict)
+    puntaje: float = 0.0
+    oracion: str = ""  # la que mejor responde; su cobertura es el rasgo `oracion`
+
+
+def reordenar(
+    *,
+    lexemas: list[str],
+    familias: tuple[str, ...],
+    densos: list[int],
+    textuales: list[int],
+    orden_inicial: list[int],
+    pesos: dict[str, float] | None = None,
+) -> list[Candidato]:
+    """Reordena los primeros `CANDIDATOS_REORDENADOS` de `orden_inicial` (mejor primero)."""
+    pesos = pesos or PESOS
+    ids = orden_inicial[:CANDIDATOS_REORDENADOS]
+    if not ids:
+        return []
+    filas = {
+        f.pk: f
+        for f in FragmentoLegal.objects.filter(pk__in=ids)
+        .select_related("norma")
+        .only(
+            "texto",
+            "articulo",
+            "letra",
+            "jerarquia",
+            "modificatorio",
+            "transitorio",
+            "frecuencia_iman",
+            "norma__peso_busqueda",
+            "norma_id",
+        )
+    }
+    encabezados, inicios = _encabezados(list(filas.values()))
+    idf = _idf_por_raiz(_idf(lexemas))
+    total_idf = sum(idf.values()) or 1.0
+    oraciones = {pk: _oraciones(f.texto) for pk, f in filas.items()}
+    lexemas_de = _lexemas_de(
+        [o for lista in oraciones.values() for o in lista]
+        + list(encabezados.values())
+        + list(inicios.values())
+    )
+    posicion_densa = {pk: i for i, pk in enumerate(densos)}
+    posicion_texto = {pk: i for i, pk in enumerate(textuales)}
+    consulta = set(idf)
+    cortas = [raiz for raiz in consulta if len(raiz) < LARGO_RAIZ]
+    pide_plazo = "plazo" in familias
+    candidatos = []
+    for pk in ids:
+        fragmento = filas.get(pk)
+        if fragmento is None:
+            continue
+        puntuadas = []
+        del_inicio = lexemas_de.get(inicios.get(pk, ""), set())
+        for posicion, oracion in enumerate(oraciones[pk]):
+            comunes = _comunes(lexemas_de.get(oracion, set()) | del_inicio, consulta, cortas)
+            valor = sum(idf[lex] for lex in comunes) / total_idf
+            # En una pregunta de plazo, la oración que trae el plazo es la respuesta.
+            preferencia = valor + (
+                PREFERENCIA_PLAZO if pide_plazo and tiene_tiempo(sin_tildes(oracion)) else 0.0
+            )
+            if valor > 0:
+                puntuadas.append((preferencia, valor, posicion, oracion))
+        puntuadas.sort(reverse=True)
+        cobertura = puntuadas[0][1] if puntuadas else 0.0
+        # La mejor oración y, si otra del mismo fragmento responde casi tanto, también esa (en el
+        # orden del texto): la respuesta suele ocupar dos oraciones seguidas de un artículo largo.
+        elegidas = [
+            o for o in puntuadas[:2] if o is puntuadas[0] or o[0] >= SEGUNDA_ORACION * puntuadas[0][0]
+        ]
+        mejor = " ".join(o[3] for o in sorted(elegidas, key=lambda o: o[2]))
+        encabezado = encabezados.get(pk, "")
+        rasgos = {
+            "denso": _rrf(posicion_densa.get(pk)),
+            "texto": _rrf(posicion_texto.get(pk)),
+            "oracion": cobertura,
+            "epigrafe": _cobertura_del_encabezado(lexemas_de.get(encabezado, set()), consulta, idf),
+            "familia": float(
+                bool(familias)
+                and afin(
+                    familias,
+                    sin_tildes("\n".join((encabezado, inicios.get(pk, ""), fragmento.texto[:300]))),
+                )
+            ),
+            "plazo": float("plazo" in familias and tiene_tiempo(sin_tildes(mejor))),
+            "jerarquia": fragmento.norma.peso_busqueda,
+            "modificatorio": float(fragmento.modificatorio),
+            "transitorio": float(fragmento.transitorio),
+            "iman": fragmento.frecuencia_iman,
+        }
+        candidatos.append(
+            Candidato(
+                pk,
+                rasgos=rasgos,
+                puntaje=sum(pesos.get(nombre, 0.0) * valor for nombre, valor in rasgos.items()),
+                oracion=mejor,
+            )
+        )
+    candidatos.sort(key=lambda c: c.puntaje, reverse=True)
+    return candidatos
+
+
+def _rrf(posicion: int | None) -> float:
+    return 0.0 if posicion is None else (RRF_K + 1) / (RRF_K + 1 + posicion)
+
+
+def _oraciones(texto: str) -> list[str]:
+    partes = [" ".join(p.split()) for p in _ORACIONES.split(texto)]
+    return [p for p in partes if len(p) >= 15][:MAXIMO_ORACIONES]
+
+
+def _encabezados(fragmentos: list[FragmentoLegal]) -> tuple[dict[int, str], dict[int, str]]:
+    """Epígrafe del artículo de cada fragmento (el de su artículo completo, para las letras) o, en
+    las guías, el título de la sección; y, para las letras, el inicio de su artículo (el texto antes
+    de la primera letra)."""
+    articulos = {(f.norma_id, f.articulo) for f in fragmentos if f.articulo}
+    principales: dict[tuple[int, str], str] = {}
+    iniciales: dict[tuple[int, str], str] = {}
+    if articulos:
+        filtro = FragmentoLegal.objects.none()
+        for norma_id, articulo in articulos:
+            filtro = filtro | FragmentoLegal.objects.filter(
+                norma_id=norma_id, articulo=articulo, letra="", version__vigente=True
+            )
+        for norma_id, articulo, texto in filtro.values_list("norma_id", "articulo", "texto"):
+            if m := _ENCABEZADO.match(texto[:300]):
+                principales[(norma_id, articulo)] = m.group(1).strip()
+            if (letra := _PRIMERA_LETRA.search(texto)) and letra.start() <= LARGO_INICIO:
+                iniciales[(norma_id, articulo)] = texto[: letra.start()]
+    encabezados, inicios = {}, {}
+    for f in fragmentos:
+        if f.articulo:
+            encabezados[f.pk] = principales.get((f.norma_id, f.articulo), "")
+            if f.letra:
+                inicios[f.pk] = iniciales.get((f.norma_id, f.articulo), "")
+        else:
+            encabezados[f.pk] = re.sub(r"^[\d.\s]+", "", f.jerarquia[-1]) if f.jerarquia else ""
+    return encabezados, inicios
+
+
+def _comunes(lexemas: set[str], consulta: set[str], cortas: list[str]) -> set[str]:
+    """Raíces de la pregunta presentes en el texto; una raíz corta de la pregunta («min», de «mina»)
+    está también en las más largas que empiezan con ella («miner», de «minero»)."""
+    comunes = lexemas & consulta
+    for corta in cortas:
+        if corta not in comunes and any(lex.startswith(corta) for lex in lexemas):
+            comunes.add(corta)
+    return comunes
+
+
+def _idf(lexemas: list[str]) -> dict[str, float]:
+    """IDF de cada lexema de la pregunta; uno que no está en el corpus pesa como el más raro."""
+    if not lexemas:
+        return {}
+    with connection.cursor() as cursor:
+        cursor.execute("SELECT documentos FROM normativa_estadistica_corpus")
+        fila = cursor.fetchone()
+        documentos = float(fila[0]) if fila else 1.0
+        cursor.execute(
+            "SELECT lexema, documentos FROM normativa_estadistica_lexema WHERE lexema = ANY(%s)", [lexemas]
+        )
+        conocidos = dict(cursor.fetchall())
+    maximo = math.log(1 + (documentos + 0.5) / 0.5)
+    return {
+        lex: math.log(1 + (documentos - conocidos[lex] + 0.5) / (conocidos[lex] + 0.5))
+        if lex in conocidos
+        else maximo
+        for lex in lexemas
+    }
+
+
+def _idf_por_raiz(idf: dict[str, float]) -> dict[str, float]:
+    raices: dict[str, float] = {}
+    for lexema, valor in idf.items():
+        raices[_raiz(lexema)] = max(valor, raices.get(_raiz(lexema), 0.0))
+    return raices
+
+
+def _lexemas_de(textos: list[str]) -> dict[str, set[str]]:
+    """Lexemas (español, sin tildes) de cada texto, en una sola consulta."""
+    unicos = list(dict.fromkeys(t for t in textos if t))
+    if not unicos:
+        return {}
+    with connection.cursor() as cursor:
+        cursor.execute(
+            """
+            SELECT s.n, array_agg(DISTINCT l.lexeme)
+              FROM unnest(%s::text[]) WITH ORDINALITY AS s(t, n)
+              CROSS JOIN LATERAL unnest(to_tsvector('spanish', normativa_sin_tildes(s.t))) AS l
+             GROUP BY s.n
+            """,
+            [unicos],
+        )
+        return {unicos[n - 1]: {_raiz(lex) for lex in lexemas} for n, lexemas in cursor.fetchall()}
+
+
+def _raiz(lexema: str) -> str:
+    """Los primeros cinco caracteres del lexema: el lematizador español de PostgreSQL da raíces
+    distintas a formas de la misma palabra («glaciares» → glaciar, «glaciar» → glaci)."""
+    return lexema[:LARGO_RAIZ]
+
+
+def _cobertura_del_encabezado(encabezado: set[str], consulta: set[str], idf: dict[str, float]) -> float:
+    if not encabezado:
+        return 0.0
+    comunes = encabezado & consulta
+    if not comunes:
+        return 0.0
+    # Peso de un lexema del encabezado que no está en la pregunta: el IDF medio de la pregunta.
+    medio = sum(idf.values()) / len(idf) if idf else 1.0
+    total = sum(idf.get(lex, medio) for lex in encabezado)
+    return sum(idf[lex] for lex in comunes) / total if total else 0.0

@@ -1,0 +1,44 @@
+"""Las familias de pregunta se reconocen sin modelo, por la forma de la pregunta."""
+
+import pytest
+
+from normativa.busqueda.familias import afin, familias_de, tiene_tiempo
+
+
+@pytest.mark.parametrize(
+    ("pregunta", "familia"),
+    [
+        ("¿Podemos pedir más tiempo para responder la Adenda?", "plazo"),
+        ("¿Qué multa arriesga quien no cumple la RCA?", "sancion"),
+        ("¿Qué es una línea de base?", "definicion"),
+        ("¿Qué debe contener una DIA como mínimo?", "contenido"),
+        ("¿Cuándo se requiere un EIA en vez de una DIA?", "eia_o_dia"),
+        ("¿Un concentraducto tiene que entrar al SEIA por sí solo?", "ingreso"),
+        ("¿Conviene hacer una consulta de pertinencia?", "pertinencia"),
+        ("Queremos ampliar la planta, ¿es un cambio de consideración?", "modificacion"),
+        ("¿Se puede dividir el proyecto por etapas?", "fraccionamiento"),
+        ("¿Cuántos avisos radiales hay que pasar?", "participacion"),
+        ("¿Hay que consultar a los pueblos indígenas?", "consulta_indigena"),
+        ("¿Qué PAS corresponde para el botadero?", "permiso"),
+        ("¿Cuándo caduca una RCA?", "caducidad"),
+        ("¿Ante quién se reclama si rechazan la DIA?", "recursos"),
+    ],
+)
+def test_cada_familia_se_reconoce_en_una_pregunta_de_su_clase(pregunta, familia):
+    assert familia in familias_de(pregunta)
+
+
+def test_una_pregunta_ajena_al_seia_no_tiene_familia():
+    assert familias_de("¿Cuánto IVA pago al importar un camión?") == ()
+
+
+def test_la_afinidad_reconoce_la_clase_del_fragmento_por_su_encabezado():
+    assert afin(("permiso",), "permiso para la corta, destruccion o descepado de formaciones xerofiticas")
+    assert not afin(("caducidad",), "permiso para la corta de bosque nativo")
+
+
+def test_una_expresion_de_tiempo_se_reconoce_en_palabras_en_cifras_y_en_horas():
+    assert tiene_tiempo("en el plazo de quince dias")
+    assert tiene_tiempo("hasta por dos veces")
+    assert tiene_tiempo("entre las 9:00 y 21:00 horas")
+    assert not tiene_tiempo("el titular del proyecto")
