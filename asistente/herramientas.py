@@ -31,6 +31,7 @@ from proyectos import selectors as proyectos
 from proyectos import services as servicios_proyectos
 from proyectos.analisis.entrada import CIRCUNSTANCIAS, EntradaInvalida, validar_entrada
 from proyectos.analisis.ingreso import TIPOS, numero_cl
+from proyectos.analisis.motor import evaluar_entrada
 from proyectos.analisis.resultado import Fundamento
 from proyectos.models import Analisis, Cliente, Proyecto
 from proyectos.roles import puede_administrar, puede_consultar, puede_escribir
@@ -321,6 +322,65 @@ def consultar_analisis(entrada: ConsultarAnalisis, ctx: Contexto) -> dict[str, A
         "triggers": r.get("triggers", []),
         "alertas": r.get("alertas", [])[:MAXIMO_RESULTADOS],
         "advertencias": r.get("advertencias", []),
+    }
+
+
+class EvaluarProyecto(BaseModel):
+    tipo: Tipo = Field(title="Tipo de proyecto")
+    region: str = Field(
+        min_length=1, max_length=100, title="Región", description="Región: nombre o número 1–16."
+    )
+    comuna: str | None = Field(default=None, max_length=100, title="Comuna")
+    capacidad_extraccion_t_mes: float | None = Field(default=None, ge=0, title="Extracción (t/mes)")
+    plataformas: int | None = Field(default=None, ge=0, title="Plataformas de sondaje")
+    aridos_m3_mes: float | None = Field(default=None, ge=0, title="Áridos (m³/mes)")
+    aridos_m3_total: float | None = Field(default=None, ge=0, title="Áridos en total (m³)")
+    superficie_ha: float | None = Field(default=None, ge=0, title="Superficie (ha)")
+    circunstancias: list[str] = Field(
+        default_factory=list, title="Circunstancias", description=f"De: {', '.join(CIRCUNSTANCIAS)}."
+    )
+
+
+@herramienta(permiso=puede_consultar, actividad="Evaluando el proyecto descrito…")
+def evaluar_proyecto(entrada: EvaluarProyecto, ctx: Contexto) -> dict[str, Any]:
+    """Evalúa un proyecto descrito en la conversación con el motor de prefactibilidad, sin guardar
+    nada: clasificación (NO_INGRESA, DIA o EIA), literal de ingreso y cada cantidad frente a su
+    umbral (también cuando no lo alcanza), efectos del Art. 11 declarados, advertencias (sin
+    geometría no se revisan áreas protegidas) y el fundamento. Úsela cuando el usuario describe un
+    proyecto (tipo, cantidades, región) y pregunta si ingresa al SEIA o por qué vía."""
+    datos = {"nombre": "Proyecto descrito en la conversación", **entrada.model_dump()}
+    try:
+        validada = validar_entrada(datos)
+    except EntradaInvalida as error:
+        raise ErrorDeHerramienta(str(error)) from error
+    resultado = evaluar_entrada(validada, espacial=False)
+    fundamento = [
+        f
+        for grupo in (
+            resultado["detalle_tipologias"],
+            resultado.get("umbrales", []),
+            resultado["triggers"],
+        )
+        for elemento in grupo
+        for f in elemento["fundamento"]
+    ] + resultado["fundamento_clasificacion"]
+    fuentes: list[Fuente] = []
+    for f in fundamento:
+        fuente = _fuente_de_fundamento(f)
+        if f["fragmento_id"] and fuente not in fuentes:
+            fuentes.append(fuente)
+    return {
+        "fuentes": fuentes,
+        "region": str(validada.region),
+        "comuna": validada.comuna.nombre if validada.comuna else None,
+        "clasificacion": resultado["clasificacion"],
+        "resumen": resultado["resumen"],
+        "tipologias": resultado["detalle_tipologias"],
+        "umbrales": resultado.get("umbrales", []),
+        "triggers": resultado["triggers"],
+        "alertas": resultado["alertas"][:MAXIMO_RESULTADOS],
+        "advertencias": resultado["advertencias"],
+        "fundamento_clasificacion": resultado["fundamento_clasificacion"],
     }
 
 
@@ -637,11 +697,20 @@ def _fuente_de_fundamento(f: Fundamento) -> Fuente:
         "norma": f["norma"],
         "articulo": f["articulo"],
         "letra": f.get("letra") or "",
-        "cita": f"{f['norma']}, Art. {f['articulo']}" + (f" letra {f['letra']}" if f.get("letra") else ""),
+        "cita": _cita_de_fundamento(f),
         "url": f.get("url", ""),
         "extracto": f.get("cita", ""),
         "advertencia": "",
     }
+
+
+def _cita_de_fundamento(f: Fundamento) -> str:
+    """Como las citas del corpus: «Ley 19.300, Art. 10, letra i)», «DS 40, Art. 3, literal i.1»."""
+    cita = f"{f['norma']}, Art. {f['articulo']}"
+    letra = f.get("letra") or ""
+    if letra:
+        cita += f", literal {letra}" if "." in letra else f", letra {letra})"
+    return cita
 
 
 def _seccion(r: corpus.Resultado) -> dict[str, Any]:

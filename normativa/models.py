@@ -138,14 +138,6 @@ class FragmentoLegal(models.Model):
         default=False,
         help_text="Modifica otra norma: su contenido ya está en el texto refundido de esa norma.",
     )
-    frecuencia_iman = models.FloatField(
-        default=0.0,
-        editable=False,
-        help_text=(
-            "Cuán seguido sale entre los primeros resultados de preguntas que no tienen que ver con él "
-            "(0 a 1, medido al cargar el corpus); la búsqueda lo castiga."
-        ),
-    )
     temas = models.ManyToManyField(Tema, blank=True, related_name="fragmentos")
     hash_contenido = models.CharField(max_length=64)
     embedding = VectorField(dimensions=DIMENSIONES, null=True, blank=True)

@@ -60,6 +60,11 @@ RESULTADO = inline_serializer(
         "fundamento_clasificacion": serializers.ListField(child=serializers.DictField()),
         "resumen": serializers.CharField(),
         "territorio": serializers.DictField(),
+        "umbrales": serializers.ListField(
+            child=serializers.DictField(),
+            required=False,
+            help_text="Cada cantidad frente al umbral de su literal del Art. 3 del DS 40, cumpla o no.",
+        ),
     },
 )
 

@@ -9,6 +9,7 @@ acepta con o sin tildes y debe pertenecer a la región indicada.
 from __future__ import annotations
 
 import re
+import unicodedata
 from decimal import Decimal
 from typing import Any
 
@@ -76,6 +77,25 @@ def region_mencionada(*, texto: str) -> str | None:
     return None
 
 
+def comuna_mencionada(*, texto: str) -> Comuna | None:
+    """La comuna que nombra un texto libre («un pozo lastrero en Quillota», «el río Copiapó»), o ninguna.
+
+    Solo cuenta el nombre escrito con mayúscula inicial: varias comunas son palabras comunes
+    («Colina», «Calera», «Independencia») y en minúscula no nombran un lugar. Si el nombre es de más
+    de una comuna, no se elige ninguna.
+    """
+    candidatas: dict[str, list[Comuna]] = {}
+    plano = _sin_marcas(texto)
+    for comuna in _comunas():
+        if re.search(rf"(?<!\w){re.escape(_sin_marcas(comuna.nombre))}(?!\w)", plano):
+            candidatas.setdefault(normalizar(comuna.nombre), []).append(comuna)
+    if not candidatas:
+        return None
+    # La más larga gana («Alto del Carmen» antes que «Carmen»); un nombre repetido no decide.
+    nombre = max(candidatas, key=len)
+    return candidatas[nombre][0] if len(candidatas[nombre]) == 1 else None
+
+
 def comuna_resolver(*, texto: str, region: Region | None = None) -> Comuna:
     """Devuelve la comuna por nombre (con o sin tildes); si se indica región, debe pertenecer a ella."""
     buscada = _compacto(texto)
@@ -105,6 +125,20 @@ def comuna_resolver(*, texto: str, region: Region | None = None) -> Comuna:
 
 
 # --- internos ---------------------------------------------------------------------------------
+
+_comunas_en_memoria: list[Comuna] = []
+
+
+def _comunas() -> list[Comuna]:
+    """Las comunas con su región, leídas una vez por proceso (la división política no cambia)."""
+    if not _comunas_en_memoria:
+        _comunas_en_memoria[:] = list(Comuna.objects.select_related("region"))
+    return _comunas_en_memoria
+
+
+def _sin_marcas(texto: str) -> str:
+    """Sin tildes ni diéresis pero con sus mayúsculas («Copiapó» → «Copiapo»)."""
+    return "".join(c for c in unicodedata.normalize("NFD", texto) if unicodedata.category(c) != "Mn")
 
 
 def _claves_region() -> list[tuple[str, str]]:

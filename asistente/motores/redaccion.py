@@ -8,6 +8,7 @@ artículos distintos: la mejor primero y luego ley, reglamento y guías, en ese 
 from __future__ import annotations
 
 import re
+from typing import Any
 
 from asistente.registro import Fuente
 from config.texto import sin_tildes
@@ -81,3 +82,79 @@ def _tipo(fuente: Fuente) -> str:
 
 def _articulo(fuente: Fuente) -> tuple[str, str]:
     return (fuente["norma"], fuente["articulo"] or fuente["cita"])
+
+
+# --- proyecto descrito ------------------------------------------------------------------------
+
+_VIA = {
+    "DIA": "ingresa al SEIA y se evalúa mediante una **Declaración de Impacto Ambiental (DIA)**",
+    "EIA": "ingresa al SEIA y se evalúa mediante un **Estudio de Impacto Ambiental (EIA)**",
+    "NO_INGRESA": "**no ingresa al SEIA** por la letra i) del Art. 10 de la Ley 19.300",
+}
+
+
+def redactar_evaluacion(resultado: dict[str, Any]) -> tuple[str, list[Fuente]]:
+    """La respuesta a un proyecto descrito, desde el resultado de `evaluar_proyecto`: la vía primero,
+    luego el literal y cada cantidad frente a su umbral, los efectos del Art. 11 y lo que falta y
+    podría cambiar el resultado. Devuelve el texto y las fuentes en el orden de sus [n]."""
+    fuentes: list[Fuente] = []
+
+    def marca(*referencias: tuple[str, str, str]) -> str:
+        marcas = []
+        for norma, articulo, letra in referencias:
+            fuente = next(
+                (
+                    f
+                    for f in resultado["fuentes"]
+                    if (f["norma"], f["articulo"], f["letra"] or "") == (norma, articulo, letra)
+                ),
+                None,
+            )
+            if fuente is None:
+                continue
+            if fuente not in fuentes:
+                fuentes.append(fuente)
+            marcas.append(f"[{fuentes.index(fuente) + 1}]")
+        return (" " + "".join(marcas)) if marcas else ""
+
+    clasificacion = resultado["clasificacion"]
+    lugar = ", ".join(x for x in (resultado.get("comuna"), resultado.get("region")) if x)
+    parrafos = [f"Con los datos que indica ({lugar}), el proyecto {_VIA[clasificacion]}."]
+    umbrales = resultado.get("umbrales", [])
+    for literal in dict.fromkeys(u["literal"] for u in umbrales):
+        del_literal = [u for u in umbrales if u["literal"] == literal]
+        cumplidos = [u["texto"] for u in del_literal if u["cumple"]]
+        letra = literal.split(".")[0]
+        referencias = marca(("Ley 19.300", "10", letra), ("DS 40", "3", literal))
+        if cumplidos:
+            parrafos.append(
+                f"Alcanza la tipología del literal {literal} del Art. 3 del DS 40 (letra {letra}) del "
+                f"Art. 10 de la Ley 19.300): {'; '.join(cumplidos)}{referencias}."
+            )
+        else:
+            textos = "; ".join(u["texto"] for u in del_literal)
+            parrafos.append(
+                f"No alcanza el umbral del literal {literal} del Art. 3 del DS 40 (letra {letra}) del "
+                f"Art. 10 de la Ley 19.300): {textos}{referencias}."
+            )
+    if clasificacion == "EIA":
+        letras = sorted({t["letra"] for t in resultado["triggers"]})
+        referencias = marca(*(("Ley 19.300", "11", letra) for letra in letras))
+        parrafos.append(
+            f"Presenta efectos del Art. 11 de la Ley 19.300, letra(s) {', '.join(letras)}), que obligan a "
+            f"un EIA{referencias}."
+        )
+    elif clasificacion == "DIA":
+        parrafos.append(
+            "No se indicaron efectos, características o circunstancias del Art. 11 de la Ley 19.300; sin "
+            f"ellos, el ingreso es por DIA{marca(('DS 40', '4', ''))}."
+        )
+    else:
+        parrafos.append(
+            "Si hay dudas sobre las cantidades o el proyecto cambia, puede consultar la pertinencia de "
+            f"ingreso al SEA{marca(('DS 40', '26', ''))}."
+        )
+    pendientes = [a for a in resultado["advertencias"] if "pertinencia" not in a]
+    if pendientes:
+        parrafos.append("Lo que podría cambiar el resultado:\n" + "\n".join(f"- {a}" for a in pendientes))
+    return "\n\n".join(parrafos), fuentes

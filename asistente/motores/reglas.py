@@ -12,11 +12,13 @@ from datetime import date
 from typing import Any
 
 from asistente.acciones import accion_proponer, texto_de_propuesta
-from asistente.motores.redaccion import cuantas_fuentes, elegir_fuentes, redactar
+from asistente.motores.redaccion import cuantas_fuentes, elegir_fuentes, redactar, redactar_evaluacion
 from asistente.registro import ErrorDeHerramienta, Fuente, ejecutar
 from asistente.turno.tipos import Respuesta, Turno
 from config.texto import sin_tildes
 from proyectos import selectors as proyectos
+from proyectos.analisis.ingreso import CANTIDADES_REQUERIDAS
+from proyectos.models import Comuna
 
 NOMBRE = "reglas"
 CONFIANZAS = ["NONE", "LOW", "MEDIUM", "HIGH"]
@@ -58,21 +60,33 @@ _SISTEMA = re.compile(
 _PROPONER = re.compile(r"\b(propon\w*|como (implemento|implementar|agrego|agregar|anado|anadir))\b")
 
 _TIPOS = [
-    (re.compile(r"prospecc"), "prospeccion"),
+    (re.compile(r"prospecc|sondaje"), "prospeccion"),
     (re.compile(r"\bplanta\b"), "planta_procesamiento"),
     (re.compile(r"relave"), "deposito_relaves"),
     (re.compile(r"botadero|esteril"), "botadero_esteriles"),
-    (re.compile(r"arido.*(cauce|rio)|(cauce|rio).*arido"), "aridos_cauce"),
+    (
+        re.compile(
+            r"(arido|ripio|grava|arena|bolon)\w*.*\b(cauce|rio)\b|\b(cauce|rio)\b.*(arido|ripio|grava)"
+        ),
+        "aridos_cauce",
+    ),
     (re.compile(r"arena.*playa|playa"), "aridos_playa"),
-    (re.compile(r"arido|cantera|pozo"), "aridos_pozo"),
+    (re.compile(r"arido|cantera|\bpozo\b|lastre|ripio|grava"), "aridos_pozo"),
     (re.compile(r"petroleo|\bgas\b|hidrocarburo"), "hidrocarburos"),
 ]
+# Un proyecto descrito con su extracción de mineral es una explotación aunque no lo diga.
+_EXPLOTACION = re.compile(r"\b(mina|rajo|yacimiento|mineral|explotacion|faena minera|subterranea)\b")
 _NUMERO = r"(\d{1,3}(?:\.\d{3})+|\d+(?:[.,]\d+)?)"
 _CANTIDADES = [
-    (re.compile(_NUMERO + r"\s*(toneladas|ton|t)\s*(al|por|/)\s*mes"), "capacidad_extraccion_t_mes"),
+    (
+        re.compile(_NUMERO + r"\s*(toneladas|ton|t)\b(\s+de\s+\w+){0,2}\s*((al|por|/)\s*mes|mensuales)"),
+        "capacidad_extraccion_t_mes",
+    ),
     (re.compile(_NUMERO + r"\s*t/mes"), "capacidad_extraccion_t_mes"),
     (re.compile(_NUMERO + r"\s*plataformas?"), "plataformas"),
     (re.compile(_NUMERO + r"\s*(m3|m³|metros cubicos)\s*(al|por|/)\s*mes"), "aridos_m3_mes"),
+    # «la extracción mensual es de unos 2.500 m³»
+    (re.compile(r"\bmensual\w*\D{0,30}?" + _NUMERO + r"\s*(m3|m³|metros cubicos)"), "aridos_m3_mes"),
     (re.compile(_NUMERO + r"\s*(m3|m³|metros cubicos)(\s*(totales|en total))?"), "aridos_m3_total"),
     (re.compile(_NUMERO + r"\s*(hectareas|ha)\b"), "superficie_ha"),
 ]
@@ -107,6 +121,7 @@ class MotorReglas:
             self._crear,
             self._analizar,
             self._actualizar,
+            self._proyecto_descrito,
             self._explicar,
             self._estadisticas,
             self._eseia,
@@ -203,6 +218,40 @@ class MotorReglas:
             )
         return self._proponer_accion(
             turno, "actualizar_proyecto", {"proyecto_id": proyecto, "cambios": cambios}
+        )
+
+    def _proyecto_descrito(self, turno: Turno, texto: str, e: Entidades) -> Respuesta | None:
+        """Un proyecto descrito en el mensaje (tipo y cantidades, sin ser uno guardado): lo evalúa el
+        motor de prefactibilidad, sin guardar nada; si falta la región, la pregunta."""
+        if e.proyecto_id or not e.tipo or not _cantidades_del_tipo(e):
+            return None
+        if not e.region:
+            depende = e.tipo in ("prospeccion", "aridos_cauce")
+            return Respuesta(
+                "¿En qué región está el proyecto? "
+                + (
+                    "El umbral de ingreso depende de ella (de Arica y Parinacota a Coquimbo es distinto "
+                    "que de Valparaíso al sur)."
+                    if depende
+                    else "La necesito para evaluarlo con el motor de prefactibilidad."
+                ),
+                sugerencias=["En Antofagasta", "En Atacama", "En Valparaíso"],
+            )
+        parametros: dict[str, Any] = {"tipo": e.tipo, "region": e.region, **e.cantidades}
+        if e.comuna:
+            parametros["comuna"] = e.comuna
+        llamada = ejecutar("evaluar_proyecto", parametros, contexto=turno.contexto)
+        if llamada["error"]:
+            return Respuesta(f"No pude evaluar el proyecto descrito: {llamada['error']}", llamadas=[llamada])
+        texto_respuesta, fuentes = redactar_evaluacion(llamada["resultado"])
+        turno.contexto.fuentes[:] = fuentes
+        return Respuesta(
+            texto_respuesta,
+            llamadas=[llamada],
+            advertencias=[
+                "Evaluación preliminar de un proyecto descrito en el chat; no se guardó. Cree el proyecto "
+                "para un análisis completo con su geometría."
+            ],
         )
 
     def _explicar(self, turno: Turno, texto: str, e: Entidades) -> Respuesta | None:
@@ -477,6 +526,9 @@ def extraer_entidades(texto: str, *, proyecto_activo: int | None = None) -> Enti
     e.region = proyectos.region_mencionada(texto=texto)
     if comuna := re.search(r"\bcomuna de ([a-z\s]+?)(?=\s+(?:en|de|con)\s|[,.;]|$)", normal):
         e.comuna = comuna.group(1).strip()
+    if not e.region and (nombrada := _comuna_nombrada(texto, e.comuna)):
+        # «un pozo en Quillota», «en la comuna de Los Andes»: la comuna dice la región.
+        e.comuna, e.region = nombrada.nombre, nombrada.region.nombre
     e.tipo = next((tipo for patron, tipo in _TIPOS if patron.search(normal)), None)
     if cliente := re.search(
         r"\bcliente\s+[«\"“]?(.+?)[»\"”]?(?=\s+(?:en|con|ubicad[oa]|que|llamad[oa])\s|[,.;:]|$)",
@@ -489,7 +541,24 @@ def extraer_entidades(texto: str, *, proyecto_activo: int | None = None) -> Enti
             e.cantidades[campo] = _numero(m.group(1))
     if "plataformas" in e.cantidades:
         e.cantidades["plataformas"] = int(e.cantidades["plataformas"])
+    if e.tipo is None and "capacidad_extraccion_t_mes" in e.cantidades and _EXPLOTACION.search(normal):
+        e.tipo = "explotacion"
     return e
+
+
+def _comuna_nombrada(texto: str, comuna: str | None) -> Comuna | None:
+    if comuna:
+        try:
+            return proyectos.comuna_resolver(texto=comuna)
+        except proyectos.ErrorDeTerritorio:
+            return None
+    return proyectos.comuna_mencionada(texto=texto)
+
+
+def _cantidades_del_tipo(e: Entidades) -> bool:
+    """Indica si el mensaje trae alguna de las cantidades con que se decide el ingreso de su tipo."""
+    requeridas = CANTIDADES_REQUERIDAS.get(e.tipo or "", ())
+    return any(campo in e.cantidades for campo in requeridas)
 
 
 def _es_sigla(texto: str) -> bool:

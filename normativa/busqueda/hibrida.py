@@ -36,7 +36,7 @@ from rapidfuzz import fuzz
 from config.errores import EntradaNoValida
 from config.texto import sin_tildes
 from normativa.busqueda.familias import familias_de
-from normativa.busqueda.reordenar import Candidato, reordenar
+from normativa.busqueda.reordenar import Candidato, idf_y_conocidos, reordenar
 from normativa.embeddings import embeber_consulta
 from normativa.glosario import expandir_siglas
 from normativa.models import FragmentoLegal, Norma
@@ -90,9 +90,14 @@ UMBRAL_ALTA, UMBRAL_MEDIA, UMBRAL_BAJA = 0.86, 0.835, 0.81
 FRACCION_DESCONOCIDA_MAXIMA = 0.25
 
 
-# Calibrada en los conjuntos de desarrollo y propios: las preguntas fuera del corpus quedan en
-# 0,20–0,21 y las del corpus sin familia reconocida, desde 0,24 (ver docs/busqueda_normativa.md).
-COBERTURA_MINIMA = 0.22
+LARGO_PARTE = 4  # la parte conocida más corta que se acepta de una palabra compuesta
+
+
+# Calibrada en los conjuntos de desarrollo y propios (ver docs/busqueda_normativa.md): cobertura de
+# la mejor oración entre los tres primeros resultados.
+COBERTURA_MINIMA = 0.21
+MOSTRADOS_PARA_COBERTURA = 3
+DESCONOCIDAS_CON_FAMILIA = 0.2  # fracción del peso IDF de la pregunta en palabras ausentes del corpus
 
 
 class ErrorDeBusqueda(EntradaNoValida, ValueError):
@@ -207,8 +212,18 @@ def buscar_normativa(
         # fuerte aunque la similitud densa de una pregunta corta («¿Qué es una DIA?») sea baja.
         citados=bool(elegidos and (elegidos[0] in citados or elegidos[0] in definiciones)),
         desconocidas=_fraccion_desconocida(lexemas),
+        mejor_densa=1.0 - densos[0][1] if densos else None,
     )
-    if modo == "hibrido" and confianza != "NONE" and _fuera_del_corpus(referencias, familias, reordenados):
+    coberturas = [
+        reordenados[r.fragmento_id].rasgos["oracion"]
+        for r in resultados[:MOSTRADOS_PARA_COBERTURA]
+        if r.fragmento_id in reordenados
+    ]
+    if (
+        modo == "hibrido"
+        and confianza != "NONE"
+        and _fuera_del_corpus(referencias, familias, coberturas, _fraccion_desconocida_ponderada(lexemas))
+    ):
         confianza = "NONE"
     return ResultadoBusqueda(
         consulta=consulta,
@@ -355,13 +370,50 @@ def _fraccion_desconocida(lexemas: list[str]) -> float:
     return 1 - conocidos / len(lexemas)
 
 
+def _fraccion_desconocida_ponderada(lexemas: list[str]) -> float:
+    """Fracción del peso IDF de la pregunta que está en palabras ausentes del corpus (sin contar
+    cifras: «2019» no hace ajena una pregunta)."""
+    palabras = [lex for lex in lexemas if not lex.isdigit()]
+    idf, conocidos = idf_y_conocidos(palabras)
+    return sum(p for lex, p in idf.items() if lex not in conocidos) / (sum(idf.values()) or 1.0)
+
+
 def _lexemas(consulta: str) -> list[str]:
-    """«¿Qué es una DIA?» → ['dia']: lexemas en español sin tildes (sin palabras vacías)."""
+    """«¿Qué es una DIA?» → ['dia']: lexemas en español sin tildes (sin palabras vacías); una palabra
+    compuesta que el corpus no trae suma sus partes conocidas («concentraducto» → concentr, duct)."""
     with connection.cursor() as cursor:
         cursor.execute(
             "SELECT DISTINCT lexeme FROM unnest(to_tsvector('spanish', normativa_sin_tildes(%s)))", [consulta]
         )
-        return [fila[0] for fila in cursor.fetchall()]
+        lexemas = [fila[0] for fila in cursor.fetchall()]
+    return lexemas + [p for p in _partes_de_compuestos(lexemas) if p not in lexemas]
+
+
+def _partes_de_compuestos(lexemas: list[str]) -> list[str]:
+    """Para cada lexema largo ausente del corpus, el lexema conocido más largo con que empieza y
+    el más largo con que termina (al menos `LARGO_PARTE` letras): «mineroducto» → miner, duct."""
+    largos = [lex for lex in lexemas if len(lex) >= 2 * LARGO_PARTE and lex.isalpha()]
+    if not largos:
+        return []
+    with connection.cursor() as cursor:
+        cursor.execute(
+            """
+            SELECT l.lexema, array_agg(e.lexema ORDER BY length(e.lexema) DESC)
+              FROM unnest(%s::text[]) AS l(lexema)
+              JOIN normativa_estadistica_lexema e
+                ON length(e.lexema) >= %s AND length(e.lexema) < length(l.lexema)
+               AND (l.lexema LIKE e.lexema || '%%' OR l.lexema LIKE '%%' || e.lexema)
+             WHERE NOT EXISTS (SELECT 1 FROM normativa_estadistica_lexema c WHERE c.lexema = l.lexema)
+             GROUP BY l.lexema
+            """,
+            [largos, LARGO_PARTE],
+        )
+        partes = []
+        for lexema, conocidos in cursor.fetchall():
+            prefijo = next((c for c in conocidos if lexema.startswith(c)), None)
+            sufijo = next((c for c in conocidos if lexema.endswith(c)), None)
+            partes += [p for p in (prefijo, sufijo) if p]
+    return partes
 
 
 def _pesos_normativos(ids: list[int]) -> dict[int, float]:
@@ -449,17 +501,20 @@ def _normalizar_termino(texto: str) -> str:
 
 
 def _diversificar(ordenados: list[int], top_k: int) -> list[int]:
-    """A lo más `POR_ARTICULO` fragmentos del mismo artículo, o de secciones de guía con el mismo título.
+    """A lo más `POR_ARTICULO` fragmentos de la misma disposición (artículo, o letra de un artículo), o
+    de secciones de guía con el mismo título.
 
     Las guías del SEA repiten secciones genéricas con el mismo título («1.1 Alcances generales de la
     evaluación de impacto ambiental» está en casi todas): se cuentan juntas, sin importar la guía.
     """
     filas = FragmentoLegal.objects.filter(pk__in=ordenados).values_list(
-        "pk", "norma_id", "articulo", "jerarquia"
+        "pk", "norma_id", "articulo", "letra", "jerarquia"
     )
+    # Las letras de un artículo son disposiciones distintas (las tipologías del Art. 10): cuentan
+    # aparte; los numerales de una misma letra («o.4», «o.5») cuentan juntos.
     claves = {
-        pk: f"{norma_id}:{articulo}" if articulo else _titulo_de_seccion(jerarquia)
-        for pk, norma_id, articulo, jerarquia in filas
+        pk: f"{norma_id}:{articulo}:{letra.split('.')[0]}" if articulo else _titulo_de_seccion(jerarquia)
+        for pk, norma_id, articulo, letra, jerarquia in filas
     }
     elegidos: list[int] = []
     conteo: dict[str, int] = {}
@@ -499,32 +554,49 @@ def _similitudes(
 
 
 def _fuera_del_corpus(
-    referencias: Referencias, familias: tuple[str, ...], reordenados: dict[int, Candidato]
+    referencias: Referencias,
+    familias: tuple[str, ...],
+    coberturas: list[float],
+    desconocidas: float,
 ) -> bool:
     """Una pregunta que el corpus no cubre, aunque la similitud densa sea alta (e5 acerca cualquier
     pregunta jurídica a cualquier artículo):
     - cita solo normas que no están cargadas («Ley 16.744»), o
-    - no es de ninguna familia del SEIA, no cita nada del corpus y ninguna oración de los candidatos
-      cubre `COBERTURA_MINIMA` del peso IDF de la pregunta (sus palabras distintivas no están juntas
-      en ningún artículo).
+    - no cita nada del corpus y ninguna de las oraciones que se mostrarían (las de los primeros
+      `MOSTRADOS_PARA_COBERTURA` resultados) cubre `COBERTURA_MINIMA` del peso IDF de la pregunta:
+      sus palabras distintivas no están juntas en lo que se respondería. Una familia del SEIA
+      reconocida («plazo», «recursos») salva la pregunta salvo que parte de sus palabras no exista
+      en el corpus («¿cuántos días de vacaciones…?» es de plazo, pero no del SEIA).
     La decisión sale de lo que el corpus contiene, no de una lista de temas: sigue valiendo al crecer.
     """
     if referencias.normas and not set(referencias.normas) & set(normas_disponibles()):
         return True
-    if familias or referencias.articulo or referencias.termino_definido:
+    if referencias.articulo or referencias.termino_definido:
         return False
-    cobertura = max((c.rasgos["oracion"] for c in reordenados.values()), default=0.0)
-    return cobertura < COBERTURA_MINIMA
+    if familias and desconocidas < DESCONOCIDAS_CON_FAMILIA:
+        return False
+    return max(coberturas, default=0.0) < COBERTURA_MINIMA
 
 
-def _confianza(resultados: list[Resultado], *, citados: bool, desconocidas: float = 0.0) -> str:
+def _confianza(
+    resultados: list[Resultado],
+    *,
+    citados: bool,
+    desconocidas: float = 0.0,
+    mejor_densa: float | None = None,
+) -> str:
     if not resultados:
         return "NONE"
     if citados:
         return "HIGH"
     if desconocidas >= FRACCION_DESCONOCIDA_MAXIMA:
         return "NONE"
-    similitud = resultados[0].similitud
+    # La mejor evidencia de que el corpus trata la pregunta: tras el reordenamiento, el primero puede
+    # ser uno que entró por el texto (una palabra rara) con menor similitud densa que otros candidatos.
+    similitudes = [r.similitud for r in resultados if r.similitud is not None]
+    if mejor_densa is not None:
+        similitudes.append(mejor_densa)
+    similitud = max(similitudes) if similitudes else None
     if similitud is None:  # modo texto: sin señal densa, la confianza no puede ser alta
         return "LOW" if resultados[0].score > 0 else "NONE"
     if similitud >= UMBRAL_ALTA:

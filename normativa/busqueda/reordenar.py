@@ -19,8 +19,6 @@ Rasgos de cada candidato:
 - `jerarquia`: el peso de búsqueda de la norma (ley 1, reglamento 0,9, guía 0,5);
 - `modificatorio`, `transitorio`: artículos que modifican otras normas o regulan la entrada en
   vigencia; rara vez son la respuesta a una pregunta de hoy, así que restan;
-- `iman`: cuán seguido el fragmento sale entre los cinco primeros de preguntas que no tienen que ver
-  con él (medido al cargar el corpus); se resta.
 """
 
 from __future__ import annotations
@@ -51,7 +49,6 @@ PESOS: dict[str, float] = {
     "jerarquia": 3.0,
     "modificatorio": -0.8,
     "transitorio": -1.0,
-    "iman": -0.5,
 }
 
 _ENCABEZADO = re.compile(r"^\s*art[ií]culo\s+[^\n]{1,40}?\.?-\s*\n([^\n]{3,140}?)\.(\s|$)", re.IGNORECASE)
@@ -93,7 +90,6 @@ def reordenar(
             "jerarquia",
             "modificatorio",
             "transitorio",
-            "frecuencia_iman",
             "norma__peso_busqueda",
             "norma_id",
         )
@@ -153,7 +149,6 @@ def reordenar(
             "jerarquia": fragmento.norma.peso_busqueda,
             "modificatorio": float(fragmento.modificatorio),
             "transitorio": float(fragmento.transitorio),
-            "iman": fragmento.frecuencia_iman,
         }
         candidatos.append(
             Candidato(
@@ -216,9 +211,14 @@ def _comunes(lexemas: set[str], consulta: set[str], cortas: list[str]) -> set[st
 
 
 def _idf(lexemas: list[str]) -> dict[str, float]:
-    """IDF de cada lexema de la pregunta; uno que no está en el corpus pesa como el más raro."""
+    return idf_y_conocidos(lexemas)[0]
+
+
+def idf_y_conocidos(lexemas: list[str]) -> tuple[dict[str, float], set[str]]:
+    """IDF de cada lexema de la pregunta (uno que no está en el corpus pesa como el más raro) y los
+    que sí están en el corpus."""
     if not lexemas:
-        return {}
+        return {}, set()
     with connection.cursor() as cursor:
         cursor.execute("SELECT documentos FROM normativa_estadistica_corpus")
         fila = cursor.fetchone()
@@ -228,12 +228,13 @@ def _idf(lexemas: list[str]) -> dict[str, float]:
         )
         conocidos = dict(cursor.fetchall())
     maximo = math.log(1 + (documentos + 0.5) / 0.5)
-    return {
+    idf = {
         lex: math.log(1 + (documentos - conocidos[lex] + 0.5) / (conocidos[lex] + 0.5))
         if lex in conocidos
         else maximo
         for lex in lexemas
     }
+    return idf, set(conocidos)
 
 
 def _idf_por_raiz(idf: dict[str, float]) -> dict[str, float]:

@@ -50,6 +50,9 @@ def de_efecto(letra: str, *, clave: str = "", extra: tuple[Referencia, ...] = ()
 
 
 PERTINENCIA = [Referencia(REGLAMENTO, "26")]
+# DS 40, Art. 4: se ingresa «presentando una Declaración de Impacto Ambiental, salvo que» haya efectos
+# del Art. 11 de la ley.
+PRESENTA_DIA = [Referencia(REGLAMENTO, "4")]
 EFECTOS_OBLIGAN_EIA = [Referencia(LEY, "11")]
 
 

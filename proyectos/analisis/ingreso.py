@@ -75,88 +75,96 @@ class Tipologia:
     motivo: str
 
 
+@dataclass(frozen=True)
+class Comparacion:
+    """Una cantidad del proyecto frente al umbral de un literal, cumpla o no («15.000 m³ < 20.000 m³»)."""
+
+    literal: str
+    texto: str
+    cumple: bool
+
+
 def tipologias_de_ingreso(*, tipo: str, codigo_region: str, cantidades: Cantidades) -> list[Tipologia]:
     """Devuelve los literales de ingreso que el proyecto cumple (vacío: no ingresa por la letra i).
 
     Supone una entrada ya validada (tipo conocido, cantidades no negativas); una cantidad ausente no
     cumple ningún umbral.
     """
+    cumplidas: dict[str, list[str]] = {}
+    for c in comparaciones(tipo=tipo, codigo_region=codigo_region, cantidades=cantidades):
+        if c.cumple:
+            cumplidas.setdefault(c.literal, []).append(c.texto)
+    return [Tipologia(literal, "; ".join(motivos)) for literal, motivos in cumplidas.items()]
+
+
+def comparaciones(*, tipo: str, codigo_region: str, cantidades: Cantidades) -> list[Comparacion]:
+    """Cada cantidad dada frente a su umbral (en el orden del literal), cumpla o no: lo que permite
+    decir por qué un proyecto no ingresa, no solo por qué ingresa. Una cantidad ausente no se compara."""
     if tipo not in TIPOS:
         raise ValueError(f"Tipo de proyecto desconocido: «{tipo}».")
     norte = codigo_region in REGIONES_NORTE
-    return [t for t in _reglas(tipo, norte, cantidades) if t is not None]
-
-
-def _reglas(tipo: str, norte: bool, c: Cantidades) -> list[Tipologia | None]:
+    c = cantidades
     capacidad = c.capacidad_extraccion_t_mes
     if tipo in ("explotacion", "planta_procesamiento"):
-        return [
-            _si(
-                _mayor(capacidad, EXTRACCION_T_MES),
-                "i.1",
-                f"extracción de {_n(capacidad)} t/mes > 5.000 t/mes",
-            )
-        ]
+        return _comparar(
+            "i.1", capacidad, EXTRACCION_T_MES, estricto=True, unidad="t/mes", prefijo="extracción de "
+        )
     if tipo in ("deposito_relaves", "botadero_esteriles"):
-        return [
-            _si(
-                _mayor(capacidad, EXTRACCION_T_MES),
-                "i.3",
-                f"residuos de proyectos con extracción de {_n(capacidad)} t/mes > 5.000 t/mes (literal i.1)",
-            )
-        ]
+        return _comparar(
+            "i.3",
+            capacidad,
+            EXTRACCION_T_MES,
+            estricto=True,
+            unidad="t/mes",
+            prefijo="residuos de proyectos con extracción de ",
+            sufijo=" (literal i.1)",
+        )
     if tipo == "prospeccion":
         umbral = PLATAFORMAS_NORTE if norte else PLATAFORMAS_CENTRO_SUR
-        return [
-            _si(
-                c.plataformas is not None and c.plataformas >= umbral,
-                "i.2",
-                f"{c.plataformas} plataformas ≥ {umbral} ({_zona(norte)})",
-            )
-        ]
+        if c.plataformas is None:
+            return []
+        cumple = c.plataformas >= umbral
+        signo = "≥" if cumple else "<"
+        return [Comparacion("i.2", f"{c.plataformas} plataformas {signo} {umbral} ({_zona(norte)})", cumple)]
     if tipo == "aridos_pozo":
-        motivos = [
-            motivo
-            for cumple, motivo in (
-                (
-                    _al_menos(c.aridos_m3_mes, ARIDOS_POZO_M3_MES),
-                    f"{_n(c.aridos_m3_mes)} m³/mes ≥ 10.000 m³/mes",
-                ),
-                (
-                    _al_menos(c.aridos_m3_total, ARIDOS_POZO_M3_TOTAL),
-                    f"{_n(c.aridos_m3_total)} m³ ≥ 100.000 m³ totales",
-                ),
-                (_al_menos(c.superficie_ha, ARIDOS_POZO_HA), f"{_n(c.superficie_ha)} ha ≥ 5 ha"),
-            )
-            if cumple
+        return [
+            *_comparar("i.5.1", c.aridos_m3_mes, ARIDOS_POZO_M3_MES, unidad="m³/mes"),
+            *_comparar("i.5.1", c.aridos_m3_total, ARIDOS_POZO_M3_TOTAL, unidad="m³", sufijo=" totales"),
+            *_comparar("i.5.1", c.superficie_ha, ARIDOS_POZO_HA, unidad="ha", sufijo=""),
         ]
-        return [_si(bool(motivos), "i.5.1", "; ".join(motivos))]
     if tipo == "aridos_cauce":
         umbral_m3 = ARIDOS_CAUCE_M3_NORTE if norte else ARIDOS_CAUCE_M3_CENTRO_SUR
-        return [
-            _si(
-                _al_menos(c.aridos_m3_total, umbral_m3),
-                "i.5.2",
-                f"{_n(c.aridos_m3_total)} m³ ≥ {_n(umbral_m3)} m³ en un cauce ({_zona(norte)})",
-            )
-        ]
+        return _comparar(
+            "i.5.2", c.aridos_m3_total, umbral_m3, unidad="m³", sufijo=f" en un cauce ({_zona(norte)})"
+        )
     if tipo == "aridos_playa":
-        return [
-            _si(
-                _al_menos(c.aridos_m3_total, ARIDOS_PLAYA_M3),
-                "i.5.3",
-                f"{_n(c.aridos_m3_total)} m³ ≥ 50.000 m³ de arena en playa",
-            )
-        ]
-    return [Tipologia("i.4", "explotación de yacimientos de petróleo o gas")]  # hidrocarburos
+        return _comparar(
+            "i.5.3", c.aridos_m3_total, ARIDOS_PLAYA_M3, unidad="m³", sufijo=" de arena en playa"
+        )
+    return [Comparacion("i.4", "explotación de yacimientos de petróleo o gas", True)]  # hidrocarburos
+
+
+def _comparar(
+    literal: str,
+    valor: Decimal | None,
+    umbral: Decimal,
+    *,
+    unidad: str,
+    estricto: bool = False,
+    prefijo: str = "",
+    sufijo: str = "",
+) -> list[Comparacion]:
+    """«superior a» es estricto (>); «igual o superior a» incluye el límite (≥)."""
+    if valor is None:
+        return []
+    cumple = _mayor(valor, umbral) if estricto else _al_menos(valor, umbral)
+    signo = (">" if estricto else "≥") if cumple else ("≤" if estricto else "<")
+    texto = f"{prefijo}{_n(valor)} {unidad} {signo} {_n(umbral)} {unidad}{sufijo}"
+    return [Comparacion(literal, texto, cumple)]
 
 
 def _zona(norte: bool) -> str:
     return "Arica y Parinacota a Coquimbo" if norte else "Valparaíso a Magallanes, incluida la RM"
-
-
-def _si(cumple: bool, literal: str, motivo: str) -> Tipologia | None:
-    return Tipologia(literal, motivo) if cumple else None
 
 
 def _mayor(valor: Decimal | None, umbral: Decimal) -> bool:

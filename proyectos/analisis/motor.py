@@ -18,7 +18,7 @@ from django.db.models import Prefetch
 from proyectos.analisis import fundamentos
 from proyectos.analisis.entrada import CIRCUNSTANCIAS, Entrada, validar_entrada
 from proyectos.analisis.espacial import Cercania, IndiceEspacial, indice_actual
-from proyectos.analisis.ingreso import numero_cl, tipologias_de_ingreso
+from proyectos.analisis.ingreso import comparaciones, numero_cl, tipologias_de_ingreso
 from proyectos.analisis.resultado import (
     Alerta,
     Clasificacion,
@@ -32,7 +32,7 @@ from proyectos.analisis.resultado import (
 )
 from proyectos.models import CapaGeografica, CategoriaCapa, Region
 
-VERSION_MOTOR = "2026-11-22.1"
+VERSION_MOTOR = "2026-11-24.1"
 ORDEN_SEVERIDAD = {"critica": 0, "alta": 1, "media": 2}
 DESCRIPCION_LETRA = {
     "a": "Riesgo para la salud de la población",
@@ -67,6 +67,13 @@ class _TipologiaConReferencias(TypedDict):
     refs: list[fundamentos.Referencia]
 
 
+class _UmbralConReferencias(TypedDict):
+    literal: str
+    texto: str
+    cumple: bool
+    refs: list[fundamentos.Referencia]
+
+
 class _Espaciales(TypedDict):
     efectos: list[_EfectoConReferencias]
     alertas: list[Alerta]
@@ -90,6 +97,17 @@ def evaluar_entrada(
     tipologias: list[_TipologiaConReferencias] = [
         {"tipologia": t.literal, "motivo": t.motivo, "refs": fundamentos.de_tipologia(t.literal)}
         for t in tipologias_de_ingreso(
+            tipo=entrada.tipo, codigo_region=entrada.region.codigo, cantidades=entrada.cantidades
+        )
+    ]
+    umbrales: list[_UmbralConReferencias] = [
+        {
+            "literal": c.literal,
+            "texto": c.texto,
+            "cumple": c.cumple,
+            "refs": fundamentos.de_tipologia(c.literal),
+        }
+        for c in comparaciones(
             tipo=entrada.tipo, codigo_region=entrada.region.codigo, cantidades=entrada.cantidades
         )
     ]
@@ -149,13 +167,11 @@ def evaluar_entrada(
         ]
         efectos = []
     clasificacion: Clasificacion = "EIA" if efectos else "DIA" if ingresa else "NO_INGRESA"
-    referencias_clasificacion = (
-        fundamentos.EFECTOS_OBLIGAN_EIA
-        if clasificacion == "EIA"
-        else fundamentos.PERTINENCIA
-        if not ingresa
-        else []
-    )
+    referencias_clasificacion = {
+        "EIA": fundamentos.EFECTOS_OBLIGAN_EIA,
+        "DIA": fundamentos.PRESENTA_DIA,
+        "NO_INGRESA": fundamentos.PERTINENCIA,
+    }[clasificacion]
     if not ingresa:
         advertencias.append(
             "El proyecto no alcanza ninguna tipología de ingreso; aun así puede consultar la pertinencia de "
@@ -166,6 +182,7 @@ def evaluar_entrada(
     todas: list[fundamentos.Referencia] = (
         [r for t in tipologias for r in t["refs"]]
         + [r for e in efectos for r in e["refs"]]
+        + [r for u in umbrales for r in u["refs"]]
         + referencias_clasificacion
     )
     resueltas = {id(r): f for r, f in zip(todas, fundamentos.resolver(todas), strict=True)}
@@ -188,6 +205,15 @@ def evaluar_entrada(
         "fundamento_clasificacion": [resueltas[id(r)] for r in referencias_clasificacion],
         "resumen": _resumen(clasificacion, tipologias, efectos),
         "territorio": territorio,
+        "umbrales": [
+            {
+                "literal": u["literal"],
+                "texto": u["texto"],
+                "cumple": u["cumple"],
+                "fundamento": [resueltas[id(r)] for r in u["refs"]],
+            }
+            for u in umbrales
+        ],
     }
 
 

@@ -64,6 +64,15 @@ class DetalleTipologia(TypedDict):
     fundamento: list[Fundamento]
 
 
+class Umbral(TypedDict):
+    """Una cantidad del proyecto frente al umbral de un literal del Art. 3 del DS 40, cumpla o no."""
+
+    literal: str
+    texto: str
+    cumple: bool
+    fundamento: list[Fundamento]
+
+
 class ComunaSugerida(TypedDict):
     codigo: str
     nombre: str
@@ -88,5 +97,7 @@ class ResultadoAnalisis(TypedDict):
     fundamento_clasificacion: list[Fundamento]
     resumen: str
     territorio: Territorio
+    # Los análisis guardados antes de 2026-11-24 no lo traen.
+    umbrales: NotRequired[list[Umbral]]
     # Referencia, no fundamento: la agregan otras apps a un análisis completo (`proyectos.referencias`).
     proyectos_similares_seia: NotRequired[list[dict[str, object]]]

@@ -143,3 +143,34 @@ def test_consultar_proyecto_sin_argumentos_responde_por_el_proyecto_activo_aunqu
     ]
 
     assert nombres == ["Mina Uno", "Mina Dos"]
+
+
+@pytest.mark.usefixtures("corpus")
+def test_evaluar_un_proyecto_descrito_no_guarda_nada_y_compara_cada_cantidad_con_su_umbral(
+    usuaria: Callable[..., AbstractUser],
+) -> None:
+    contexto = Contexto(usuario=usuaria())
+
+    llamada = ejecutar(
+        "evaluar_proyecto", {"tipo": "prospeccion", "region": "Maule", "plataformas": 15}, contexto=contexto
+    )
+
+    resultado = llamada["resultado"]
+    assert llamada["error"] is None and resultado["clasificacion"] == "NO_INGRESA"
+    assert [u["texto"] for u in resultado["umbrales"]] == [
+        "15 plataformas < 20 (Valparaíso a Magallanes, incluida la RM)"
+    ]
+    assert "DS 40, Art. 3, literal i.2" in [f["cita"] for f in contexto.fuentes]
+    assert not Proyecto.objects.exists()
+
+
+def test_evaluar_un_proyecto_con_una_region_desconocida_lo_dice_en_castellano(
+    usuaria: Callable[..., AbstractUser],
+) -> None:
+    llamada = ejecutar(
+        "evaluar_proyecto",
+        {"tipo": "explotacion", "region": "Mendoza", "capacidad_extraccion_t_mes": 9000},
+        contexto=Contexto(usuario=usuaria()),
+    )
+
+    assert llamada["resultado"] is None and "Región desconocida" in llamada["error"]

@@ -1,5 +1,6 @@
 """Motor de reglas (sin conexión): escenarios de conversación con las herramientas reales."""
 
+import re
 from collections.abc import Callable
 
 import pytest
@@ -195,3 +196,103 @@ def test_una_pregunta_de_ley_cita_la_ley_antes_que_las_guias(
     assert charla.texto.startswith(
         "Según la Ley 19.300, Art. 2, letra f): «f) Declaración de Impacto Ambiental"
     )
+
+
+# --- proyectos descritos en la conversación ----------------------------------------------------
+
+
+@pytest.mark.usefixtures("corpus")
+def test_un_proyecto_descrito_se_evalua_con_el_motor_y_dice_la_via_el_literal_y_el_umbral(
+    usuaria: CrearUsuaria, conversar: Conversar
+) -> None:
+    charla = conversar(
+        usuaria(),
+        "Una mina de cobre en Atacama va a sacar 8.000 toneladas de mineral al mes. ¿Cómo se evalúa?",
+    )
+
+    primera = charla.texto.split("\n\n")[0]
+    assert "Declaración de Impacto Ambiental (DIA)" in primera and "Región de Atacama" in primera
+    assert "i.1" in charla.texto and "8.000 t/mes > 5.000 t/mes" in charla.texto
+    assert [f["cita"] for f in charla.fuentes][:2] == [
+        "Ley 19.300, Art. 10, letra i)",
+        "DS 40, Art. 3, literal i.1",
+    ]
+    assert "Sin geometría" in charla.texto  # lo que falta y podría cambiar el resultado
+    assert not Proyecto.objects.exists()  # nada se guarda
+
+
+@pytest.mark.usefixtures("corpus")
+def test_un_proyecto_que_no_alcanza_el_umbral_dice_cuanto_le_falta(
+    usuaria: CrearUsuaria, conversar: Conversar
+) -> None:
+    charla = conversar(
+        usuaria(),
+        "Vamos a extraer 30.000 m³ de grava del río Aconcagua, en la comuna de Los Andes. ¿Entra al SEIA?",
+    )
+
+    assert "no ingresa al SEIA" in charla.texto.split("\n\n")[0]
+    assert "30.000 m³ < 50.000 m³" in charla.texto  # de Valparaíso al sur, literal i.5.2
+    assert "DS 40, Art. 3, literal i.5.2" in [f["cita"] for f in charla.fuentes]
+
+
+@pytest.mark.usefixtures("corpus")
+def test_la_comuna_nombrada_dice_la_region_del_proyecto(usuaria: CrearUsuaria, conversar: Conversar) -> None:
+    charla = conversar(
+        usuaria(), "Cantera de áridos en Ovalle que abarcará 6 hectáreas. ¿Necesita evaluación ambiental?"
+    )
+
+    assert "Ovalle, Región de Coquimbo" in charla.texto
+    assert "6 ha ≥ 5 ha" in charla.texto and "DIA" in charla.texto.split("\n\n")[0]
+
+
+@pytest.mark.usefixtures("corpus")
+def test_si_falta_la_region_de_la_que_depende_el_umbral_la_pregunta(
+    usuaria: CrearUsuaria, conversar: Conversar
+) -> None:
+    charla = conversar(usuaria(), "Una campaña de prospección con 30 plataformas, ¿debe entrar al SEIA?")
+
+    assert charla.texto.startswith("¿En qué región está el proyecto?")
+    assert charla.fuentes == [] and "DIA" not in charla.texto
+
+
+@pytest.mark.usefixtures("corpus")
+def test_un_proyecto_con_una_circunstancia_del_art_11_no_se_adivina_como_dia(
+    usuaria: CrearUsuaria, conversar: Conversar
+) -> None:
+    # Sin geometría, el motor no ve áreas protegidas: lo dice en vez de descartarlas.
+    charla = conversar(usuaria(), "Rajo de 12.000 toneladas al mes en Antofagasta: ¿DIA o EIA?")
+
+    assert "Sin geometría del proyecto" in charla.texto
+    assert "Art. 11" in charla.texto
+
+
+# --- preguntas de ley: primero lo que responde -------------------------------------------------
+
+
+@pytest.mark.usefixtures("corpus")
+def test_una_pregunta_de_plazo_responde_con_los_dias_en_la_primera_oracion(
+    usuaria: CrearUsuaria, conversar: Conversar
+) -> None:
+    charla = conversar(usuaria(), "¿Qué plazo tienen los organismos sectoriales para informar en una DIA?")
+
+    primera = charla.texto.split("\n\n")[0]
+    assert re.search(r"\b(\d+|quince|diez|veinte|treinta) d[ií]as\b", primera)
+    assert primera.endswith("[1]") and len(charla.fuentes) <= 3
+
+
+@pytest.mark.usefixtures("corpus")
+@pytest.mark.parametrize(
+    "pregunta",
+    [
+        "¿Cuánto IVA se paga por una retroexcavadora importada?",
+        # De la familia «plazo», pero parte de sus palabras no está en el corpus.
+        "¿Cuántos días de vacaciones tiene un trabajador de la faena?",
+    ],
+)
+def test_una_pregunta_de_otra_rama_del_derecho_no_trae_fuentes_ni_cifras(
+    usuaria: CrearUsuaria, conversar: Conversar, pregunta: str
+) -> None:
+    charla = conversar(usuaria(), pregunta)
+
+    assert charla.texto.startswith("No tengo base suficiente")
+    assert charla.fuentes == [] and not re.search(r"\d", charla.texto)

@@ -230,3 +230,33 @@ def test_una_definicion_hallada_por_su_termino_da_confianza_alta_aunque_la_pregu
 
     assert busqueda.resultados[0].cita == "Ley 19.300, Art. 2, letra f)"
     assert busqueda.confianza == "HIGH"
+
+
+def test_una_palabra_compuesta_ausente_del_corpus_busca_por_sus_partes():
+    lexemas = hibrida._lexemas("¿Un concentraducto entre la planta y el puerto?")
+
+    assert "concentraduct" in lexemas and "duct" in lexemas
+
+
+def test_las_letras_de_un_articulo_cuentan_aparte_al_diversificar():
+    # Las tipologías del Art. 10 son disposiciones distintas: una pregunta por una no las agota a dos.
+    busqueda = buscar_normativa(
+        consulta="¿Un concentraducto de 25 km entre la planta y el puerto tiene que entrar al SEIA?"
+    )
+
+    assert "Ley 19.300, Art. 10, letra j)" in citas(busqueda)
+
+
+def test_una_pregunta_de_otra_rama_del_derecho_no_tiene_base_aunque_e5_la_acerque():
+    busqueda = buscar_normativa(
+        consulta="¿Cuánto IVA se paga al importar un camión y sirve como crédito fiscal?"
+    )
+
+    assert busqueda.confianza == "NONE"
+
+
+def test_una_pregunta_del_seia_con_una_cifra_desconocida_no_se_declara_ajena():
+    busqueda = buscar_normativa(consulta="Tengo una RCA de 2019 y no he empezado las obras, ¿caduca?")
+
+    assert busqueda.confianza != "NONE"
+    assert "Ley 19.300, Art. 25 ter" in citas(busqueda) or "DS 40, Art. 73" in citas(busqueda)

@@ -5,7 +5,13 @@ import re
 import pytest
 
 from proyectos.models import Comuna, Region
-from proyectos.selectors import ErrorDeTerritorio, comuna_resolver, region_mencionada, region_resolver
+from proyectos.selectors import (
+    ErrorDeTerritorio,
+    comuna_mencionada,
+    comuna_resolver,
+    region_mencionada,
+    region_resolver,
+)
 
 pytestmark = pytest.mark.django_db
 
@@ -104,3 +110,19 @@ def test_el_catalogo_se_consulta_en_el_admin(admin_client):
 )
 def test_la_region_nombrada_en_un_texto_libre_se_reconoce_por_su_nombre_oficial(texto, region):
     assert region_mencionada(texto=texto) == region
+
+
+@pytest.mark.parametrize(
+    ("texto", "comuna"),
+    [
+        ("Pozo lastrero en Quillota: la extracción es chica", "Quillota"),
+        ("áridos del cauce del río Copiapo, sin tilde", "Copiapó"),
+        ("una cantera en Alto del Carmen", "Alto del Carmen"),
+        ("la faena está al pie de una colina", None),  # «Colina» en minúscula no nombra la comuna
+        ("un proyecto sin lugar", None),
+    ],
+)
+def test_la_comuna_que_nombra_un_texto_libre_se_reconoce_con_su_mayuscula(texto, comuna):
+    encontrada = comuna_mencionada(texto=texto)
+
+    assert (encontrada.nombre if encontrada else None) == comuna

@@ -7,7 +7,7 @@ from typing import Any
 
 import pytest
 
-from proyectos.analisis.ingreso import Cantidades, tipologias_de_ingreso
+from proyectos.analisis.ingreso import Cantidades, Comparacion, comparaciones, tipologias_de_ingreso
 from proyectos.selectors import region_resolver
 
 CASOS = Path(__file__).resolve().parents[2] / "fixtures" / "analisis"
@@ -140,3 +140,36 @@ def test_los_casos_de_desarrollo_dan_las_tipologias_esperadas(caso):
 
     assert [t.literal for t in obtenidas] == ESPERADO[caso].get("tipologias", [])
     assert bool(obtenidas) is ESPERADO[caso]["ingresa_seia"]
+
+
+def test_una_cantidad_que_no_alcanza_el_umbral_se_compara_igual():
+    (comparacion,) = comparaciones(
+        tipo="aridos_cauce", codigo_region=ATACAMA, cantidades=Cantidades(aridos_m3_total=Decimal(15000))
+    )
+
+    assert comparacion == Comparacion(
+        "i.5.2", "15.000 m³ < 20.000 m³ en un cauce (Arica y Parinacota a Coquimbo)", cumple=False
+    )
+
+
+def test_superior_a_se_compara_estricto_tambien_al_no_cumplir():
+    (comparacion,) = comparaciones(
+        tipo="explotacion",
+        codigo_region=VALPARAISO,
+        cantidades=Cantidades(capacidad_extraccion_t_mes=Decimal(5000)),
+    )
+
+    assert comparacion.texto == "extracción de 5.000 t/mes ≤ 5.000 t/mes" and not comparacion.cumple
+
+
+def test_un_pozo_compara_cada_cantidad_dada_y_ninguna_ausente():
+    resultado = comparaciones(
+        tipo="aridos_pozo",
+        codigo_region=VALPARAISO,
+        cantidades=Cantidades(aridos_m3_mes=Decimal(2500), superficie_ha=Decimal(7)),
+    )
+
+    assert [(c.texto, c.cumple) for c in resultado] == [
+        ("2.500 m³/mes < 10.000 m³/mes", False),
+        ("7 ha ≥ 5 ha", True),
+    ]
