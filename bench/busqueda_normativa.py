@@ -9,6 +9,7 @@ Mientras corre, la tabla de fragmentos queda bloqueada para otros procesos.
 
 from __future__ import annotations
 
+import functools
 import os
 import random
 import statistics
@@ -25,8 +26,11 @@ import numpy as np
 from django.db import connection, transaction
 
 from normativa.busqueda import hibrida
+from normativa.busqueda.familias import familias_de
+from normativa.busqueda.reordenar import CANDIDATOS_REORDENADOS, Candidato, reordenar
 from normativa.embeddings import embeber_consulta, proveedor
 from normativa.evaluacion import leer_preguntas
+from normativa.glosario import expandir_siglas
 from normativa.indice import actualizar_texto_completo, estadisticas_refrescar, texto_para_embeber
 from normativa.ingesta.corpus import corpus_cargar
 from normativa.models import FragmentoLegal, Norma, VersionNorma
@@ -45,6 +49,7 @@ def ejecutar() -> None:
         f"\nCorpus real ({FragmentoLegal.objects.filter(version__vigente=True).count()} fragmentos vigentes):"
     )
     _tabla_de_latencias(preguntas, vectores)
+    _medir_reordenador(preguntas, vectores)
     with _corpus_sintetico(SINTETICOS, preguntas, vectores) as total:
         print(f"\nCorpus real + {SINTETICOS} fragmentos sintéticos ({total} vigentes):")
         _tabla_de_latencias(preguntas, vectores)
@@ -81,6 +86,30 @@ def _tabla_de_latencias(preguntas: list[str], vectores: dict[str, np.ndarray]) -
             f"  {modo}: HNSW {filas[modo + ' exacto'][1] / filas[modo][1]:.1f}× más rápido "
             "que el escaneo exacto (p95)"
         )
+
+
+def _medir_reordenador(preguntas: list[str], vectores: dict[str, np.ndarray]) -> None:
+    """El reordenador solo (rasgos de los candidatos y su orden), con las listas ya calculadas: la
+    parte de la búsqueda híbrida que agrega la segunda etapa."""
+    base = hibrida._fragmentos_buscables(
+        normas=None, temas=None, tipos_documento=None, incluir_derogados=False, incluir_documentacion=False
+    )
+    llamadas: dict[str, Callable[[], list[Candidato]]] = {}
+    for pregunta in preguntas:
+        densos = hibrida._candidatos_densos(base, vectores[pregunta])
+        lexemas = hibrida._lexemas(expandir_siglas(pregunta))
+        textuales = hibrida._candidatos_texto(base, lexemas)
+        puntajes = hibrida._fusionar(densos, textuales)
+        llamadas[pregunta] = functools.partial(
+            reordenar,
+            lexemas=lexemas,
+            familias=familias_de(pregunta),
+            densos=[pk for pk, _ in densos],
+            textuales=[pk for pk, _ in textuales],
+            orden_inicial=sorted(puntajes, key=lambda fid: puntajes[fid], reverse=True),
+        )
+    p50, p95 = _cronometrar(lambda pregunta: llamadas[pregunta](), preguntas)
+    print(f"  reordenador solo ({CANDIDATOS_REORDENADOS} candidatos): p50 {p50:.1f} ms, p95 {p95:.1f} ms")
 
 
 def _cronometrar(caso: Callable[[str], Any], preguntas: list[str]) -> tuple[float, float]:

@@ -566,11 +566,6 @@ def _es_sigla(texto: str) -> bool:
     return texto.strip().isupper() and len(texto.strip()) <= 5
 
 
-def _corto(texto: str, largo: int = 260) -> str:
-    texto = texto.removesuffix(" …")
-    return texto if len(texto) <= largo else texto[: texto.rfind(" ", 0, largo)] + " …"
-
-
 def _numero(texto: str) -> float:
     """«8.000» → 8000; «2,5» → 2.5; «1.5» (un decimal) → 1.5."""
     if re.fullmatch(r"\d{1,3}(\.\d{3})+", texto):

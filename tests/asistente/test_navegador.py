@@ -201,6 +201,35 @@ def _pregunta_de_ley(navegador: Any, url: str) -> None:
     assert chat.errores == [] and movil.errores == []
 
 
+def test_la_respuesta_a_una_pregunta_de_plazo_dice_los_dias_en_su_primera_oracion_y_el_1_lleva_al_articulo(
+    cliente_confirmado: Cliente, daphne: Callable[..., str], django_db_blocker: Any
+) -> None:
+    from playwright.sync_api import expect
+
+    url = daphne()
+    with chromium(django_db_blocker) as navegador:
+        chat = Pagina(navegador, url)
+        chat.preguntar(
+            "¿Qué plazo tienen los órganos con competencia ambiental para informar una Declaración de "
+            "Impacto Ambiental?"
+        )
+        expect(chat.pagina.locator(".chat-mensaje.assistant .calificar")).to_be_visible()
+        primera = chat.pagina.locator(".chat-mensaje.assistant .contenido p").first
+        expect(primera).to_contain_text(re.compile(r"plazo máximo de quince días"))
+        mensaje_id = chat.pagina.locator(".chat-mensaje.assistant").get_attribute("data-id")
+        marcador = primera.locator("a", has_text="[1]")
+        assert marcador.get_attribute("href") == f"#fuente-{mensaje_id}-1"
+        marcador.click()
+        fuente = chat.pagina.locator(f"#fuente-{mensaje_id}-1")
+        expect(fuente).to_be_visible()
+        expect(fuente).to_contain_text("DS 40, Art. 47")
+        expect(fuente.locator("a").first).to_have_attribute(
+            "href", re.compile(r"^https://www\.bcn\.cl/leychile/navegar\?idNorma=\d+")
+        )
+        chat.capturar("chat-pregunta-de-plazo")
+        assert chat.errores == []
+
+
 def test_crear_un_proyecto_pide_confirmacion_en_un_dialogo_con_parametros_editables(
     cliente_confirmado: Cliente, daphne: Callable[..., str], django_db_blocker: Any
 ) -> None:
