@@ -7,6 +7,7 @@ from typing import Any
 
 from django import forms
 from django.contrib import admin
+from django.db.models import QuerySet
 from django.http import HttpRequest
 
 from asistente.models import (
@@ -15,9 +16,11 @@ from asistente.models import (
     ConfiguracionAvisos,
     Conversacion,
     Dominio,
+    FuenteCurada,
     LlamadaHerramienta,
     MemoriaUsuario,
     Mensaje,
+    RespuestaCurada,
 )
 
 
@@ -25,7 +28,7 @@ class DominioForm(forms.ModelForm):  # type: ignore[type-arg]
     class Meta:
         model = Dominio
         fields = [
-            "codigo", "nombre", "prompt_sistema", "tono", "citar_siempre", "nunca_inventar", "descargos",
+            "codigo", "nombre", "prompt_sistema", "tono", "descargos",
             "aviso_clasificacion", "top_k", "confianza_minima", "normas", "temas", "activo",
         ]  # fmt: skip
 
@@ -144,3 +147,29 @@ class AvisoAdmin(admin.ModelAdmin[Aviso]):
     list_display = ["tipo", "usuario", "objeto", "creado_at", "descartado_at"]
     list_filter = ["tipo"]
     readonly_fields = ["usuario", "tipo", "objeto", "mensaje", "enlace", "accion", "creado_at"]
+
+
+class FuenteCuradaInline(admin.TabularInline[FuenteCurada, RespuestaCurada]):
+    model = FuenteCurada
+    extra = 1
+    autocomplete_fields = ["fragmento"]
+    fields = ["orden", "fragmento"]
+
+
+@admin.register(RespuestaCurada)
+class RespuestaCuradaAdmin(admin.ModelAdmin[RespuestaCurada]):
+    """Respuestas frecuentes escritas por el personal. Las que pasan a «revisar» (la BCN cambió un
+    fragmento en que descansan) salen primero y no se sirven hasta marcarlas vigentes otra vez."""
+
+    list_display = ["pregunta", "estado", "dominio", "actualizado_at"]
+    list_filter = ["estado", "dominio"]
+    search_fields = ["pregunta", "variantes", "texto"]
+    readonly_fields = ["motivo_revision", "actualizado_at"]
+    fields = ["pregunta", "variantes", "texto", "dominio", "estado", "motivo_revision", "actualizado_at"]
+    inlines = [FuenteCuradaInline]
+    actions = ["marcar_vigentes"]
+
+    @admin.action(description="Marcar como vigentes (revisadas)")
+    def marcar_vigentes(self, request: HttpRequest, queryset: QuerySet[RespuestaCurada]) -> None:
+        cantidad = queryset.update(estado=RespuestaCurada.Estado.VIGENTE, motivo_revision="")
+        self.message_user(request, f"{cantidad} respuesta(s) marcadas como vigentes.")

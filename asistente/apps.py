@@ -18,6 +18,7 @@ class AsistenteConfig(AppConfig):
             invalidar_grupo(herramientas.GRUPO_PROYECTOS)
 
         from asistente.avisos import al_actualizarse_normativa
+        from asistente.curadas import al_actualizarse_normativa as curadas_revisar
         from asistente.motores import motor_llm_configurado
         from config.salud import registrar_revision
         from normativa.signals import normativa_actualizada
@@ -25,6 +26,7 @@ class AsistenteConfig(AppConfig):
         registrar_revision("motor_llm", motor_llm_configurado)
 
         normativa_actualizada.connect(al_actualizarse_normativa, dispatch_uid="asistente-avisos-normativa")
+        normativa_actualizada.connect(curadas_revisar, dispatch_uid="asistente-curadas-normativa")
 
         for modelo in (Proyecto, Analisis):
             post_save.connect(invalidar, sender=modelo, dispatch_uid=f"asistente-cache-{modelo.__name__}")

@@ -27,8 +27,6 @@ class Dominio(models.Model):
     tono = models.CharField(
         max_length=200, blank=True, help_text="P. ej. «formal, preciso, en español de Chile»."
     )
-    citar_siempre = models.BooleanField(default=True)
-    nunca_inventar = models.BooleanField(default=True)
     descargos = models.JSONField(
         default=list,
         blank=True,
@@ -38,10 +36,21 @@ class Dominio(models.Model):
     aviso_clasificacion = models.TextField(
         blank=True, help_text="Aviso que acompaña toda clasificación (DIA/EIA/NO_INGRESA)."
     )
-    top_k = models.PositiveSmallIntegerField(default=5)
-    confianza_minima = models.CharField(max_length=6, choices=Confianza.choices, default=Confianza.MEDIA)
-    normas = models.JSONField(default=list, blank=True, help_text="Siglas en alcance (vacío: todas).")
-    temas = models.JSONField(default=list, blank=True, help_text="Temas en alcance (vacío: todos).")
+    top_k = models.PositiveSmallIntegerField(
+        default=5, help_text="Cuántos fragmentos entrega a lo más la búsqueda normativa, con cualquier motor."
+    )
+    confianza_minima = models.CharField(
+        max_length=6,
+        choices=Confianza.choices,
+        default=Confianza.MEDIA,
+        help_text="Bajo esta confianza de la búsqueda, la respuesta advierte que la base es débil.",
+    )
+    normas = models.JSONField(
+        default=list, blank=True, help_text="Siglas en alcance (vacío: todas); acota la búsqueda normativa."
+    )
+    temas = models.JSONField(
+        default=list, blank=True, help_text="Temas en alcance (vacío: todos); acota la búsqueda normativa."
+    )
     activo = models.BooleanField(default=True)
 
     class Meta:
@@ -245,3 +254,67 @@ class Aviso(models.Model):
 
     def __str__(self) -> str:
         return f"{self.tipo} · {self.objeto}"
+
+
+class RespuestaCurada(models.Model):
+    """Una respuesta escrita y revisada por el personal para una pregunta frecuente, con las
+    fuentes del corpus en que descansa (la caché de respuestas frecuentes de la semilla 000 §10.1).
+
+    Se sirve tal cual, con cualquier motor, cuando la pregunta coincide con ella o con una variante.
+    Si la BCN publica una versión nueva de una norma y cambia un fragmento en que descansa, pasa a
+    «revisar» y deja de servirse hasta que alguien la revise.
+    """
+
+    class Estado(models.TextChoices):
+        VIGENTE = "vigente", "Vigente"
+        REVISAR = "revisar", "Revisar"
+
+    dominio = models.ForeignKey(
+        Dominio,
+        on_delete=models.CASCADE,
+        null=True,
+        blank=True,
+        related_name="respuestas_curadas",
+        help_text="Vacío: se sirve en todos los dominios.",
+    )
+    pregunta = models.CharField(max_length=500, unique=True)
+    variantes = models.TextField(blank=True, help_text="Otras formas de preguntar lo mismo, una por línea.")
+    texto = models.TextField(
+        help_text="La respuesta, con marcadores [n] que remiten a las fuentes en su orden."
+    )
+    estado = models.CharField(max_length=10, choices=Estado.choices, default=Estado.VIGENTE)
+    motivo_revision = models.TextField(
+        blank=True, help_text="Por qué pasó a «revisar» (lo escribe el sistema)."
+    )
+    actualizado_at = models.DateTimeField(auto_now=True)
+
+    class Meta:
+        ordering = ["estado", "pregunta"]
+        verbose_name = "respuesta curada"
+        verbose_name_plural = "respuestas curadas"
+
+    def __str__(self) -> str:
+        return self.pregunta
+
+    def formulaciones(self) -> list[str]:
+        """La pregunta y sus variantes."""
+        return [self.pregunta, *(v.strip() for v in self.variantes.splitlines() if v.strip())]
+
+
+class FuenteCurada(models.Model):
+    """El fragmento del corpus al que remite el marcador [orden] de una respuesta curada."""
+
+    respuesta = models.ForeignKey(RespuestaCurada, on_delete=models.CASCADE, related_name="fuentes")
+    fragmento = models.ForeignKey("normativa.FragmentoLegal", on_delete=models.PROTECT, related_name="+")
+    orden = models.PositiveSmallIntegerField(default=1, help_text="El n de su marcador [n].")
+
+    class Meta:
+        ordering = ["orden"]
+        constraints = [
+            models.UniqueConstraint(fields=["respuesta", "orden"], name="fuente_curada_orden_unico")
+        ]
+        verbose_name = "fuente"
+        verbose_name_plural = "fuentes"
+
+    def __str__(self) -> str:
+        return f"[{self.orden}] {self.fragmento_id}"

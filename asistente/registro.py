@@ -94,6 +94,9 @@ class Herramienta:
     preparar: Callable[[Any, Contexto], BaseModel] | None = None
     # Su resultado trae texto de un sitio externo: al modelo le llega delimitado como datos.
     externa: bool = False
+    # Lectura: ajusta la entrada a las políticas del dominio de la conversación antes de ejecutarla
+    # (y antes de la clave de caché), pida lo que pida el motor.
+    acotar: Callable[[Any, Contexto], BaseModel] | None = None
 
     @property
     def descripcion(self) -> str:
@@ -151,6 +154,7 @@ def herramienta(
     actividad: str = "",
     preparar: Callable[[Any, Contexto], BaseModel] | None = None,
     externa: bool = False,
+    acotar: Callable[[Any, Contexto], BaseModel] | None = None,
 ) -> Callable[[Callable[[Any, Contexto], dict[str, Any]]], Callable[[Any, Contexto], dict[str, Any]]]:
     """Registra la función; su primer parámetro anotado con un modelo pydantic es la entrada."""
 
@@ -171,6 +175,7 @@ def herramienta(
             actividad=actividad,
             preparar=preparar,
             externa=externa,
+            acotar=acotar,
         )
         return funcion
 
@@ -242,6 +247,8 @@ def ejecutar(
         if herramienta.escritura and not forzar_escritura:
             raise ErrorDeHerramienta(f"«{nombre}» modifica datos: solo se ejecuta al confirmarla.")
         entrada = validar_parametros(herramienta, parametros)
+        if herramienta.acotar is not None:
+            entrada = herramienta.acotar(entrada, contexto)
         clave = (
             _clave_cache(herramienta, entrada, contexto) if herramienta.ttl_s and _CACHE_ACTIVA.get() else ""
         )

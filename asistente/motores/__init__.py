@@ -8,7 +8,9 @@ from __future__ import annotations
 
 from django.conf import settings
 
+from asistente.curadas import respuesta_curada_para
 from asistente.motores.claude import MotorClaude
+from asistente.motores.curado import MotorCurado
 from asistente.motores.reglas import MotorReglas
 from asistente.turno.tipos import FlujoMotor, Motor, MotorEnVivo, Turno
 
@@ -21,7 +23,10 @@ def motor_llm_configurado() -> str:
 
 
 def motor_para(turno: Turno) -> Motor:
-    """El motor configurado (`ASISTENTE_MOTOR`): Claude si hay clave y así se pide; si no, reglas."""
+    """Una respuesta curada vigente que coincide con la pregunta, con cualquier motor; si no, el
+    motor configurado (`ASISTENTE_MOTOR`): Claude si hay clave y así se pide; si no, reglas."""
+    if (curada := respuesta_curada_para(texto=turno.texto, dominio=turno.dominio)) is not None:
+        return MotorCurado(curada)
     if motor_llm_configurado() == "claude":
         return MotorClaude(respaldo=MotorReglas())
     return MotorReglas()

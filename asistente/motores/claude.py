@@ -24,6 +24,7 @@ from django.conf import settings
 from django.db import connection as conexion_bd
 
 from asistente.acciones import accion_proponer, texto_de_propuesta
+from asistente.models import Dominio
 from asistente.registro import REGISTRO, ErrorDeHerramienta, ejecutar, herramientas_para
 from asistente.turno.tipos import Delta, FlujoMotor, Motor, Respuesta, Turno
 from proyectos.roles import rol_de, rol_memorizado
@@ -90,7 +91,7 @@ class MotorClaude:
             sistema = [
                 {
                     "type": "text",
-                    "text": turno.dominio.prompt_sistema,
+                    "text": turno.dominio.prompt_sistema + "\n\n" + politicas_del_dominio(turno.dominio),
                     "cache_control": {"type": "ephemeral"},
                 },
                 {"type": "text", "text": contexto_del_turno(turno)},
@@ -199,6 +200,37 @@ def _contenido_del_usuario(turno: Turno) -> str:
         return turno.texto
     texto = turno.texto.replace("</mensaje_marcado>", "")
     return f"{NOTA_INYECCION}\n<mensaje_marcado>\n{texto}\n</mensaje_marcado>"
+
+
+def politicas_del_dominio(dominio: Dominio) -> str:
+    """Las reglas de respuesta que el motor sin conexión cumple por construcción, y las políticas del
+    dominio que el admin edita, dichas al modelo (parte estable del prompt: se cachea)."""
+    reglas = [
+        "Cómo responder:",
+        "- Primero la respuesta, en una a tres oraciones (el plazo con sus días, el umbral con su cifra, la "
+        "condición), cada una con su marcador [n]; después, si hace falta, el detalle.",
+        "- Cita solo fragmentos que recibiste en este turno; toda afirmación normativa lleva su [n]. No "
+        "respondas desde conocimiento general.",
+        "- Si `buscar_normativa` devuelve confianza NONE, di que no tienes base suficiente en el corpus, sin "
+        "fuentes ni cifras. Si `confianza_suficiente` es falso, advierte que la base es débil "
+        f"(confianza mínima del dominio: {dominio.confianza_minima}).",
+        "- Si el usuario describe un proyecto (tipo, cantidades, región), evalúalo con `evaluar_proyecto` "
+        "antes de decir si ingresa o por qué vía; si falta un dato del que depende (la región), pídelo.",
+    ]
+    if dominio.aviso_clasificacion:
+        reglas.append(
+            "- Toda clasificación (DIA, EIA o no ingresa) termina con este aviso: "
+            f"«{dominio.aviso_clasificacion}»"
+        )
+    if dominio.normas:
+        reglas.append(
+            f"- Normas en alcance: {', '.join(dominio.normas)}. Fuera de ellas, di que no está en tu alcance."
+        )
+    if dominio.temas:
+        reglas.append(
+            f"- Temas en alcance: {', '.join(dominio.temas)}. Fuera de ellos, di que no está en tu alcance."
+        )
+    return "\n".join(reglas)
 
 
 def contexto_del_turno(turno: Turno) -> str:

@@ -21,7 +21,6 @@ from proyectos.analisis.ingreso import CANTIDADES_REQUERIDAS
 from proyectos.models import Comuna
 
 NOMBRE = "reglas"
-CONFIANZAS = ["NONE", "LOW", "MEDIUM", "HIGH"]
 SIN_BASE = (
     "No tengo base suficiente en el corpus normativo para responder esto con fundamento. Puede "
     "reformular la pregunta (por ejemplo, nombrando la norma o el artículo) o consultarlo al SEA."
@@ -250,7 +249,8 @@ class MotorReglas:
             llamadas=[llamada],
             advertencias=[
                 "Evaluación preliminar de un proyecto descrito en el chat; no se guardó. Cree el proyecto "
-                "para un análisis completo con su geometría."
+                "para un análisis completo con su geometría.",
+                *([turno.dominio.aviso_clasificacion] if turno.dominio.aviso_clasificacion else []),
             ],
         )
 
@@ -430,22 +430,19 @@ class MotorReglas:
         return self._esquema_documentacion(turno, "proponer_implementacion", {"necesidad": turno.texto})
 
     def _normativa(self, turno: Turno) -> Respuesta:
-        """La búsqueda (reordenada: ley y reglamento pesan más que las guías) y una respuesta que
-        empieza por las oraciones que responden, con a lo más tres fuentes."""
-        dominio = turno.dominio
+        """La búsqueda (reordenada y acotada al dominio por la herramienta) y una respuesta que empieza
+        por las oraciones que responden, con a lo más tres fuentes."""
         maximo = cuantas_fuentes(turno.texto)
-        pedido = {"consulta": consulta_de(turno.texto), "top_k": max(dominio.top_k, maximo + 2)}
-        if dominio.normas:
-            pedido["normas"] = dominio.normas
+        pedido = {"consulta": consulta_de(turno.texto), "top_k": maximo + 2}
         llamada = ejecutar("buscar_normativa", pedido, contexto=turno.contexto)
         if llamada["error"]:
             return Respuesta(f"No pude buscar en la normativa: {llamada['error']}", llamadas=[llamada])
-        confianza = llamada["resultado"]["confianza"]
-        if confianza == "NONE" or not turno.contexto.fuentes:
+        resultado = llamada["resultado"]
+        if resultado["confianza"] == "NONE" or not turno.contexto.fuentes:
             turno.contexto.fuentes.clear()
             return Respuesta(SIN_BASE, llamadas=[llamada], advertencias=["Sin base suficiente en el corpus."])
         advertencias = []
-        if CONFIANZAS.index(confianza) < CONFIANZAS.index(dominio.confianza_minima):
+        if not resultado["confianza_suficiente"]:
             advertencias.append("Confianza baja de la búsqueda: verifique las citas antes de usarlas.")
         elegidas = elegir_fuentes(turno.contexto.fuentes, maximo=maximo)
         turno.contexto.fuentes[:] = elegidas

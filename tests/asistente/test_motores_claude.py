@@ -5,10 +5,11 @@ from collections.abc import Callable, Iterator
 from typing import Any
 
 import pytest
+from django.conf import settings
 from django.contrib.auth.models import AbstractUser
 from django.test import override_settings
 
-from asistente.models import AccionPendiente, Mensaje
+from asistente.models import AccionPendiente, Dominio, Mensaje
 from proyectos.models import Proyecto
 from tests.asistente.conftest import Charla
 from tests.utilidades import ServidorLocal
@@ -261,3 +262,71 @@ def test_con_claude_un_mensaje_marcado_llega_delimitado_como_dato_y_la_respuesta
     assert contenido.startswith("El mensaje del usuario que sigue fue marcado")
     assert contenido.count("</mensaje_marcado>") == 1 and contenido.endswith("</mensaje_marcado>")
     assert "se trató solo como datos" in charla.final["mensaje"]["advertencias"][0]
+
+
+def _resultado_de_la_herramienta(pedido: dict[str, Any]) -> dict[str, Any]:
+    """El `tool_result` que el motor devolvió al modelo en su segundo pedido."""
+    (bloque,) = [b for b in pedido["messages"][-1]["content"] if b.get("type") == "tool_result"]
+    contenido = bloque["content"]
+    texto = contenido if isinstance(contenido, str) else contenido[0]["text"]
+    return json.loads(texto)  # type: ignore[no-any-return]
+
+
+@pytest.mark.usefixtures("corpus")
+@pytest.mark.parametrize(
+    ("pregunta", "primera"),
+    [
+        ("¿Qué es una Declaración de Impacto Ambiental?", "Ley 19.300, Art. 2, letra f)"),
+        (
+            "¿Las centrales generadoras de más de 3 MW deben entrar al sistema de evaluación?",
+            "Ley 19.300, Art. 10, letra c)",
+        ),
+        (
+            "¿Qué tribunal conoce las causas por infracción a la ley de bases del medio ambiente?",
+            "Ley 19.300, Art. 60",
+        ),
+        (
+            "¿Qué plazo tienen los organismos sectoriales para informar en una declaración de impacto "
+            "ambiental?",
+            "DS 40, Art. 47",
+        ),
+    ],
+)
+def test_el_resultado_de_buscar_normativa_que_recibe_el_modelo_pone_primero_el_articulo_que_responde(
+    servidor: ServidorLocal,
+    usuaria: Callable[..., AbstractUser],
+    conversar: Callable[..., Charla],
+    pregunta: str,
+    primera: str,
+) -> None:
+    responder_sse(
+        servidor, sse(uso_de_herramienta("buscar_normativa", {"consulta": pregunta}), stop="tool_use")
+    )
+    responder_sse(servidor, sse({"type": "text", "text": "Respuesta [1]."}))
+
+    conversar(usuaria(), pregunta)
+
+    resultado = _resultado_de_la_herramienta(pedidos_json(servidor)[1])
+    assert resultado["fuentes"][0]["cita"] == primera and resultado["fuentes"][0]["marcador"] == "[1]"
+    assert len(resultado["fuentes"]) <= 5 and "familias" in resultado and resultado["confianza"] != "NONE"
+
+
+@pytest.mark.usefixtures("corpus")
+def test_el_modelo_recibe_las_politicas_del_dominio_y_la_busqueda_queda_acotada_a_ellas(
+    servidor: ServidorLocal, usuaria: Callable[..., AbstractUser], conversar: Callable[..., Charla]
+) -> None:
+    Dominio.objects.filter(codigo=settings.ASISTENTE_DOMINIO).update(
+        top_k=2, normas=["DS 40"], confianza_minima="HIGH", aviso_clasificacion="Aviso de prueba."
+    )
+    pedido = {"consulta": "plazo para informar una DIA", "top_k": 10, "normas": ["Ley 19.300"]}
+    responder_sse(servidor, sse(uso_de_herramienta("buscar_normativa", pedido), stop="tool_use"))
+    responder_sse(servidor, sse({"type": "text", "text": "Quince días [1]."}))
+
+    conversar(usuaria(), "¿Qué plazo tienen los organismos para informar una DIA?")
+
+    primero, segundo = pedidos_json(servidor)
+    sistema = primero["system"][0]["text"]
+    assert "Primero la respuesta" in sistema and "confianza mínima del dominio: HIGH" in sistema
+    assert "«Aviso de prueba.»" in sistema and "Normas en alcance: DS 40" in sistema
+    resultado = _resultado_de_la_herramienta(segundo)
+    assert len(resultado["fuentes"]) == 2 and {f["norma"] for f in resultado["fuentes"]} == {"DS 40"}

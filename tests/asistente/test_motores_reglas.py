@@ -4,10 +4,11 @@ import re
 from collections.abc import Callable
 
 import pytest
+from django.conf import settings
 from django.contrib.auth.models import AbstractUser
 
 from asistente.acciones import accion_decidir
-from asistente.models import AccionPendiente, LlamadaHerramienta
+from asistente.models import AccionPendiente, Dominio, LlamadaHerramienta
 from asistente.motores.reglas import consulta_de, extraer_entidades
 from proyectos.models import Proyecto
 from proyectos.roles import Rol
@@ -296,3 +297,43 @@ def test_una_pregunta_de_otra_rama_del_derecho_no_trae_fuentes_ni_cifras(
 
     assert charla.texto.startswith("No tengo base suficiente")
     assert charla.fuentes == [] and not re.search(r"\d", charla.texto)
+
+
+# --- políticas del dominio ---------------------------------------------------------------------
+
+
+@pytest.mark.usefixtures("corpus")
+def test_las_normas_en_alcance_del_dominio_acotan_las_fuentes_del_motor_sin_conexion(
+    usuaria: CrearUsuaria, conversar: Conversar
+) -> None:
+    Dominio.objects.filter(codigo=settings.ASISTENTE_DOMINIO).update(normas=["DS 40"], top_k=3)
+
+    charla = conversar(usuaria(), "¿Qué plazo tienen los organismos sectoriales para informar en una DIA?")
+
+    assert charla.fuentes and {f["norma"] for f in charla.fuentes} == {"DS 40"}
+    (llamada,) = [
+        e for e in charla.eventos if e.tipo == "tool" and e.datos["herramienta"] == "buscar_normativa"
+    ]
+    assert len(llamada.datos["resultado"]["fuentes"]) <= 3
+
+
+@pytest.mark.usefixtures("corpus")
+def test_una_confianza_bajo_el_minimo_del_dominio_se_advierte(
+    usuaria: CrearUsuaria, conversar: Conversar
+) -> None:
+    Dominio.objects.filter(codigo=settings.ASISTENTE_DOMINIO).update(confianza_minima="HIGH")
+
+    charla = conversar(usuaria(), "¿Qué pasa si mi proyecto está cerca de un glaciar?")  # MEDIUM
+
+    assert "Confianza baja de la búsqueda" in " ".join(charla.final["mensaje"]["advertencias"])
+
+
+@pytest.mark.usefixtures("corpus")
+def test_la_clasificacion_de_un_proyecto_descrito_lleva_el_aviso_del_dominio(
+    usuaria: CrearUsuaria, conversar: Conversar
+) -> None:
+    Dominio.objects.filter(codigo=settings.ASISTENTE_DOMINIO).update(aviso_clasificacion="Aviso del dominio.")
+
+    charla = conversar(usuaria(), "Mina de 9.000 toneladas al mes en Atacama, ¿DIA o EIA?")
+
+    assert "Aviso del dominio." in charla.final["mensaje"]["advertencias"]

@@ -121,11 +121,15 @@ class Pagina:
         self.pagina.fill("#id_username", USUARIA)
         self.pagina.fill("#id_password", CLAVE)
         self.pagina.click("button[type=submit]")
+        self.pagina.wait_for_url(re.compile(r"/asistente/"))
 
     def _escuchar(self, socket: Any) -> None:
         socket.on("framereceived", lambda carga: self.marcos.append(json.loads(carga)))
 
     def preguntar(self, texto: str) -> None:
+        # chat.js va al final del cuerpo: antes de que corra, Enter solo agrega una línea al texto.
+        # Lo que se prueba es escribir antes de que abra el websocket, no antes de cargar la página.
+        self.pagina.wait_for_load_state("domcontentloaded")
         self.pagina.fill("#entrada", texto)
         self.pagina.press("#entrada", "Enter")  # con el teclado
 
