@@ -9,10 +9,14 @@ cuenta para la letra «i»).
 from __future__ import annotations
 
 import json
+import re
+from collections import Counter
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 from normativa.busqueda import MODOS, Resultado, buscar_normativa
+from normativa.models import FragmentoLegal, Norma
 from normativa.parsers.base import normalizar_articulo
 
 
@@ -68,3 +72,67 @@ def coincide(*, norma: str, articulo: str, letra: str, esperado: dict[str, str])
         return False
     buscada = esperado.get("letra")
     return not buscada or letra == buscada or letra.startswith(f"{buscada}.")
+
+
+@dataclass(frozen=True)
+class PreguntaConCitas:
+    id: str
+    pregunta: str
+    esperados: list[dict[str, str]]
+
+
+def leer_preguntas_con_citas(ruta: Path) -> list[PreguntaConCitas]:
+    """Lee los dos formatos de evaluación: el de búsqueda (`esperado`) y el de respuestas (`citas`).
+    Los ítems sin citas (fuera del corpus) quedan con `esperados` vacío. Una línea inválida es un
+    `ValueError` con el archivo y el número de línea; un archivo que no se lee, `OSError`."""
+    preguntas = []
+    for numero, linea in enumerate(ruta.read_text(encoding="utf-8").splitlines(), start=1):
+        if not linea.strip():
+            continue
+        try:
+            datos = json.loads(linea)
+            esperados = list(datos.get("esperado") or datos.get("citas") or [])
+            texto = str(datos["pregunta"])
+        except (json.JSONDecodeError, KeyError, TypeError, AttributeError):
+            raise ValueError(f"{ruta.name}, línea {numero}: no es una pregunta válida.") from None
+        preguntas.append(PreguntaConCitas(f"{ruta.stem}:{datos.get('id', numero)}", texto, esperados))
+    return preguntas
+
+
+_EPIGRAFE = re.compile(r"^\s*art[ií]culo\s+[^\n]{1,40}?\.?-\s*\n([^\n]{3,140}?)\.?\s*(\n|$)", re.IGNORECASE)
+
+
+def preguntas_de_epigrafes() -> list[PreguntaConCitas]:
+    """Una consulta por cada epígrafe de artículo de ley o reglamento («Reserva de información»),
+    con su artículo como respuesta: un conjunto amplio de temas distintos, sacado del corpus y no
+    de las preguntas de evaluación."""
+    filas = (
+        FragmentoLegal.objects.filter(
+            version__vigente=True, letra="", norma__tipo__in=(Norma.Tipo.LEY, Norma.Tipo.DECRETO)
+        )
+        .exclude(articulo="")
+        .values_list("texto", "norma__sigla", "articulo")
+        .order_by("pk")
+    )
+    preguntas = []
+    for texto, sigla, articulo in filas:
+        if m := _EPIGRAFE.match(texto[:300]):
+            preguntas.append(
+                PreguntaConCitas(
+                    f"epigrafe:{sigla} {articulo}",
+                    m.group(1).strip(),
+                    [{"norma": sigla, "articulo": articulo}],
+                )
+            )
+    return preguntas
+
+
+def imanes(preguntas: list[PreguntaConCitas], *, k: int = 5) -> list[tuple[str, int]]:
+    """Los fragmentos que más veces quedan entre los primeros `k` de preguntas de las que no son la
+    respuesta esperada (un «imán»: aparece sea cual sea la pregunta), de más a menos veces."""
+    veces: Counter[str] = Counter()
+    for pregunta in preguntas:
+        for resultado in buscar_normativa(consulta=pregunta.pregunta, top_k=k).resultados[:k]:
+            if not any(_coincide(resultado, esperado) for esperado in pregunta.esperados):
+                veces[resultado.cita] += 1
+    return veces.most_common()

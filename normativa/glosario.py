@@ -1,12 +1,18 @@
-"""Siglas del derecho ambiental chileno: la pregunta coloquial las usa, la norma escribe el nombre.
+"""Siglas y jerga: la pregunta coloquial las usa, la norma escribe el nombre.
 
-«Me rechazaron la DIA» no comparte palabras con «Declaración de Impacto Ambiental»: se agrega el
-nombre completo a la consulta (sin quitar la sigla) para la búsqueda densa y la de texto completo.
+«Me rechazaron la DIA» no comparte palabras con «Declaración de Impacto Ambiental», ni «concentraducto»
+con «ductos mineros»: se agrega el nombre de la norma a la consulta (sin quitar lo que escribió el
+usuario) para la búsqueda de texto completo y el reordenamiento.
+
+Las siglas son las de la práctica del SEIA; la jerga, palabras de faena que la ley y el reglamento no
+usan (se comprobó que no aparecen en ellos) y el término con que los nombran.
 """
 
 from __future__ import annotations
 
 import re
+
+from config.texto import sin_tildes
 
 SIGLAS: dict[str, str] = {
     "DIA": "Declaración de Impacto Ambiental",
@@ -26,8 +32,25 @@ SIGLAS: dict[str, str] = {
     "CONAF": "Corporación Nacional Forestal",
     "SERNAGEOMIN": "Servicio Nacional de Geología y Minería",
     "CMN": "Consejo de Monumentos Nacionales",
+    "ICSARA": "Informe Consolidado de Solicitud de Aclaraciones, Rectificaciones o Ampliaciones",
+    "ICE": "Informe Consolidado de Evaluación",
+    "PAC": "participación ciudadana",
+    "SAG": "Servicio Agrícola y Ganadero",
+    "SEREMI": "Secretaría Regional Ministerial",
 }
 
+# Jerga de faena (en minúsculas y sin tildes, como expresión regular) → término de la norma.
+JERGA: dict[str, str] = {
+    r"(concentra|minero|relave|relavero)ductos?": "ductos mineros",
+    r"pozos? lastreros?|lastre|emprestitos?|graveras?": "extracción de áridos en pozos o canteras",
+    r"tranques? de relaves?": "depósito de relaves",
+    r"botaderos?( de esteriles| de lastre)?": "disposición de residuos y estériles",
+    r"plantas? de chancado|chancado": "planta procesadora de minerales",
+    r"campanas? de sondajes?|sondajes?": "prospecciones, plataformas de sondaje",
+    r"rajo( abierto)?|mina subterranea": "explotación minera, proyecto de desarrollo minero",
+}
+
+_JERGA = [(re.compile(rf"\b({patron})\b"), termino) for patron, termino in JERGA.items()]
 _SIGLA = re.compile(r"\b(" + "|".join(sorted(SIGLAS, key=len, reverse=True)) + r")s?\b")
 
 
@@ -37,3 +60,12 @@ def expandir_siglas(consulta: str) -> str:
     Solo siglas en mayúsculas (así se escriben); «sea» o «día» en minúsculas son palabras comunes.
     """
     return _SIGLA.sub(lambda m: f"{m.group(0)} ({SIGLAS[m.group(1)]})", consulta)
+
+
+def expandir_consulta(consulta: str) -> str:
+    """Las siglas con su nombre y, al final, el término de la norma de cada palabra de jerga:
+    «¿El concentraducto entra al SEIA?» → «… SEIA (Sistema de …)? (ductos mineros)»."""
+    plano = sin_tildes(consulta)
+    terminos = [termino for patron, termino in _JERGA if patron.search(plano)]
+    expandida = expandir_siglas(consulta)
+    return f"{expandida} ({'; '.join(terminos)})" if terminos else expandida

@@ -14,7 +14,7 @@ from normativa.busqueda import hibrida
 from normativa.busqueda.familias import familias_de
 from normativa.busqueda.reordenar import PESOS, reordenar
 from normativa.embeddings import embeber_consulta
-from normativa.glosario import expandir_siglas
+from normativa.glosario import expandir_consulta
 from normativa.models import FragmentoLegal
 from normativa.referencias import extraer_referencias
 
@@ -41,18 +41,21 @@ def muestras(
         normas=None, temas=None, tipos_documento=None, incluir_derogados=False, incluir_documentacion=False
     )
     for identificador, pregunta, acierta in preguntas:
-        densos = hibrida._candidatos_densos(base, embeber_consulta(pregunta))
-        lexemas = hibrida._lexemas(expandir_siglas(pregunta))
+        vector = embeber_consulta(pregunta)
+        densos = hibrida._candidatos_densos(base, vector)
+        lexemas = hibrida._lexemas(expandir_consulta(pregunta))
         textuales = hibrida._candidatos_texto(base, lexemas)
         puntajes = hibrida._fusionar(densos, textuales)
         pesos = hibrida._pesos_normativos(list(puntajes))
         puntajes = {fid: p * pesos.get(fid, 1.0) for fid, p in puntajes.items()}
+        familias = familias_de(pregunta)
+        anclas = hibrida.anclas_de_familias(base, familias, vector)
         candidatos = reordenar(
             lexemas=lexemas,
-            familias=familias_de(pregunta),
+            familias=familias,
             densos=[pk for pk, _ in densos],
             textuales=[pk for pk, _ in textuales],
-            orden_inicial=sorted(puntajes, key=lambda fid: puntajes[fid], reverse=True),
+            orden_inicial=hibrida.orden_a_reordenar({**dict.fromkeys(anclas, 0.0), **puntajes}, anclas),
         )
         referencias = extraer_referencias(pregunta)
         realces = hibrida._fragmentos_citados(base, referencias)

@@ -6,7 +6,8 @@ Cada familia tiene dos lados:
   en el texto del fragmento (el epígrafe «Reserva de información», el inicio «Los proyectos … que
   deberán someterse…», «Permiso para la corta…»).
 
-La búsqueda usa la afinidad como rasgo del reordenamiento; la respuesta usa la familia para elegir la
+La búsqueda usa la afinidad como rasgo del reordenamiento y para traer sus anclas (los artículos de
+ley o reglamento de esa clase) al grupo que se reordena; la respuesta usa la familia para elegir la
 oración (la de los días en una pregunta de plazo). Una pregunta puede tener varias familias o
 ninguna. Son expresiones de la estructura de la ley, no de preguntas concretas: siguen valiendo
 cuando crece el corpus.
@@ -17,7 +18,10 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
+from django.db.models import Count, Max
+
 from config.texto import sin_tildes
+from normativa.models import FragmentoLegal, Norma
 
 
 @dataclass(frozen=True)
@@ -175,3 +179,25 @@ def afin(familias: tuple[str, ...], texto: str) -> bool:
 def tiene_tiempo(texto: str) -> bool:
     """Indica si el texto (sin tildes) trae una expresión de tiempo o de veces."""
     return bool(TIEMPO.search(texto))
+
+
+LARGO_ANCLA = 300  # el epígrafe y la primera oración del artículo
+TIPOS_ANCLA = (Norma.Tipo.LEY, Norma.Tipo.DECRETO)
+_anclas: dict[tuple[int, int], dict[str, list[int]]] = {}
+
+
+def anclas(nombre: str) -> list[int]:
+    """Artículos completos (sin letra) de ley o reglamento cuyo inicio es de la clase de la familia.
+    Se calculan una vez por estado del corpus (cantidad y último fragmento vigentes)."""
+    vigentes = FragmentoLegal.objects.filter(
+        version__vigente=True, letra="", norma__tipo__in=TIPOS_ANCLA
+    ).exclude(articulo="")
+    estado = vigentes.aggregate(n=Count("pk"), ultimo=Max("pk"))
+    clave = (estado["n"], estado["ultimo"] or 0)
+    if clave not in _anclas:
+        inicios = [(pk, sin_tildes(texto[:LARGO_ANCLA])) for pk, texto in vigentes.values_list("pk", "texto")]
+        _anclas.clear()
+        _anclas[clave] = {
+            f.nombre: [pk for pk, inicio in inicios if f.afinidad.search(inicio)] for f in FAMILIAS
+        }
+    return _anclas[clave].get(nombre, [])

@@ -35,10 +35,10 @@ from rapidfuzz import fuzz
 
 from config.errores import EntradaNoValida
 from config.texto import sin_tildes
-from normativa.busqueda.familias import familias_de
-from normativa.busqueda.reordenar import Candidato, idf_y_conocidos, reordenar
+from normativa.busqueda.familias import anclas, familias_de
+from normativa.busqueda.reordenar import CANDIDATOS_REORDENADOS, Candidato, idf_y_conocidos, reordenar
 from normativa.embeddings import embeber_consulta
-from normativa.glosario import expandir_siglas
+from normativa.glosario import expandir_consulta, expandir_siglas
 from normativa.models import FragmentoLegal, Norma
 from normativa.referencias import Referencias, extraer_referencias
 from normativa.selectors import cita_de, normas_disponibles, url_de
@@ -62,6 +62,9 @@ POSTINGS_POR_LEXEMA = 2000  # poda por impacto: las apariciones de mayor peso de
 
 
 EF_SEARCH = 120
+
+
+ANCLAS_POR_FAMILIA = 4
 
 
 RRF_K = 10
@@ -171,7 +174,7 @@ def buscar_normativa(
     if modo in ("hibrido", "denso"):
         vector = vector_consulta if vector_consulta is not None else embeber_consulta(consulta)
     densos = _candidatos_densos(base, vector) if vector is not None else []
-    lexemas = _lexemas(expandir_siglas(consulta))
+    lexemas = _lexemas(expandir_consulta(consulta))
     textuales = _candidatos_texto(base, lexemas) if modo in ("hibrido", "texto") else []
     if modo == "denso":
         puntajes = {fid: 1.0 - distancia for fid, distancia in densos}
@@ -184,7 +187,8 @@ def buscar_normativa(
     if modo == "hibrido":
         pesos = _pesos_normativos(list(puntajes))
         puntajes = {fid: p * pesos.get(fid, 1.0) for fid, p in puntajes.items()}
-        puntajes, reordenados = _reordenados(puntajes, lexemas, familias, densos, textuales)
+        anclas_ = anclas_de_familias(base, familias, vector)
+        puntajes, reordenados = _reordenados(puntajes, lexemas, familias, densos, textuales, anclas_)
     # Lo citado o definido que no fue candidato parte del puntaje del último reordenado.
     piso = min((c.puntaje for c in reordenados.values()), default=0.0)
     citados = _fragmentos_citados(base, referencias) if modo == "hibrido" else {}
@@ -424,16 +428,52 @@ def _pesos_normativos(ids: list[int]) -> dict[int, float]:
     return {pk: peso * (PESO_MODIFICATORIO if modificatorio else 1.0) for pk, peso, modificatorio in filas}
 
 
+def orden_a_reordenar(puntajes: dict[int, float], anclas: list[int]) -> list[int]:
+    """Los primeros de la fusión y, en los últimos lugares del grupo que se reordena, las anclas de
+    la familia que no llegaron por la búsqueda densa ni por la de texto."""
+    orden = sorted(puntajes, key=lambda fid: puntajes[fid], reverse=True)
+    nuevas = [pk for pk in dict.fromkeys(anclas) if pk not in orden[:CANDIDATOS_REORDENADOS]]
+    cabeza = orden[: CANDIDATOS_REORDENADOS - len(nuevas)]
+    return cabeza + nuevas + [pk for pk in orden[len(cabeza) :] if pk not in nuevas]
+
+
+def anclas_de_familias(
+    base: QuerySet[FragmentoLegal], familias: tuple[str, ...], vector: np.ndarray | None
+) -> list[int]:
+    """Artículos completos de ley o reglamento de la clase que pide cada familia de la pregunta
+    (`familias.anclas`), los `ANCLAS_POR_FAMILIA` más cercanos a la pregunta: «¿qué efectos obligan
+    a presentar un estudio…?» trae el art. 11 de la Ley 19.300 aunque la similitud y las palabras lo
+    dejen fuera de los candidatos. El reordenador decide después si sirven."""
+    if not familias or vector is None:
+        return []
+    por_familia = {nombre: set(anclas(nombre)) for nombre in familias}
+    todas = set().union(*por_familia.values())
+    if not todas:
+        return []
+    distancias = dict(
+        base.filter(pk__in=todas)
+        .annotate(distancia=CosineDistance("embedding", vector))
+        .values_list("pk", "distancia")
+    )
+    elegidas: list[int] = []
+    for ids in por_familia.values():
+        cercanas = sorted((pk for pk in ids if pk in distancias), key=lambda pk: distancias[pk])
+        elegidas.extend(cercanas[:ANCLAS_POR_FAMILIA])
+    return elegidas
+
+
 def _reordenados(
     puntajes: dict[int, float],
     lexemas: list[str],
     familias: tuple[str, ...],
     densos: list[tuple[int, float]],
     textuales: list[tuple[int, float]],
+    anclas_: list[int],
 ) -> tuple[dict[int, float], dict[int, Candidato]]:
-    """Puntaje del reordenador para los primeros candidatos de la fusión (el resto queda debajo) y
-    cada candidato reordenado (con su mejor oración)."""
-    orden = sorted(puntajes, key=lambda fid: puntajes[fid], reverse=True)
+    """Puntaje del reordenador para los primeros candidatos de la fusión y las anclas de la familia
+    (el resto queda debajo), y cada candidato reordenado (con su mejor oración)."""
+    puntajes = {**{pk: 0.0 for pk in anclas_}, **puntajes}
+    orden = orden_a_reordenar(puntajes, anclas_)
     candidatos = reordenar(
         lexemas=lexemas,
         familias=familias,

@@ -19,6 +19,12 @@ Rasgos de cada candidato:
 - `jerarquia`: el peso de búsqueda de la norma (ley 1, reglamento 0,9, guía 0,5);
 - `modificatorio`, `transitorio`: artículos que modifican otras normas o regulan la entrada en
   vigencia; rara vez son la respuesta a una pregunta de hoy, así que restan;
+- `instrumento_ajeno`: la pregunta habla de un solo instrumento (la DIA o el EIA) y el fragmento
+  solo del otro («la Declaración» y «el Estudio» tienen procedimientos paralelos, con plazos
+  distintos: el del otro es una respuesta equivocada que se parece mucho);
+- `lista_de_contenidos`: una letra de una lista de contenidos o antecedentes («Los contenidos
+  técnicos y formales … son los siguientes: a) …») cuando la pregunta no pide contenidos: la
+  respuesta está en el artículo (qué permiso es, de qué ley), no en un punto de su lista;
 """
 
 from __future__ import annotations
@@ -42,18 +48,29 @@ LARGO_RAIZ = 5  # por fragmento: acota el costo en artículos muy largos
 PESOS: dict[str, float] = {
     "denso": 1.0,
     "texto": 0.6,
-    "oracion": 0.2,
+    "oracion": 0.6,
     "epigrafe": 0.6,
-    "familia": 0.4,
+    "familia": 0.2,
     "plazo": 0.6,
     "jerarquia": 3.0,
     "modificatorio": -0.8,
     "transitorio": -1.0,
+    "instrumento_ajeno": -1.0,
+    "lista_de_contenidos": -0.6,
 }
 
 _ENCABEZADO = re.compile(r"^\s*art[ií]culo\s+[^\n]{1,40}?\.?-\s*\n([^\n]{3,140}?)\.(\s|$)", re.IGNORECASE)
 _PRIMERA_LETRA = re.compile(r"\n\s*a\)\s")
 LARGO_INICIO = 600  # el inicio de un artículo con letras es una o dos oraciones
+LARGO_ANTESALA = 250  # lo que anuncia la lista: la oración justo antes de la letra a)
+_ANUNCIA_CONTENIDOS = re.compile(r"contenidos?|contener|antecedentes|requisitos|informacion")
+# Los instrumentos se nombran con mayúscula en la ley y el reglamento («la Declaración», «el Estudio»).
+_DECLARACION = re.compile(r"\bDeclaraci[oó]n(es)?\b")
+_ESTUDIO = re.compile(r"\bEstudios?\b")
+_CONTINUACION = re.compile(
+    r"(vencido|transcurrido|cumplido|expirado) (este|dicho|el|ese) (plazo|termino)"
+    r"|(en tal caso|en dicho caso|en caso contrario|si asi no|con todo|sin embargo|no obstante)\b"
+)
 _ORACIONES = re.compile(r"(?<=[.;:])\s+(?=[A-ZÁÉÍÓÚÑ¿«(\d])|\n+")
 
 
@@ -94,7 +111,8 @@ def reordenar(
             "norma_id",
         )
     }
-    encabezados, inicios = _encabezados(list(filas.values()))
+    encabezados, inicios, antesalas = _encabezados(list(filas.values()))
+    instrumento = _instrumento_de(set(map(_raiz, lexemas)))
     idf = _idf_por_raiz(_idf(lexemas))
     total_idf = sum(idf.values()) or 1.0
     oraciones = {pk: _oraciones(f.texto) for pk, f in filas.items()}
@@ -131,7 +149,13 @@ def reordenar(
         elegidas = [
             o for o in puntuadas[:2] if o is puntuadas[0] or o[0] >= SEGUNDA_ORACION * puntuadas[0][0]
         ]
-        mejor = " ".join(o[3] for o in sorted(elegidas, key=lambda o: o[2]))
+        posiciones = sorted(o[2] for o in elegidas)
+        # Una oración que sigue a la elegida y depende de ella («Vencido este plazo, el permiso se
+        # tendrá por otorgado») es parte de la respuesta: la consecuencia del plazo, la excepción.
+        siguiente = posiciones[-1] + 1 if posiciones else len(oraciones[pk])
+        if siguiente < len(oraciones[pk]) and _CONTINUACION.match(sin_tildes(oraciones[pk][siguiente])):
+            posiciones.append(siguiente)
+        mejor = " ".join(oraciones[pk][i] for i in posiciones)
         encabezado = encabezados.get(pk, "")
         rasgos = {
             "denso": _rrf(posicion_densa.get(pk)),
@@ -149,6 +173,14 @@ def reordenar(
             "jerarquia": fragmento.norma.peso_busqueda,
             "modificatorio": float(fragmento.modificatorio),
             "transitorio": float(fragmento.transitorio),
+            "instrumento_ajeno": float(
+                bool(instrumento) and _instrumentos(fragmento.texto) == {_OTRO[instrumento]}
+            ),
+            "lista_de_contenidos": float(
+                bool(fragmento.letra)
+                and "contenido" not in familias
+                and bool(_ANUNCIA_CONTENIDOS.search(sin_tildes(antesalas.get(pk, ""))))
+            ),
         }
         candidatos.append(
             Candidato(
@@ -171,13 +203,31 @@ def _oraciones(texto: str) -> list[str]:
     return [p for p in partes if len(p) >= 15][:MAXIMO_ORACIONES]
 
 
-def _encabezados(fragmentos: list[FragmentoLegal]) -> tuple[dict[int, str], dict[int, str]]:
+_OTRO = {"dia": "eia", "eia": "dia"}
+
+
+def _instrumento_de(raices: set[str]) -> str:
+    """El instrumento del que habla la pregunta, si nombra uno solo: «dia», «eia» o «». Las siglas
+    ya vienen expandidas («DIA (Declaración…)»); «día» de plazo no cuenta."""
+    dia = "decla" in raices
+    eia = "estud" in raices
+    return "dia" if dia and not eia else "eia" if eia and not dia else ""
+
+
+def _instrumentos(texto: str) -> set[str]:
+    return {nombre for nombre, patron in (("dia", _DECLARACION), ("eia", _ESTUDIO)) if patron.search(texto)}
+
+
+def _encabezados(
+    fragmentos: list[FragmentoLegal],
+) -> tuple[dict[int, str], dict[int, str], dict[int, str]]:
     """Epígrafe del artículo de cada fragmento (el de su artículo completo, para las letras) o, en
-    las guías, el título de la sección; y, para las letras, el inicio de su artículo (el texto antes
-    de la primera letra)."""
+    las guías, el título de la sección; para las letras, el inicio de su artículo (el texto antes
+    de la primera letra, si es corto) y la antesala de la lista (lo que la anuncia)."""
     articulos = {(f.norma_id, f.articulo) for f in fragmentos if f.articulo}
     principales: dict[tuple[int, str], str] = {}
     iniciales: dict[tuple[int, str], str] = {}
+    previas: dict[tuple[int, str], str] = {}
     if articulos:
         filtro = FragmentoLegal.objects.none()
         for norma_id, articulo in articulos:
@@ -187,17 +237,20 @@ def _encabezados(fragmentos: list[FragmentoLegal]) -> tuple[dict[int, str], dict
         for norma_id, articulo, texto in filtro.values_list("norma_id", "articulo", "texto"):
             if m := _ENCABEZADO.match(texto[:300]):
                 principales[(norma_id, articulo)] = m.group(1).strip()
-            if (letra := _PRIMERA_LETRA.search(texto)) and letra.start() <= LARGO_INICIO:
-                iniciales[(norma_id, articulo)] = texto[: letra.start()]
-    encabezados, inicios = {}, {}
+            if letra := _PRIMERA_LETRA.search(texto):
+                previas[(norma_id, articulo)] = texto[max(0, letra.start() - LARGO_ANTESALA) : letra.start()]
+                if letra.start() <= LARGO_INICIO:
+                    iniciales[(norma_id, articulo)] = texto[: letra.start()]
+    encabezados, inicios, antesalas = {}, {}, {}
     for f in fragmentos:
         if f.articulo:
             encabezados[f.pk] = principales.get((f.norma_id, f.articulo), "")
             if f.letra:
                 inicios[f.pk] = iniciales.get((f.norma_id, f.articulo), "")
+                antesalas[f.pk] = previas.get((f.norma_id, f.articulo), "")
         else:
             encabezados[f.pk] = re.sub(r"^[\d.\s]+", "", f.jerarquia[-1]) if f.jerarquia else ""
-    return encabezados, inicios
+    return encabezados, inicios, antesalas
 
 
 def _comunes(lexemas: set[str], consulta: set[str], cortas: list[str]) -> set[str]:

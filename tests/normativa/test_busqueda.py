@@ -10,8 +10,9 @@ from normativa.busqueda.hibrida import (
     buscar_documentacion,
     buscar_normativa,
 )
+from normativa.busqueda.reordenar import CANDIDATOS_REORDENADOS
 from normativa.embeddings import embeber_consulta
-from normativa.glosario import expandir_siglas
+from normativa.glosario import expandir_consulta, expandir_siglas
 from normativa.ingesta.corpus import documentacion_cargar
 from normativa.models import FragmentoLegal, Norma
 
@@ -260,3 +261,66 @@ def test_una_pregunta_del_seia_con_una_cifra_desconocida_no_se_declara_ajena():
 
     assert busqueda.confianza != "NONE"
     assert "Ley 19.300, Art. 25 ter" in citas(busqueda) or "DS 40, Art. 73" in citas(busqueda)
+
+
+def test_la_jerga_de_faena_se_busca_con_el_termino_de_la_norma():
+    assert expandir_consulta("¿El mineroducto entra al SEIA?").endswith("(ductos mineros)")
+    assert expandir_consulta("¿Y el ICSARA?") == (
+        "¿Y el ICSARA (Informe Consolidado de Solicitud de Aclaraciones, Rectificaciones o Ampliaciones)?"
+    )
+
+    busqueda = buscar_normativa(
+        consulta="¿Un relaveducto hasta el tranque tiene que evaluarse ambientalmente?"
+    )
+
+    assert "Ley 19.300, Art. 10, letra j)" in citas(busqueda)[:3]
+
+
+def test_una_pregunta_sobre_la_dia_no_trae_primero_el_articulo_paralelo_del_eia():
+    # El reglamento repite el procedimiento para la Declaración y para el Estudio, con plazos distintos.
+    busqueda = buscar_normativa(
+        consulta="Nos mandaron el ICSARA de nuestra DIA. ¿Podemos pedir que nos extiendan el plazo?", top_k=3
+    )
+
+    for resultado in busqueda.resultados:
+        assert "Declaraci" in resultado.texto, resultado.cita
+
+
+def test_una_letra_de_una_lista_de_contenidos_no_tapa_al_articulo_que_responde():
+    busqueda = buscar_normativa(
+        consulta="¿Qué permiso sectorial se pide para sacar formaciones xerofíticas en un botadero?", top_k=3
+    )
+
+    assert busqueda.resultados[0].cita == "DS 40, Art. 151"
+    assert "20.283" in busqueda.resultados[0].oracion  # qué permiso es: el de la ley de bosque nativo
+
+
+def test_la_oracion_que_depende_del_plazo_elegido_va_con_el():
+    busqueda = buscar_normativa(
+        consulta="¿Qué pasa si un organismo sectorial no se pronuncia sobre un permiso al final del EIA?"
+    )
+
+    art_46 = next(r for r in busqueda.resultados if r.cita == "DS 40, Art. 46")
+    assert "quince días" in art_46.oracion and "Vencido este plazo" in art_46.oracion
+
+
+def test_las_anclas_de_la_familia_entran_al_grupo_que_se_reordena():
+    puntajes = {pk: 1.0 / pk for pk in range(1, 201)}
+
+    orden = hibrida.orden_a_reordenar(puntajes, anclas=[150, 3])
+
+    grupo = orden[:CANDIDATOS_REORDENADOS]
+    assert 150 in grupo and 3 in grupo and len(orden) == len(puntajes)
+    assert orden[:5] == [1, 2, 3, 4, 5]  # lo que ya estaba arriba no se mueve
+
+
+def test_una_pregunta_de_eia_o_dia_reordena_el_articulo_11_aunque_la_busqueda_no_lo_traiga():
+    base = hibrida._fragmentos_buscables(
+        normas=None, temas=None, tipos_documento=None, incluir_derogados=False, incluir_documentacion=False
+    )
+    pregunta = "¿Qué efectos obligan a presentar un estudio en vez de una declaración?"
+
+    anclas = hibrida.anclas_de_familias(base, ("eia_o_dia",), embeber_consulta(pregunta))
+
+    citas_anclas = {f.norma.sigla + " " + f.articulo for f in FragmentoLegal.objects.filter(pk__in=anclas)}
+    assert "Ley 19.300 11" in citas_anclas

@@ -42,3 +42,15 @@ def test_una_expresion_de_tiempo_se_reconoce_en_palabras_en_cifras_y_en_horas():
     assert tiene_tiempo("hasta por dos veces")
     assert tiene_tiempo("entre las 9:00 y 21:00 horas")
     assert not tiene_tiempo("el titular del proyecto")
+
+
+@pytest.mark.django_db
+@pytest.mark.usefixtures("corpus")
+def test_las_anclas_de_una_familia_son_los_articulos_de_ley_o_reglamento_de_su_clase():
+    from normativa.busqueda.familias import anclas
+    from normativa.models import FragmentoLegal
+
+    caducidad = FragmentoLegal.objects.filter(pk__in=anclas("caducidad")).select_related("norma")
+
+    assert {(f.norma.sigla, f.articulo) for f in caducidad} >= {("DS 40", "73"), ("Ley 19.300", "25 ter")}
+    assert all(not f.letra for f in caducidad)

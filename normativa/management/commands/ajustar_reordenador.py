@@ -16,7 +16,7 @@ from django.core.management.base import BaseCommand, CommandError
 
 from normativa.busqueda.ajuste import ajustar, mrr, muestras
 from normativa.busqueda.reordenar import PESOS
-from normativa.evaluacion import coincide
+from normativa.evaluacion import coincide, leer_preguntas_con_citas
 from normativa.models import FragmentoLegal
 
 Pregunta = tuple[str, str, Callable[[FragmentoLegal], bool]]
@@ -58,22 +58,12 @@ class Command(BaseCommand):
 
 def _preguntas(ruta: Path) -> list[Pregunta]:
     try:
-        lineas = ruta.read_text(encoding="utf-8").splitlines()
+        leidas = leer_preguntas_con_citas(ruta)
     except OSError as error:
         raise CommandError(f"No se pudo leer {ruta}: {error.strerror}.") from None
-    preguntas: list[Pregunta] = []
-    for numero, linea in enumerate(lineas, start=1):
-        if not linea.strip():
-            continue
-        try:
-            datos = json.loads(linea)
-            esperados = list(datos.get("esperado") or datos.get("citas") or [])
-            texto = str(datos["pregunta"])
-        except (json.JSONDecodeError, KeyError, TypeError, AttributeError):
-            raise CommandError(f"{ruta.name}, línea {numero}: no es una pregunta válida.") from None
-        if esperados:
-            preguntas.append((f"{ruta.stem}:{datos.get('id', numero)}", texto, _acierta(esperados)))
-    return preguntas
+    except ValueError as error:
+        raise CommandError(str(error)) from None
+    return [(p.id, p.pregunta, _acierta(p.esperados)) for p in leidas if p.esperados]
 
 
 def _acierta(esperados: list[dict[str, str]]) -> Callable[[FragmentoLegal], bool]:
