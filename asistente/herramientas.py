@@ -709,7 +709,7 @@ def _analisis_resumen(a: Analisis) -> dict[str, Any]:
 
 
 def _fuente(r: corpus.Resultado) -> Fuente:
-    return {
+    fuente: Fuente = {
         "fragmento_id": r.fragmento_id,
         "norma": r.norma,
         "articulo": r.articulo,
@@ -720,6 +720,9 @@ def _fuente(r: corpus.Resultado) -> Fuente:
         "extracto": _extracto(r.oracion, LARGO_ORACION) if r.oracion else _extracto(r.texto),
         "advertencia": r.advertencia,
     }
+    if r.epigrafe:
+        fuente["epigrafe"] = r.epigrafe
+    return fuente
 
 
 def _fuente_de_fundamento(f: Fundamento) -> Fuente:

@@ -53,6 +53,7 @@ class Fuente(TypedDict):
     url: str
     extracto: str
     advertencia: str
+    epigrafe: NotRequired[str]  # el del artículo, si lo tiene: «Consulta de pertinencia de ingreso»
     marcador: NotRequired[str]  # «[2]»: cómo se lo cita ante el modelo
 
 

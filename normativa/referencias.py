@@ -28,7 +28,8 @@ _NUMERAL = re.compile(r"(?<![\w.])([a-zñ]\.\d{1,2}(?:\.\d{1,2})?)(?![\w])", re.
 _DEFINICION = re.compile(
     r"^\W*(?:qu[ée]\s+(?:es|son|significa|se\s+entiende\s+por)|c[óo]mo\s+(?:se\s+)?define(?:\s+la\s+ley)?|"
     r"definici[óo]n\s+(?:legal\s+)?de|defin[ae])\s+(?:(?:un|una|el|la|los|las|lo)\s+)?(?P<termino>[^?¿]+?)"
-    r"(?:\s+(?:seg[úu]n|para|en)\s+(?:la|el|los)\s+.*)?\W*$",
+    # lo que acota y no es parte del término: «según la ley», «para efectos del SEIA», «en el reglamento»
+    r"(?:\s+(?:seg[úu]n|para|en|de\s+acuerdo\s+(?:a|con))\s+(?:la|el|los|las|efectos|fines)\b.*)?\W*$",
     re.IGNORECASE,
 )
 

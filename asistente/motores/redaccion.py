@@ -49,12 +49,21 @@ def redactar(fuentes: list[Fuente]) -> str:
     for numero, fuente in enumerate(fuentes, start=1):
         oracion = _oracion(fuente["extracto"])
         if numero == 1:
-            lineas.append(f"Según {_nombre(fuente)}: «{oracion}» [{numero}]")
+            lineas.append(f"Según {_nombre(fuente)}{_epigrafe(fuente)}: «{oracion}» [{numero}]")
         elif _tipo(fuente) == "guia":
             lineas.append(f"La {_nombre(fuente)} (guía del SEA) orienta: «{oracion}» [{numero}]")
         else:
             lineas.append(f"En relación con lo anterior, {_nombre(fuente)}: «{oracion}» [{numero}]")
     return "\n\n".join(lineas)
+
+
+def _epigrafe(fuente: Fuente) -> str:
+    """« (Consulta de pertinencia de ingreso)»: el nombre de la institución que el artículo regula,
+    si el artículo lo trae y la oración citada no lo repite."""
+    epigrafe = fuente.get("epigrafe", "")
+    if not epigrafe or sin_tildes(epigrafe).lower() in sin_tildes(fuente["extracto"]).lower():
+        return ""
+    return f" ({epigrafe})"
 
 
 def _oracion(extracto: str) -> str:

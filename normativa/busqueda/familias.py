@@ -105,7 +105,11 @@ FAMILIAS: tuple[Familia, ...] = (
     Familia(
         "pertinencia",
         "consulta de pertinencia de ingreso",
-        _re(r"\bpertinencia\b|\bconsult\w* (al sea )?si (debo|debe|tengo|tiene)"),
+        _re(
+            r"\bpertinencia\b|\bconsult\w* (al sea )?si (debo|debe|tengo|tiene)"
+            # «¿puedo preguntarle al SEA si … tiene que entrar?»: la consulta de pertinencia sin nombrarla
+            r"|\b(pregunt|consult)\w* (al|a la) (sea|servicio|direccion regional)\b[^.?]*\bsi\b"
+        ),
         _re(r"\bpertinencia\b"),
     ),
     Familia(
@@ -117,7 +121,11 @@ FAMILIAS: tuple[Familia, ...] = (
     Familia(
         "fraccionamiento",
         "fraccionamiento de proyectos",
-        _re(r"\bfraccion\w*|\bdividir (el|un) proyecto|\bpor partes\b|\bpor etapas\b"),
+        _re(
+            r"\bfraccion\w*|\bpor partes\b|\bpor etapas\b"
+            # «dividir la mina en dos proyectos», «separar el proyecto»: fraccionar dicho en la faena
+            r"|\b(divid|separ)\w*\b[^.?]*\bproyectos?\b"
+        ),
         _re(r"\bfraccion\w*|\bpor etapas\b"),
     ),
     Familia(
@@ -149,7 +157,13 @@ FAMILIAS: tuple[Familia, ...] = (
     Familia(
         "caducidad",
         "caducidad de la RCA",
-        _re(r"\bcaduc\w*|\bpierde (su )?vigencia|\bsin (ejecutar|iniciar|comenzar)\b.*\banos\b"),
+        _re(
+            r"\bcaduc\w*|\bpierde (su )?vigencia|\bsin (ejecutar|iniciar|comenzar)\b.*\banos\b"
+            # «se nos puede caer la RCA», «no empezamos a construir»: caducidad dicha en la faena
+            r"|\bcae\w*\b[^.?]*\b(rca|resolucion|calificacion)\b|\b(rca|resolucion)\b[^.?]*\bcae\w*\b"
+            r"|\bno (hemos |han |hayamos )?(empez|comenz|inici)\w* "
+            r"(a construir|la (construccion|ejecucion|obra))"
+        ),
         _re(r"\bcaduc\w*"),
     ),
     Familia(

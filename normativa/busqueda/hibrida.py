@@ -35,8 +35,15 @@ from rapidfuzz import fuzz
 
 from config.errores import EntradaNoValida
 from config.texto import sin_tildes
+from normativa.busqueda.ajenas import es_ajena
 from normativa.busqueda.familias import anclas, familias_de
-from normativa.busqueda.reordenar import CANDIDATOS_REORDENADOS, Candidato, idf_y_conocidos, reordenar
+from normativa.busqueda.reordenar import (
+    CANDIDATOS_REORDENADOS,
+    Candidato,
+    idf_y_conocidos,
+    primera_oracion,
+    reordenar,
+)
 from normativa.embeddings import embeber_consulta
 from normativa.glosario import expandir_consulta, expandir_siglas
 from normativa.models import FragmentoLegal, Norma
@@ -127,6 +134,8 @@ class Resultado:
     oracion: str = ""
     # Fracción del peso IDF de la pregunta que cubre esa oración (None fuera del modo híbrido).
     cobertura: float | None = None
+    # El epígrafe del artículo («Consulta de pertinencia de ingreso»): nombra la institución.
+    epigrafe: str = ""
 
     def como_dict(self) -> dict[str, object]:
         return self.__dict__.copy()
@@ -197,8 +206,13 @@ def buscar_normativa(
     definiciones: dict[int, float] = {}
     if modo == "hibrido" and referencias.termino_definido:
         definiciones = _definiciones(base, referencias.termino_definido)
+        # La definición del término preguntado es la respuesta aunque la búsqueda no la haya traído:
+        # parte del mejor puntaje reordenado en proporción al peso de su norma (y a cuánto calza el
+        # término), así el peso curado en el admin sigue mandando.
+        techo = max((c.puntaje for c in reordenados.values()), default=piso)
         for fragmento_id, realce in definiciones.items():
-            puntajes[fragmento_id] = puntajes.get(fragmento_id, piso) + realce * ESCALA_REALCE
+            partida = piso + (techo - piso) * realce / REALCE_DEFINICION
+            puntajes[fragmento_id] = max(puntajes.get(fragmento_id, piso), partida) + realce * ESCALA_REALCE
     ordenados = sorted(puntajes, key=lambda fid: puntajes[fid], reverse=True)
     elegidos = _diversificar(ordenados[: top_k * 6 + 20], top_k)
     fragmentos = (
@@ -210,6 +224,10 @@ def buscar_normativa(
         for fid in elegidos
         if fid in fragmentos
     ]
+    for resultado in resultados:
+        # La definición del término preguntado responde con su primera oración: la definición misma.
+        if resultado.fragmento_id in definiciones:
+            resultado.oracion = primera_oracion(resultado.texto)
     confianza = _confianza(
         resultados,
         # Una cita explícita o la definición del término preguntado en primer lugar es evidencia
@@ -226,7 +244,10 @@ def buscar_normativa(
     if (
         modo == "hibrido"
         and confianza != "NONE"
-        and _fuera_del_corpus(referencias, familias, coberturas, _fraccion_desconocida_ponderada(lexemas))
+        and (
+            _fuera_del_corpus(referencias, familias, coberturas, _fraccion_desconocida_ponderada(lexemas))
+            or _tema_ajeno(consulta, referencias, resultados[:MOSTRADOS_PARA_COBERTURA])
+        )
     ):
         confianza = "NONE"
     return ResultadoBusqueda(
@@ -521,23 +542,34 @@ def _definiciones(base: QuerySet[FragmentoLegal], termino: str) -> dict[int, flo
     entenderá por»); el término se compara sin tildes ni mayúsculas, con las siglas expandidas, y con
     tolerancia a plurales.
     """
-    buscado = _normalizar_termino(expandir_siglas(termino))
+    expandido = expandir_siglas(termino)
+    # «DIA (Declaración de Impacto Ambiental)» se compara también como «Declaración de Impacto Ambiental».
+    buscados = {_normalizar_termino(expandido), _normalizar_termino(_SIGLA_EXPANDIDA.sub(r"\1", expandido))}
     candidatos = base.filter(termino_definido__gt="").values_list(
         "pk", "termino_definido", "norma__peso_busqueda"
     )
     realces: dict[int, float] = {}
     for pk, definido, peso in candidatos:
         nombre = _normalizar_termino(definido)
-        similitud = max(fuzz.ratio(buscado, nombre), fuzz.ratio(buscado, nombre.split(" o ")[0]))
+        similitud = max(
+            fuzz.ratio(buscado, forma) for buscado in buscados for forma in (nombre, nombre.split(" o ")[0])
+        )
         if similitud >= UMBRAL_DEFINICION:
             realces[pk] = REALCE_DEFINICION * peso * similitud / 100
     return realces
 
 
+_SIGLA_EXPANDIDA = re.compile(r"\b[A-ZÁÉÍÓÚÑ]{2,}\s*\(([^)]*)\)")
+
+
 def _normalizar_termino(texto: str) -> str:
     sin_parentesis = re.sub(r"\(([^)]*)\)", r" \1 ", sin_tildes(texto))
-    palabras = re.findall(r"[a-zñ0-9]+", sin_parentesis)
+    palabras = [p for p in re.findall(r"[a-zñ0-9]+", sin_parentesis) if p not in _ARTICULOS]
     return " ".join(p.rstrip("s") if len(p) > 3 else p for p in palabras)
+
+
+# «modificación de un proyecto» es «modificación de proyecto»: los artículos no distinguen términos.
+_ARTICULOS = frozenset({"un", "una", "unos", "unas", "el", "la", "los", "las"})
 
 
 def _diversificar(ordenados: list[int], top_k: int) -> list[int]:
@@ -618,6 +650,16 @@ def _fuera_del_corpus(
     return max(coberturas, default=0.0) < COBERTURA_MINIMA
 
 
+def _tema_ajeno(consulta: str, referencias: Referencias, mostrados: list[Resultado]) -> bool:
+    """El tema de la pregunta no está en lo que se respondería (ver `ajenas`), salvo que la pregunta
+    cite algo del corpus (un artículo, una norma cargada, un término definido)."""
+    if referencias.articulo or referencias.termino_definido:
+        return False
+    if referencias.normas and set(referencias.normas) & set(normas_disponibles()):
+        return False
+    return es_ajena(consulta, [r.texto for r in mostrados])
+
+
 def _confianza(
     resultados: list[Resultado],
     *,
@@ -671,4 +713,5 @@ def _resultado(
         advertencia=fragmento.norma.advertencia_vigencia,
         oracion=candidato.oracion if candidato else "",
         cobertura=round(candidato.rasgos["oracion"], 4) if candidato else None,
+        epigrafe=candidato.epigrafe if candidato else "",
     )

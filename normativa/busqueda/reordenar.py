@@ -44,22 +44,24 @@ RRF_K = 10
 PREFERENCIA_PLAZO = 0.3  # al elegir la oración: una con «quince días» gana a otra algo más parecida
 SEGUNDA_ORACION = 0.7  # una segunda oración entra si alcanza el 70 % de la preferencia de la mejor
 MAXIMO_ORACIONES = 80
+PARTE_MINIMA = 0.1  # del peso IDF de la pregunta que un epígrafe debe explicar para contar entero
 LARGO_RAIZ = 5  # por fragmento: acota el costo en artículos muy largos
 PESOS: dict[str, float] = {
     "denso": 1.0,
     "texto": 0.6,
-    "oracion": 0.6,
-    "epigrafe": 0.6,
-    "familia": 0.2,
+    "oracion": 1.0,
+    "epigrafe": 0.4,
+    "familia": 0.8,
     "plazo": 0.6,
     "jerarquia": 3.0,
-    "modificatorio": -0.8,
+    "modificatorio": -1.5,
     "transitorio": -1.0,
     "instrumento_ajeno": -1.0,
     "lista_de_contenidos": -0.6,
 }
 
 _ENCABEZADO = re.compile(r"^\s*art[ií]culo\s+[^\n]{1,40}?\.?-\s*\n([^\n]{3,140}?)\.(\s|$)", re.IGNORECASE)
+_PUNTO_SEGUIDO = re.compile(r"(?<=\.)\s+(?=[A-ZÁÉÍÓÚÑ])")
 _PRIMERA_LETRA = re.compile(r"\n\s*a\)\s")
 LARGO_INICIO = 600  # el inicio de un artículo con letras es una o dos oraciones
 LARGO_ANTESALA = 250  # lo que anuncia la lista: la oración justo antes de la letra a)
@@ -80,6 +82,7 @@ class Candidato:
     rasgos: dict[str, float] = field(default_factory=dict)
     puntaje: float = 0.0
     oracion: str = ""  # la que mejor responde; su cobertura es el rasgo `oracion`
+    epigrafe: str = ""  # el del artículo («Consulta de pertinencia de ingreso»), si lo tiene
 
 
 def reordenar(
@@ -177,9 +180,7 @@ def reordenar(
                 bool(instrumento) and _instrumentos(fragmento.texto) == {_OTRO[instrumento]}
             ),
             "lista_de_contenidos": float(
-                bool(fragmento.letra)
-                and "contenido" not in familias
-                and bool(_ANUNCIA_CONTENIDOS.search(sin_tildes(antesalas.get(pk, ""))))
+                bool(fragmento.letra) and bool(_ANUNCIA_CONTENIDOS.search(sin_tildes(antesalas.get(pk, ""))))
             ),
         }
         candidatos.append(
@@ -188,6 +189,7 @@ def reordenar(
                 rasgos=rasgos,
                 puntaje=sum(pesos.get(nombre, 0.0) * valor for nombre, valor in rasgos.items()),
                 oracion=mejor,
+                epigrafe=encabezado if fragmento.articulo else "",
             )
         )
     candidatos.sort(key=lambda c: c.puntaje, reverse=True)
@@ -196,6 +198,12 @@ def reordenar(
 
 def _rrf(posicion: int | None) -> float:
     return 0.0 if posicion is None else (RRF_K + 1) / (RRF_K + 1 + posicion)
+
+
+def primera_oracion(texto: str) -> str:
+    """Hasta el primer punto seguido (en una definición, «g) Modificación de proyecto o actividad:
+    Realización de obras…», el término y su definición, sin cortar en los dos puntos)."""
+    return " ".join(_PUNTO_SEGUIDO.split(texto.strip(), maxsplit=1)[0].split())
 
 
 def _oraciones(texto: str) -> list[str]:
@@ -330,4 +338,9 @@ def _cobertura_del_encabezado(encabezado: set[str], consulta: set[str], idf: dic
     # Peso de un lexema del encabezado que no está en la pregunta: el IDF medio de la pregunta.
     medio = sum(idf.values()) / len(idf) if idf else 1.0
     total = sum(idf.get(lex, medio) for lex in encabezado)
-    return sum(idf[lex] for lex in comunes) / total if total else 0.0
+    comun = sum(idf[lex] for lex in comunes)
+    del_encabezado = comun / total if total else 0.0
+    de_la_pregunta = comun / (sum(idf.values()) or 1.0)
+    # Un epígrafe de una palabra común («Presentación») calza entero con «presentar», pero explica muy
+    # poco de una pregunta larga: cuenta en proporción hasta que explica `PARTE_MINIMA` de ella.
+    return del_encabezado * min(1.0, de_la_pregunta / PARTE_MINIMA)

@@ -324,3 +324,21 @@ def test_una_pregunta_de_eia_o_dia_reordena_el_articulo_11_aunque_la_busqueda_no
 
     citas_anclas = {f.norma.sigla + " " + f.articulo for f in FragmentoLegal.objects.filter(pk__in=anclas)}
     assert "Ley 19.300 11" in citas_anclas
+
+
+def test_la_definicion_del_termino_preguntado_responde_con_la_definicion_entera():
+    busqueda = buscar_normativa(
+        consulta="¿Qué se entiende por modificación de un proyecto según el reglamento?"
+    )
+
+    primero = busqueda.resultados[0]
+    assert primero.cita == "DS 40, Art. 2, letra g)"
+    assert primero.oracion.startswith("g) Modificación de proyecto o actividad: Realización de obras")
+    assert primero.oracion.endswith("cambios de consideración.")
+
+
+def test_el_resultado_trae_el_epigrafe_de_su_articulo():
+    busqueda = buscar_normativa(consulta="¿Puedo consultarle al SEA si mi proyecto debe ingresar?")
+
+    pertinencia = next(r for r in busqueda.resultados if r.cita == "DS 40, Art. 26")
+    assert pertinencia.epigrafe == "Consulta de pertinencia de ingreso"

@@ -22,6 +22,10 @@ from normativa.busqueda.familias import afin, familias_de, tiene_tiempo
         ("¿Qué PAS corresponde para el botadero?", "permiso"),
         ("¿Cuándo caduca una RCA?", "caducidad"),
         ("¿Ante quién se reclama si rechazan la DIA?", "recursos"),
+        # lo mismo dicho en la faena, sin el nombre de la institución
+        ("¿Y si separamos la faena en dos proyectos distintos?", "fraccionamiento"),
+        ("Si no hemos empezado a construir, ¿se cae la RCA?", "caducidad"),
+        ("¿Le podemos consultar al SEA si el cambio tiene que ingresar?", "pertinencia"),
     ],
 )
 def test_cada_familia_se_reconoce_en_una_pregunta_de_su_clase(pregunta, familia):

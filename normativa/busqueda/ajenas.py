@@ -1,0 +1,130 @@
+"""Palabras ajenas: el tema de una pregunta que el corpus no trata, aunque la búsqueda encuentre algo.
+
+Una pregunta de otra rama del derecho suena jurídica y minera («servidumbre minera», «patente minera
+por hectárea», «impuesto específico sobre la renta operacional»), así que e5 la acerca a cualquier
+artículo y el corpus conoce casi todas sus palabras. Lo que la delata es su tema: sustantivos que el
+español general usa más que el corpus (la «afinidad» con el corpus es baja) y que no están en lo que
+se respondería. Con dos o más de esas palabras, la pregunta es de un tema que el corpus no trata.
+
+Qué cuenta como palabra del tema:
+- no es de todos los días: su frecuencia en el español general (`wordfreq`, escala Zipf) está bajo
+  `COMUN`, medida en la palabra y en su lema (`simplemma`: «empezamos» es «empezar», muy común);
+- no es un verbo (su lema termina en -ar, -er o -ir): el tema de una pregunta jurídica es una
+  institución, no lo que se hace con ella («¿hay que dividir…?», «¿se nos puede caer…?»);
+- no es un nombre propio dentro de la oración (mayúscula que no abre la pregunta, salvo siglas): un
+  lugar («en Copiapó») no cambia el tema;
+- el español general la conoce (frecuencia > 0): una palabra técnica rara («xerofítica») es del
+  dominio; las que el corpus no trae las mide aparte la fracción desconocida de la búsqueda.
+
+Afinidad = log10 de la frecuencia documental en el corpus menos log10 de la frecuencia en el español
+general (más una constante): «SEIA» 6,7, «ambiental» 4,3, «minera» 4,2; «hectárea» 2,0, «renta» 1,7,
+«IVA» 1,1. No hay lista de temas: la afinidad sale del corpus cargado y cambia cuando crece.
+"""
+
+from __future__ import annotations
+
+import math
+import re
+from functools import lru_cache
+
+import simplemma
+from django.db import connection
+from wordfreq import zipf_frequency
+
+from config.texto import sin_tildes
+
+COMUN = 4.7  # Zipf: unas 50 veces por millón de palabras o más («todavía», «caer», «contrato»)
+AFINIDAD_AJENA = 3.2  # bajo esto, el español general usa la palabra más de lo que la usa el corpus
+MINIMO_AJENAS = 2  # una sola palabra ajena puede ser un detalle; dos son el tema
+LARGO_MINIMO = 3
+_INTERROGATIVOS = frozenset(
+    {
+        "que",
+        "cual",
+        "cuales",
+        "cuanto",
+        "cuanta",
+        "cuantos",
+        "cuantas",
+        "como",
+        "donde",
+        "cuando",
+        "quien",
+        "quienes",
+    }
+)
+_PALABRA = re.compile(r"[A-Za-zÁÉÍÓÚÑáéíóúñÜü]+")
+_VERBO = re.compile(r"(ar|er|ir)$")
+
+
+def palabras_ajenas(consulta: str, textos: list[str]) -> list[str]:
+    """Las palabras del tema de la consulta con baja afinidad con el corpus que ninguno de `textos`
+    (lo que se respondería) contiene, en el orden de la consulta."""
+    candidatas = _palabras_del_tema(consulta)
+    if not candidatas:
+        return []
+    with connection.cursor() as cursor:
+        cursor.execute(
+            """
+            SELECT p.palabra, l.lexema, coalesce(e.documentos, 0)
+              FROM unnest(%s::text[]) AS p(palabra)
+              CROSS JOIN LATERAL (
+                    SELECT min(lexeme) AS lexema
+                      FROM unnest(to_tsvector('spanish', normativa_sin_tildes(p.palabra)))
+                   ) AS l
+              LEFT JOIN normativa_estadistica_lexema e ON e.lexema = l.lexema
+            """,
+            [list(candidatas)],
+        )
+        filas = [(palabra, lexema, documentos) for palabra, lexema, documentos in cursor.fetchall() if lexema]
+        cursor.execute("SELECT documentos FROM normativa_estadistica_corpus")
+        total = float((cursor.fetchone() or (1,))[0] or 1)
+        cursor.execute(
+            "SELECT DISTINCT lexeme FROM unnest(to_tsvector('spanish', normativa_sin_tildes(%s)))",
+            ["\n".join(textos)],
+        )
+        respondidas = {fila[0] for fila in cursor.fetchall()}
+    return [
+        palabra
+        for palabra, lexema, documentos in filas
+        if lexema not in respondidas and _afinidad(documentos, total, candidatas[palabra]) < AFINIDAD_AJENA
+    ]
+
+
+def es_ajena(consulta: str, textos: list[str]) -> bool:
+    """La consulta trata un tema que el corpus no trata (ver el módulo)."""
+    return len(palabras_ajenas(consulta, textos)) >= MINIMO_AJENAS
+
+
+def _palabras_del_tema(consulta: str) -> dict[str, float]:
+    """Palabra → su frecuencia Zipf en el español general, solo las que pueden ser el tema."""
+    palabras: dict[str, float] = {}
+    for posicion, match in enumerate(_PALABRA.finditer(consulta)):
+        palabra = match.group(0)
+        minuscula = palabra.lower()
+        if len(palabra) < LARGO_MINIMO or sin_tildes(minuscula) in _INTERROGATIVOS or minuscula in palabras:
+            continue
+        if posicion > 0 and palabra[0].isupper() and not palabra.isupper():
+            continue  # nombre propio: un lugar, una persona
+        lema = _lema(minuscula)
+        if _VERBO.search(lema):
+            continue
+        frecuencia = max(_zipf(minuscula), _zipf(lema))
+        if 0 < frecuencia < COMUN:
+            palabras[minuscula] = frecuencia
+    return palabras
+
+
+def _afinidad(documentos: int, total: float, zipf: float) -> float:
+    # Zipf = log10 de la frecuencia por mil millones de palabras.
+    return math.log10((documentos + 0.5) / total) + 9 - zipf
+
+
+@lru_cache(maxsize=4096)
+def _lema(palabra: str) -> str:
+    return str(simplemma.lemmatize(palabra, lang="es"))
+
+
+@lru_cache(maxsize=4096)
+def _zipf(palabra: str) -> float:
+    return float(zipf_frequency(palabra, "es"))

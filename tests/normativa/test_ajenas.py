@@ -1,0 +1,55 @@
+"""Palabras ajenas: el tema de una pregunta que el corpus no trata se reconoce por sus sustantivos."""
+
+import pytest
+
+from normativa.busqueda.ajenas import _palabras_del_tema, es_ajena, palabras_ajenas
+from normativa.busqueda.hibrida import buscar_normativa
+
+
+def test_el_tema_no_cuenta_verbos_palabras_comunes_nombres_propios_ni_interrogativos():
+    tema = _palabras_del_tema("¿Cuándo empezamos a construir en Copiapó la bodega nueva?")
+
+    assert list(tema) == ["bodega"]
+
+
+@pytest.mark.django_db
+@pytest.mark.usefixtures("corpus")
+def test_una_palabra_del_tema_que_lo_respondido_contiene_no_es_ajena():
+    pregunta = "¿Cómo se constituye una servidumbre sobre el predio del vecino?"
+
+    assert {"servidumbre", "vecino"} <= set(palabras_ajenas(pregunta, []))
+    assert "servidumbre" not in palabras_ajenas(pregunta, ["Las servidumbres se constituyen así."])
+
+
+@pytest.mark.django_db
+@pytest.mark.usefixtures("corpus")
+def test_las_palabras_del_dominio_no_son_ajenas_aunque_lo_respondido_no_las_traiga():
+    assert not es_ajena("¿Qué botadero de estériles requiere evaluación ambiental?", [])
+
+
+@pytest.mark.django_db
+@pytest.mark.usefixtures("corpus")
+@pytest.mark.parametrize(
+    "pregunta",
+    [
+        "¿Cuánto se paga de arriendo por la bodega y se puede descontar el IVA?",
+        "¿Qué indemnización corresponde al vecino por la servidumbre de paso sobre su predio?",
+        "¿Cómo se cobra la patente de una pertenencia por hectárea?",
+    ],
+)
+def test_una_pregunta_de_otra_rama_del_derecho_con_palabras_del_corpus_no_tiene_base(pregunta):
+    assert buscar_normativa(consulta=pregunta).confianza == "NONE"
+
+
+@pytest.mark.django_db
+@pytest.mark.usefixtures("corpus")
+@pytest.mark.parametrize(
+    "pregunta",
+    [
+        "¿Hay que tramitar aparte el permiso del plan de cierre?",
+        "¿Los avisos radiales tienen algún horario?",
+        "¿Corresponde consulta indígena si el proyecto afecta a una comunidad aymara?",
+    ],
+)
+def test_una_pregunta_del_corpus_dicha_en_lenguaje_de_faena_no_se_declara_ajena(pregunta):
+    assert buscar_normativa(consulta=pregunta).confianza != "NONE"
