@@ -22,6 +22,7 @@ from django.core.cache import cache
 from django.test import override_settings
 
 from asistente.services import turno_eventos, turno_iniciar
+from config.recolector import precargar
 from normativa.embeddings import consultas_olvidar
 from normativa.evaluacion import leer_preguntas
 from proyectos.roles import Rol
@@ -41,6 +42,7 @@ def ejecutar() -> None:
         preguntas += [p["pregunta"] for p in leer_preguntas(propias)]
     cache.clear()  # la primera pasada mide sin caché de herramientas
     consultas_olvidar()  # ni vectores de consulta recordados por otro benchmark de este proceso
+    precargar()  # lo que daphne y los workers cargan al arrancar, antes de su primer turno
     usuarios = _usuarios()
     print(f"{'escenario':<52} {'n':>4} {'p50 ms':>8} {'p95 ms':>8}")
     _fila("reglas, pregunta de ley (primera vez)", _turnos(usuarios, preguntas))

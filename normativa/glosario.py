@@ -62,6 +62,11 @@ def expandir_siglas(consulta: str) -> str:
     return _SIGLA.sub(lambda m: f"{m.group(0)} ({SIGLAS[m.group(1)]})", consulta)
 
 
+def nombra_sigla(consulta: str) -> bool:
+    """La consulta nombra un instrumento o institución del SEIA por su sigla en mayúsculas («la DIA»)."""
+    return bool(_SIGLA.search(consulta))
+
+
 def expandir_consulta(consulta: str) -> str:
     """Las siglas con su nombre y, al final, el término de la norma de cada palabra de jerga:
     «¿El concentraducto entra al SEIA?» → «… SEIA (Sistema de …)? (ductos mineros)»."""

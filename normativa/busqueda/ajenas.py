@@ -4,7 +4,10 @@ Una pregunta de otra rama del derecho suena jurídica y minera («servidumbre mi
 por hectárea», «impuesto específico sobre la renta operacional»), así que e5 la acerca a cualquier
 artículo y el corpus conoce casi todas sus palabras. Lo que la delata es su tema: sustantivos que el
 español general usa más que el corpus (la «afinidad» con el corpus es baja) y que no están en lo que
-se respondería. Con dos o más de esas palabras, la pregunta es de un tema que el corpus no trata.
+se respondería (las oraciones que se mostrarían y sus epígrafes, no el artículo entero: un artículo
+largo nombra de paso casi cualquier cosa, «impuesto», «trabajador»). Con dos o más de esas palabras,
+la pregunta es de un tema que el corpus no trata, salvo que nombre un instrumento o institución del
+SEIA por su sigla («la DIA», «la RCA»): entonces la pregunta es del SEIA aunque se diga coloquialmente.
 
 Qué cuenta como palabra del tema:
 - no es de todos los días: su frecuencia en el español general (`wordfreq`, escala Zipf) está bajo
@@ -32,9 +35,10 @@ from django.db import connection
 from wordfreq import zipf_frequency
 
 from config.texto import sin_tildes
+from normativa.glosario import nombra_sigla
 
-COMUN = 4.7  # Zipf: unas 50 veces por millón de palabras o más («todavía», «caer», «contrato»)
-AFINIDAD_AJENA = 3.2  # bajo esto, el español general usa la palabra más de lo que la usa el corpus
+COMUN = 5.0  # Zipf: unas 100 veces por millón de palabras o más («todavía», «semana», «tiempo»)
+AFINIDAD_AJENA = 3.8  # bajo esto, el español general usa la palabra más de lo que la usa el corpus
 MINIMO_AJENAS = 2  # una sola palabra ajena puede ser un detalle; dos son el tema
 LARGO_MINIMO = 3
 _INTERROGATIVOS = frozenset(
@@ -59,7 +63,8 @@ _VERBO = re.compile(r"(ar|er|ir)$")
 
 def palabras_ajenas(consulta: str, textos: list[str]) -> list[str]:
     """Las palabras del tema de la consulta con baja afinidad con el corpus que ninguno de `textos`
-    (lo que se respondería) contiene, en el orden de la consulta."""
+    (lo que se respondería: las oraciones mostradas y sus epígrafes) contiene, en el orden de la
+    consulta."""
     candidatas = _palabras_del_tema(consulta)
     if not candidatas:
         return []
@@ -93,7 +98,14 @@ def palabras_ajenas(consulta: str, textos: list[str]) -> list[str]:
 
 def es_ajena(consulta: str, textos: list[str]) -> bool:
     """La consulta trata un tema que el corpus no trata (ver el módulo)."""
-    return len(palabras_ajenas(consulta, textos)) >= MINIMO_AJENAS
+    return not nombra_sigla(consulta) and len(palabras_ajenas(consulta, textos)) >= MINIMO_AJENAS
+
+
+def precargar() -> None:
+    """Carga el diccionario de lemas y las frecuencias del español (más de un segundo la primera vez):
+    los procesos que sirven lo hacen al arrancar (`config.recolector`), no en el primer turno."""
+    _lema("precargar")
+    _zipf("precargar")
 
 
 def _palabras_del_tema(consulta: str) -> dict[str, float]:

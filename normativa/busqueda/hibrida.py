@@ -657,7 +657,7 @@ def _tema_ajeno(consulta: str, referencias: Referencias, mostrados: list[Resulta
         return False
     if referencias.normas and set(referencias.normas) & set(normas_disponibles()):
         return False
-    return es_ajena(consulta, [r.texto for r in mostrados])
+    return es_ajena(consulta, [f"{r.oracion or r.texto}\n{r.epigrafe}" for r in mostrados])
 
 
 def _confianza(

@@ -9,7 +9,7 @@ from celery.signals import worker_process_init, worker_ready
 from celery.utils.dispatch import Signal
 
 from config.celery import _congelar_lo_cargado
-from config.recolector import PRECARGAR, congelar_lo_cargado
+from config.recolector import PRECARGAR, congelar_lo_cargado, precargar
 
 
 @pytest.fixture
@@ -39,3 +39,15 @@ def test_un_worker_de_celery_congela_lo_que_cargo_al_arrancar(sin_congelar: None
     _congelar_lo_cargado()
 
     assert gc.get_freeze_count() > 100_000
+
+
+def test_precargar_deja_listo_lo_que_un_modulo_carga_en_su_primer_uso() -> None:
+    from normativa.busqueda import ajenas
+
+    ajenas._lema.cache_clear()
+    ajenas._zipf.cache_clear()
+
+    precargar()
+
+    assert ajenas._lema.cache_info().currsize >= 1
+    assert ajenas._zipf.cache_info().currsize >= 1

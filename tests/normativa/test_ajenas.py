@@ -35,6 +35,10 @@ def test_las_palabras_del_dominio_no_son_ajenas_aunque_lo_respondido_no_las_trai
         "¿Cuánto se paga de arriendo por la bodega y se puede descontar el IVA?",
         "¿Qué indemnización corresponde al vecino por la servidumbre de paso sobre su predio?",
         "¿Cómo se cobra la patente de una pertenencia por hectárea?",
+        "¿Qué arancel aduanero paga la importación de explosivos?",
+        "¿Cuánto dura el fuero maternal de una trabajadora de la faena?",
+        # «factura» y «contratista» aparecen de paso en algún artículo largo, no en lo que se mostraría
+        "¿Qué pasa si el contratista no paga las facturas a 30 días?",
     ],
 )
 def test_una_pregunta_de_otra_rama_del_derecho_con_palabras_del_corpus_no_tiene_base(pregunta):
@@ -49,7 +53,17 @@ def test_una_pregunta_de_otra_rama_del_derecho_con_palabras_del_corpus_no_tiene_
         "¿Hay que tramitar aparte el permiso del plan de cierre?",
         "¿Los avisos radiales tienen algún horario?",
         "¿Corresponde consulta indígena si el proyecto afecta a una comunidad aymara?",
+        "¿En qué casos la Superintendencia puede clausurar una faena?",
     ],
 )
 def test_una_pregunta_del_corpus_dicha_en_lenguaje_de_faena_no_se_declara_ajena(pregunta):
     assert buscar_normativa(consulta=pregunta).confianza != "NONE"
+
+
+@pytest.mark.django_db
+@pytest.mark.usefixtures("corpus")
+def test_una_pregunta_que_nombra_una_sigla_del_seia_es_del_seia_aunque_traiga_palabras_ajenas():
+    pregunta = "¿Cuánto arriendo se paga por la bodega de la faena"
+
+    assert es_ajena(f"{pregunta}?", [])
+    assert not es_ajena(f"{pregunta} mientras se evalúa la DIA?", [])
