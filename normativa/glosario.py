@@ -62,6 +62,11 @@ def expandir_siglas(consulta: str) -> str:
     return _SIGLA.sub(lambda m: f"{m.group(0)} ({SIGLAS[m.group(1)]})", consulta)
 
 
+def nombrar_siglas(texto: str) -> str:
+    """«DIA» → «Declaración de Impacto Ambiental»: la sigla reemplazada por su nombre."""
+    return _SIGLA.sub(lambda m: SIGLAS[m.group(1)], texto)
+
+
 def nombra_sigla(consulta: str) -> bool:
     """La consulta nombra un instrumento o institución del SEIA por su sigla en mayúsculas («la DIA»)."""
     return bool(_SIGLA.search(consulta))

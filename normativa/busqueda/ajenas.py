@@ -35,6 +35,7 @@ from django.db import connection
 from wordfreq import zipf_frequency
 
 from config.texto import sin_tildes
+from normativa.busqueda.reordenar import frecuencias_documentales
 from normativa.glosario import nombra_sigla
 
 COMUN = 5.0  # Zipf: unas 100 veces por millón de palabras o más («todavía», «semana», «tiempo»)
@@ -71,28 +72,26 @@ def palabras_ajenas(consulta: str, textos: list[str]) -> list[str]:
     with connection.cursor() as cursor:
         cursor.execute(
             """
-            SELECT p.palabra, l.lexema, coalesce(e.documentos, 0)
+            SELECT p.palabra, min(l.lexeme)
               FROM unnest(%s::text[]) AS p(palabra)
-              CROSS JOIN LATERAL (
-                    SELECT min(lexeme) AS lexema
-                      FROM unnest(to_tsvector('spanish', normativa_sin_tildes(p.palabra)))
-                   ) AS l
-              LEFT JOIN normativa_estadistica_lexema e ON e.lexema = l.lexema
+              CROSS JOIN LATERAL unnest(to_tsvector('spanish', normativa_sin_tildes(p.palabra))) AS l
+             GROUP BY p.palabra
             """,
             [list(candidatas)],
         )
-        filas = [(palabra, lexema, documentos) for palabra, lexema, documentos in cursor.fetchall() if lexema]
-        cursor.execute("SELECT documentos FROM normativa_estadistica_corpus")
-        total = float((cursor.fetchone() or (1,))[0] or 1)
+        lexemas = dict(cursor.fetchall())
         cursor.execute(
             "SELECT DISTINCT lexeme FROM unnest(to_tsvector('spanish', normativa_sin_tildes(%s)))",
             ["\n".join(textos)],
         )
         respondidas = {fila[0] for fila in cursor.fetchall()}
+    total, documentos = frecuencias_documentales(list(lexemas.values()))
     return [
         palabra
-        for palabra, lexema, documentos in filas
-        if lexema not in respondidas and _afinidad(documentos, total, candidatas[palabra]) < AFINIDAD_AJENA
+        for palabra in candidatas
+        if palabra in lexemas
+        and lexemas[palabra] not in respondidas
+        and _afinidad(documentos.get(lexemas[palabra], 0), total, candidatas[palabra]) < AFINIDAD_AJENA
     ]
 
 

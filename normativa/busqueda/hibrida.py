@@ -45,7 +45,7 @@ from normativa.busqueda.reordenar import (
     reordenar,
 )
 from normativa.embeddings import embeber_consulta
-from normativa.glosario import expandir_consulta, expandir_siglas
+from normativa.glosario import expandir_consulta, expandir_siglas, nombrar_siglas
 from normativa.models import FragmentoLegal, Norma
 from normativa.referencias import Referencias, extraer_referencias
 from normativa.selectors import cita_de, normas_disponibles, url_de
@@ -542,9 +542,8 @@ def _definiciones(base: QuerySet[FragmentoLegal], termino: str) -> dict[int, flo
     entenderá por»); el término se compara sin tildes ni mayúsculas, con las siglas expandidas, y con
     tolerancia a plurales.
     """
-    expandido = expandir_siglas(termino)
-    # «DIA (Declaración de Impacto Ambiental)» se compara también como «Declaración de Impacto Ambiental».
-    buscados = {_normalizar_termino(expandido), _normalizar_termino(_SIGLA_EXPANDIDA.sub(r"\1", expandido))}
+    # «DIA» se compara como «DIA (Declaración de Impacto Ambiental)» y como «Declaración de Impacto…».
+    buscados = {_normalizar_termino(expandir_siglas(termino)), _normalizar_termino(nombrar_siglas(termino))}
     candidatos = base.filter(termino_definido__gt="").values_list(
         "pk", "termino_definido", "norma__peso_busqueda"
     )
@@ -557,9 +556,6 @@ def _definiciones(base: QuerySet[FragmentoLegal], termino: str) -> dict[int, flo
         if similitud >= UMBRAL_DEFINICION:
             realces[pk] = REALCE_DEFINICION * peso * similitud / 100
     return realces
-
-
-_SIGLA_EXPANDIDA = re.compile(r"\b[A-ZÁÉÍÓÚÑ]{2,}\s*\(([^)]*)\)")
 
 
 def _normalizar_termino(texto: str) -> str:

@@ -280,14 +280,7 @@ def idf_y_conocidos(lexemas: list[str]) -> tuple[dict[str, float], set[str]]:
     que sí están en el corpus."""
     if not lexemas:
         return {}, set()
-    with connection.cursor() as cursor:
-        cursor.execute("SELECT documentos FROM normativa_estadistica_corpus")
-        fila = cursor.fetchone()
-        documentos = float(fila[0]) if fila else 1.0
-        cursor.execute(
-            "SELECT lexema, documentos FROM normativa_estadistica_lexema WHERE lexema = ANY(%s)", [lexemas]
-        )
-        conocidos = dict(cursor.fetchall())
+    documentos, conocidos = frecuencias_documentales(lexemas)
     maximo = math.log(1 + (documentos + 0.5) / 0.5)
     idf = {
         lex: math.log(1 + (documentos - conocidos[lex] + 0.5) / (conocidos[lex] + 0.5))
@@ -296,6 +289,17 @@ def idf_y_conocidos(lexemas: list[str]) -> tuple[dict[str, float], set[str]]:
         for lex in lexemas
     }
     return idf, set(conocidos)
+
+
+def frecuencias_documentales(lexemas: list[str]) -> tuple[float, dict[str, int]]:
+    """Cuántos fragmentos tiene el corpus y en cuántos aparece cada lexema (solo los que aparecen)."""
+    with connection.cursor() as cursor:
+        cursor.execute("SELECT documentos FROM normativa_estadistica_corpus")
+        fila = cursor.fetchone()
+        cursor.execute(
+            "SELECT lexema, documentos FROM normativa_estadistica_lexema WHERE lexema = ANY(%s)", [lexemas]
+        )
+        return (float(fila[0]) if fila else 1.0), dict(cursor.fetchall())
 
 
 def _idf_por_raiz(idf: dict[str, float]) -> dict[str, float]:
