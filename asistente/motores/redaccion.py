@@ -15,7 +15,7 @@ from config.texto import sin_tildes
 
 MAXIMO_FUENTES = 3
 MAXIMO_FUENTES_A_PEDIDO = 6
-CANDIDATAS = 4  # las fuentes que acompañan a la primera salen de las primeras cuatro
+CANDIDATAS = 4  # las fuentes que acompañan a la primera salen de los primeros cuatro artículos
 _PIDE_MAS = re.compile(r"\b(mas|todas las|otras) (fuentes|citas|referencias)\b|\bcita(r|me)? todo\b")
 _ORDEN_NORMA = {"ley": 0, "decreto": 1, "guia": 2}
 
@@ -26,14 +26,15 @@ def cuantas_fuentes(pregunta: str) -> int:
 
 
 def elegir_fuentes(fuentes: list[Fuente], *, maximo: int = MAXIMO_FUENTES) -> list[Fuente]:
-    """La mejor fuente y, de las siguientes, las de otros artículos; ley, reglamento y guías."""
+    """La mejor fuente y, de los artículos siguientes, una fuente por artículo; ley, reglamento y
+    guías. Varias letras de un mismo artículo cuentan como un artículo: no dejan fuera a los otros."""
     if not fuentes:
         return []
     primera = fuentes[0]
     elegidas: list[Fuente] = []
     vistos = {_articulo(primera)}
-    for fuente in fuentes[1 : max(CANDIDATAS, maximo + 1)]:
-        if len(elegidas) + 1 >= maximo:
+    for fuente in fuentes[1:]:
+        if len(elegidas) + 1 >= maximo or len(vistos) >= max(CANDIDATAS, maximo):
             break
         if _articulo(fuente) in vistos:
             continue
@@ -90,7 +91,8 @@ def _tipo(fuente: Fuente) -> str:
 
 
 def _articulo(fuente: Fuente) -> tuple[str, str]:
-    return (fuente["norma"], fuente["articulo"] or fuente["cita"])
+    """El artículo de la fuente; las secciones de una misma guía cuentan como una sola fuente."""
+    return (fuente["norma"], fuente["articulo"])
 
 
 # --- proyecto descrito ------------------------------------------------------------------------

@@ -8,11 +8,11 @@ grilla gruesa por peso (pocos rasgos, pocos valores: lo que se ajusta se puede l
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from normativa.busqueda import hibrida
 from normativa.busqueda.familias import familias_de
-from normativa.busqueda.reordenar import PESOS, reordenar
+from normativa.busqueda.reordenar import PESOS, copias, la_ley_primero, reordenar
 from normativa.embeddings import embeber_consulta
 from normativa.glosario import expandir_consulta
 from normativa.models import FragmentoLegal
@@ -30,6 +30,8 @@ class Muestra:
     rasgos: list[dict[str, float]]
     realces: list[float]
     aciertos: list[bool]
+    # (reglamento, ley que reproduce), como posiciones en `rasgos`: la regla `la_ley_primero`
+    copias: list[tuple[int, int]] = field(default_factory=list)
 
 
 def muestras(
@@ -43,7 +45,8 @@ def muestras(
     for identificador, pregunta, acierta in preguntas:
         vector = embeber_consulta(pregunta)
         densos = hibrida._candidatos_densos(base, vector)
-        lexemas = hibrida._lexemas(expandir_consulta(pregunta))
+        expandida = expandir_consulta(pregunta)
+        lexemas = hibrida._lexemas(expandida)
         textuales = hibrida._candidatos_texto(base, lexemas)
         puntajes = hibrida._fusionar(densos, textuales)
         pesos = hibrida._pesos_normativos(list(puntajes))
@@ -56,6 +59,7 @@ def muestras(
             densos=[pk for pk, _ in densos],
             textuales=[pk for pk, _ in textuales],
             orden_inicial=hibrida.orden_a_reordenar({**dict.fromkeys(anclas, 0.0), **puntajes}, anclas),
+            consulta_texto=expandida,
         )
         referencias = extraer_referencias(pregunta)
         realces = hibrida._fragmentos_citados(base, referencias)
@@ -71,6 +75,7 @@ def muestras(
                 rasgos=[c.rasgos for c in candidatos],
                 realces=[realces.get(c.fragmento_id, 0.0) * hibrida.ESCALA_REALCE for c in candidatos],
                 aciertos=[acierta(fragmentos[c.fragmento_id]) for c in candidatos],
+                copias=copias(candidatos),
             )
         )
     return resultado
@@ -80,10 +85,10 @@ def mrr(muestras_: list[Muestra], pesos: dict[str, float]) -> float:
     """MRR@10 medio con estos pesos (una pregunta sin acierto entre los candidatos suma 0)."""
     total = 0.0
     for m in muestras_:
-        puntajes = [
-            sum(pesos.get(n, 0.0) * v for n, v in rasgos.items()) + realce
-            for rasgos, realce in zip(m.rasgos, m.realces, strict=True)
-        ]
+        puntajes = la_ley_primero(
+            [sum(pesos.get(n, 0.0) * v for n, v in rasgos.items()) for rasgos in m.rasgos], m.copias
+        )
+        puntajes = [p + realce for p, realce in zip(puntajes, m.realces, strict=True)]
         orden = sorted(range(len(puntajes)), key=lambda i: puntajes[i], reverse=True)[:10]
         total += next((1.0 / (r + 1) for r, i in enumerate(orden) if m.aciertos[i]), 0.0)
     return total / len(muestras_) if muestras_ else 0.0

@@ -167,6 +167,20 @@ FAMILIAS: tuple[Familia, ...] = (
         _re(r"\bcaduc\w*"),
     ),
     Familia(
+        "composicion",
+        "quiénes integran un órgano o cuáles son sus funciones: la respuesta es una lista",
+        _re(
+            r"\b(quienes|que|cuales)\b[^.?]*\b(integran|componen|conforman|forman parte)\b"
+            r"|\bcuales son (las|los|sus) (funciones|atribuciones|facultades|integrantes|miembros)\b"
+            r"|\bque (funciones|atribuciones|facultades) tiene\b"
+        ),
+        # «integrado por:», «Corresponderá al Servicio:»: así anuncia la ley a los miembros o las funciones
+        _re(
+            r"\bintegrad[oa]s? por\b|\bcompuest[oa]s? por\b|\bfunciones y atribuciones\b"
+            r"|\bcorrespondera (especialmente )?(al|a la|a los) [^:.]{3,80}:"
+        ),
+    ),
+    Familia(
         "recursos",
         "recursos y reclamaciones",
         _re(

@@ -94,6 +94,10 @@ REALCE_DEFINICION, UMBRAL_DEFINICION = 0.15, 92
 POR_ARTICULO = 2
 
 
+# Tantas letras distintas de un mismo artículo entre los primeros resultados: la respuesta es la lista.
+LETRAS_QUE_AGRUPAN, VENTANA_DE_LETRAS, VUELTAS_DE_LETRAS = 3, 10, 3
+
+
 UMBRAL_ALTA, UMBRAL_MEDIA, UMBRAL_BAJA = 0.86, 0.835, 0.81
 
 
@@ -183,7 +187,8 @@ def buscar_normativa(
     if modo in ("hibrido", "denso"):
         vector = vector_consulta if vector_consulta is not None else embeber_consulta(consulta)
     densos = _candidatos_densos(base, vector) if vector is not None else []
-    lexemas = _lexemas(expandir_consulta(consulta))
+    expandida = expandir_consulta(consulta)
+    lexemas = _lexemas(expandida)
     textuales = _candidatos_texto(base, lexemas) if modo in ("hibrido", "texto") else []
     if modo == "denso":
         puntajes = {fid: 1.0 - distancia for fid, distancia in densos}
@@ -197,7 +202,9 @@ def buscar_normativa(
         pesos = _pesos_normativos(list(puntajes))
         puntajes = {fid: p * pesos.get(fid, 1.0) for fid, p in puntajes.items()}
         anclas_ = anclas_de_familias(base, familias, vector)
-        puntajes, reordenados = _reordenados(puntajes, lexemas, familias, densos, textuales, anclas_)
+        puntajes, reordenados = _reordenados(
+            puntajes, expandida, lexemas, familias, densos, textuales, anclas_
+        )
     # Lo citado o definido que no fue candidato parte del puntaje del último reordenado.
     piso = min((c.puntaje for c in reordenados.values()), default=0.0)
     citados = _fragmentos_citados(base, referencias) if modo == "hibrido" else {}
@@ -214,6 +221,13 @@ def buscar_normativa(
             partida = piso + (techo - piso) * realce / REALCE_DEFINICION
             puntajes[fragmento_id] = max(puntajes.get(fragmento_id, piso), partida) + realce * ESCALA_REALCE
     ordenados = sorted(puntajes, key=lambda fid: puntajes[fid], reverse=True)
+    if modo == "hibrido" and "composicion" in familias:
+        # Al agrupar una lista suben las letras de la siguiente («Consejos Consultivos Regionales»).
+        for _ in range(VUELTAS_DE_LETRAS):
+            agrupados = _agrupar_letras(base, ordenados, puntajes)
+            if agrupados == ordenados:
+                break
+            ordenados = agrupados
     elegidos = _diversificar(ordenados[: top_k * 6 + 20], top_k)
     fragmentos = (
         FragmentoLegal.objects.select_related("norma").defer("busqueda", "embedding").in_bulk(elegidos)
@@ -485,6 +499,7 @@ def anclas_de_familias(
 
 def _reordenados(
     puntajes: dict[int, float],
+    consulta: str,
     lexemas: list[str],
     familias: tuple[str, ...],
     densos: list[tuple[int, float]],
@@ -501,6 +516,7 @@ def _reordenados(
         densos=[pk for pk, _ in densos],
         textuales=[pk for pk, _ in textuales],
         orden_inicial=orden,
+        consulta_texto=consulta,
     )
     reordenados = {c.fragmento_id: c.puntaje for c in candidatos}
     piso = min(reordenados.values(), default=0.0) - 1.0
@@ -566,6 +582,47 @@ def _normalizar_termino(texto: str) -> str:
 
 # «modificación de un proyecto» es «modificación de proyecto»: los artículos no distinguen términos.
 _ARTICULOS = frozenset({"un", "una", "unos", "unas", "el", "la", "los", "las"})
+
+
+def _agrupar_letras(
+    base: QuerySet[FragmentoLegal], ordenados: list[int], puntajes: dict[int, float]
+) -> list[int]:
+    """En una pregunta por una lista (familia «composicion»: «¿quiénes integran el Consejo…?», «¿cuáles
+    son las funciones del Servicio?»), si `LETRAS_QUE_AGRUPAN` letras distintas de un mismo artículo
+    están entre los primeros `VENTANA_DE_LETRAS`, la respuesta es el artículo: el artículo completo
+    toma el lugar (y el puntaje) de su mejor letra y las demás letras salen: una lista no ocupa sola
+    los primeros lugares y el artículo vecino que responde no queda fuera. En otras preguntas las
+    letras son disposiciones aparte (las definiciones del Art. 2, las tipologías del Art. 3). Los
+    numerales de una letra («i.1», «i.5.2») son una letra."""
+    ventana = ordenados[:VENTANA_DE_LETRAS]
+    filas = FragmentoLegal.objects.filter(pk__in=ventana).exclude(letra="").exclude(articulo="")
+    letras: dict[tuple[int, str], set[str]] = {}
+    for norma_id, articulo, letra in filas.values_list("norma_id", "articulo", "letra"):
+        letras.setdefault((norma_id, articulo), set()).add(letra.split(".")[0])
+    agrupados = [clave for clave, distintas in letras.items() if len(distintas) >= LETRAS_QUE_AGRUPAN]
+    if not agrupados:
+        return ordenados
+    filtro = Q()
+    for norma_id, articulo in agrupados:
+        filtro |= Q(norma_id=norma_id, articulo=articulo)
+    del_articulo: dict[int, tuple[int, str]] = {}
+    completos: dict[tuple[int, str], int] = {}
+    for pk, norma_id, articulo, letra in base.filter(filtro).values_list(
+        "pk", "norma_id", "articulo", "letra"
+    ):
+        if letra:
+            del_articulo[pk] = (norma_id, articulo)
+        else:
+            completos[(norma_id, articulo)] = pk
+    nuevo: list[int] = []
+    for pk in ordenados:
+        completo = completos.get(del_articulo[pk]) if pk in del_articulo else None
+        if completo is None:
+            nuevo.append(pk)  # no es letra de un artículo agrupado (o es el artículo mismo)
+            continue
+        puntajes[completo] = max(puntajes.get(completo, puntajes[pk]), puntajes[pk])
+        nuevo.append(completo)
+    return list(dict.fromkeys(nuevo))
 
 
 def _diversificar(ordenados: list[int], top_k: int) -> list[int]:

@@ -14,6 +14,10 @@ Rasgos de cada candidato:
   evaluación …, son los siguientes:»), que le da su sentido;
 - `epigrafe`: fracción del peso IDF del encabezado del artículo («Reserva de información») o del
   título de la sección de la guía que aparece en la pregunta;
+- `frase`: fracción de los pares de palabras seguidas de la pregunta («Consejo de Ministros»,
+  «cambio climático») que el fragmento, el inicio de su artículo, su epígrafe o los títulos de su
+  sección traen también seguidas: el nombre de una institución o de un trámite se dice entero, y
+  «Consejo Nacional para la Sustentabilidad» no es «Consejo de Ministros para la Sustentabilidad»;
 - `familia`: el fragmento es de la clase que pide la familia de la pregunta (ver `familias`);
 - `plazo`: pregunta de plazo y su mejor oración trae una expresión de tiempo («quince días»);
 - `jerarquia`: el peso de búsqueda de la norma (ley 1, reglamento 0,9, guía 0,5);
@@ -25,10 +29,18 @@ Rasgos de cada candidato:
 - `lista_de_contenidos`: una letra de una lista de contenidos o antecedentes («Los contenidos
   técnicos y formales … son los siguientes: a) …») cuando la pregunta no pide contenidos: la
   respuesta está en el artículo (qué permiso es, de qué ley), no en un punto de su lista;
+
+Y una regla después de sumar: **la ley antes que el reglamento que la reproduce**. El DS 40 repite
+artículos de la Ley 19.300 casi al pie de la letra (el art. 77 es el art. 20, el 65 es el 21) y, por
+tener epígrafe y ser más corto, suele ganarle; la base legal es la ley. Si un fragmento de reglamento
+está sobre uno de ley que reproduce (`REPRODUCE` de las secuencias de cuatro palabras del más corto
+están en el otro, y al menos `COMPARTIDAS_MINIMAS`; si uno es letra y el otro artículo, las del
+reglamento), el de ley que más comparte sube justo por encima.
 """
 
 from __future__ import annotations
 
+import itertools
 import math
 import re
 from dataclasses import dataclass, field
@@ -37,7 +49,7 @@ from django.db import connection
 
 from config.texto import sin_tildes
 from normativa.busqueda.familias import afin, tiene_tiempo
-from normativa.models import FragmentoLegal
+from normativa.models import FragmentoLegal, Norma
 
 CANDIDATOS_REORDENADOS = 80
 RRF_K = 10
@@ -46,18 +58,22 @@ SEGUNDA_ORACION = 0.7  # una segunda oración entra si alcanza el 70 % de la pre
 MAXIMO_ORACIONES = 80
 PARTE_MINIMA = 0.1  # del peso IDF de la pregunta que un epígrafe debe explicar para contar entero
 LARGO_RAIZ = 5  # por fragmento: acota el costo en artículos muy largos
+REPRODUCE = 0.4  # fracción de las secuencias de cuatro palabras de un texto que están en el otro
+COMPARTIDAS_MINIMAS = 12  # una letra corta («a) Administrar el SEIA») no hace copia a un artículo
+CANDIDATOS_COPIA = 30  # la regla mira solo los primeros: es la que ordena lo que se muestra
 PESOS: dict[str, float] = {
     "denso": 1.0,
-    "texto": 0.6,
+    "texto": 0.8,
     "oracion": 1.0,
-    "epigrafe": 0.4,
+    "epigrafe": 0.6,
     "familia": 0.8,
-    "plazo": 0.6,
+    "plazo": 0.8,
     "jerarquia": 3.0,
     "modificatorio": -1.5,
     "transitorio": -1.0,
     "instrumento_ajeno": -1.0,
     "lista_de_contenidos": -0.6,
+    "frase": 0.2,
 }
 
 _ENCABEZADO = re.compile(r"^\s*art[ií]culo\s+[^\n]{1,40}?\.?-\s*\n([^\n]{3,140}?)\.(\s|$)", re.IGNORECASE)
@@ -83,6 +99,7 @@ class Candidato:
     puntaje: float = 0.0
     oracion: str = ""  # la que mejor responde; su cobertura es el rasgo `oracion`
     epigrafe: str = ""  # el del artículo («Consulta de pertinencia de ingreso»), si lo tiene
+    reproduce: int | None = None  # el fragmento de ley que este de reglamento reproduce
 
 
 def reordenar(
@@ -93,8 +110,11 @@ def reordenar(
     textuales: list[int],
     orden_inicial: list[int],
     pesos: dict[str, float] | None = None,
+    consulta_texto: str = "",
 ) -> list[Candidato]:
-    """Reordena los primeros `CANDIDATOS_REORDENADOS` de `orden_inicial` (mejor primero)."""
+    """Reordena los primeros `CANDIDATOS_REORDENADOS` de `orden_inicial` (mejor primero).
+    `consulta_texto` (la pregunta con sus siglas expandidas) da el orden de sus palabras, para el
+    rasgo `frase`."""
     pesos = pesos or PESOS
     ids = orden_inicial[:CANDIDATOS_REORDENADOS]
     if not ids:
@@ -111,6 +131,7 @@ def reordenar(
             "modificatorio",
             "transitorio",
             "norma__peso_busqueda",
+            "norma__tipo",
             "norma_id",
         )
     }
@@ -119,11 +140,16 @@ def reordenar(
     idf = _idf_por_raiz(_idf(lexemas))
     total_idf = sum(idf.values()) or 1.0
     oraciones = {pk: _oraciones(f.texto) for pk, f in filas.items()}
-    lexemas_de = _lexemas_de(
+    titulos = {pk: [t for t in f.jerarquia if t] for pk, f in filas.items()}
+    secuencias_de = _secuencias_de(
         [o for lista in oraciones.values() for o in lista]
         + list(encabezados.values())
         + list(inicios.values())
+        + [t for lista in titulos.values() for t in lista]
+        + [consulta_texto]
     )
+    lexemas_de = {texto: set(secuencia) for texto, secuencia in secuencias_de.items()}
+    pares_de_la_pregunta = _pares(secuencias_de.get(consulta_texto, []))
     posicion_densa = {pk: i for i, pk in enumerate(densos)}
     posicion_texto = {pk: i for i, pk in enumerate(textuales)}
     consulta = set(idf)
@@ -160,11 +186,22 @@ def reordenar(
             posiciones.append(siguiente)
         mejor = " ".join(oraciones[pk][i] for i in posiciones)
         encabezado = encabezados.get(pk, "")
+        pares = {
+            par
+            for texto in [*oraciones[pk], encabezado, inicios.get(pk, ""), *titulos[pk]]
+            # un par de la pregunta necesita dos de sus palabras en el mismo texto
+            if len(lexemas_de.get(texto, set()) & consulta) >= 2
+            for par in itertools.pairwise(secuencias_de[texto])
+            if par in pares_de_la_pregunta
+        }
         rasgos = {
             "denso": _rrf(posicion_densa.get(pk)),
             "texto": _rrf(posicion_texto.get(pk)),
             "oracion": cobertura,
             "epigrafe": _cobertura_del_encabezado(lexemas_de.get(encabezado, set()), consulta, idf),
+            "frase": len(pares & pares_de_la_pregunta) / len(pares_de_la_pregunta)
+            if pares_de_la_pregunta
+            else 0.0,
             "familia": float(
                 bool(familias)
                 and afin(
@@ -192,8 +229,71 @@ def reordenar(
                 epigrafe=encabezado if fragmento.articulo else "",
             )
         )
+    for candidato, puntaje in zip(
+        candidatos,
+        la_ley_primero([c.puntaje for c in candidatos], _copias(candidatos, filas)),
+        strict=True,
+    ):
+        if puntaje != candidato.puntaje:
+            candidato.puntaje, candidato.rasgos["reproducido"] = puntaje, 1.0
     candidatos.sort(key=lambda c: c.puntaje, reverse=True)
     return candidatos
+
+
+def copias(candidatos: list[Candidato]) -> list[tuple[int, int]]:
+    """Los pares (reglamento, ley) de la última reordenación, como posiciones en `candidatos`; el
+    ajuste de pesos los usa para aplicar `la_ley_primero` igual que la búsqueda."""
+    posicion = {c.fragmento_id: i for i, c in enumerate(candidatos)}
+    return [
+        (posicion[c.fragmento_id], posicion[c.reproduce])
+        for c in candidatos
+        if c.reproduce is not None and c.reproduce in posicion
+    ]
+
+
+def la_ley_primero(puntajes: list[float], pares: list[tuple[int, int]]) -> list[float]:
+    """Con los pares (reglamento, ley que reproduce), la ley sube justo por encima del reglamento
+    que la reproduce, si estaba debajo; los reglamentos se recorren del mejor al peor."""
+    nuevos = list(puntajes)
+    for reglamento, ley in sorted(pares, key=lambda par: puntajes[par[0]], reverse=True):
+        if nuevos[ley] < nuevos[reglamento]:
+            nuevos[ley] = nuevos[reglamento] + 1e-3
+    return nuevos
+
+
+def _copias(candidatos: list[Candidato], filas: dict[int, FragmentoLegal]) -> list[tuple[int, int]]:
+    """Para cada fragmento de reglamento entre los candidatos, el de ley que reproduce (ver el
+    docstring del módulo), si alguno: el que más secuencias de cuatro palabras comparte con él."""
+    tipos = {pk: f.norma.tipo for pk, f in filas.items() if not f.modificatorio}
+    primeros = sorted(candidatos, key=lambda c: c.puntaje, reverse=True)[:CANDIDATOS_COPIA]
+    leyes = [c.fragmento_id for c in primeros if tipos.get(c.fragmento_id) == Norma.Tipo.LEY]
+    reglamentos = [c for c in primeros if tipos.get(c.fragmento_id) == Norma.Tipo.DECRETO]
+    if not leyes or not reglamentos:
+        return []
+    de_la_ley = {pk: _secuencias(filas[pk].texto) for pk in leyes}
+    for reglamento in reglamentos:
+        del_reglamento = _secuencias(filas[reglamento.fragmento_id].texto)
+        mejor: tuple[int, int] | None = None
+        for ley in leyes:
+            compartidas = len(del_reglamento & de_la_ley[ley])
+            # Entre artículos (o entre letras), basta que uno esté en el otro: el reglamento suele
+            # copiar la ley y agregarle detalle. Una letra de la ley dentro de un artículo entero del
+            # reglamento no basta: la mayor parte del reglamento tiene que estar en ella.
+            mismo_nivel = bool(filas[ley].letra) == bool(filas[reglamento.fragmento_id].letra)
+            base = min(len(del_reglamento), len(de_la_ley[ley])) if mismo_nivel else len(del_reglamento)
+            if compartidas >= max(COMPARTIDAS_MINIMAS, REPRODUCE * base) and (
+                mejor is None or compartidas > mejor[0]
+            ):
+                mejor = (compartidas, ley)
+        if mejor is not None:
+            reglamento.reproduce = mejor[1]
+    return copias(candidatos)
+
+
+def _secuencias(texto: str, largo: int = 4) -> set[tuple[str, ...]]:
+    # Sin quitar tildes: la copia las conserva, y quitarlas en artículos largos costaba decenas de ms.
+    palabras = re.findall(r"\w+", texto.lower())
+    return {tuple(palabras[i : i + largo]) for i in range(len(palabras) - largo + 1)}
 
 
 def _rrf(posicion: int | None) -> float:
@@ -237,12 +337,16 @@ def _encabezados(
     iniciales: dict[tuple[int, str], str] = {}
     previas: dict[tuple[int, str], str] = {}
     if articulos:
-        filtro = FragmentoLegal.objects.none()
-        for norma_id, articulo in articulos:
-            filtro = filtro | FragmentoLegal.objects.filter(
-                norma_id=norma_id, articulo=articulo, letra="", version__vigente=True
-            )
-        for norma_id, articulo, texto in filtro.values_list("norma_id", "articulo", "texto"):
+        # Un filtro por pares (norma, artículo) armado con OR costaba más que traer de más y descartar.
+        filas = FragmentoLegal.objects.filter(
+            norma_id__in={n for n, _ in articulos},
+            articulo__in={a for _, a in articulos},
+            letra="",
+            version__vigente=True,
+        ).values_list("norma_id", "articulo", "texto")
+        for norma_id, articulo, texto in filas:
+            if (norma_id, articulo) not in articulos:
+                continue
             if m := _ENCABEZADO.match(texto[:300]):
                 principales[(norma_id, articulo)] = m.group(1).strip()
             if letra := _PRIMERA_LETRA.search(texto):
@@ -309,22 +413,51 @@ def _idf_por_raiz(idf: dict[str, float]) -> dict[str, float]:
     return raices
 
 
-def _lexemas_de(textos: list[str]) -> dict[str, set[str]]:
-    """Lexemas (español, sin tildes) de cada texto, en una sola consulta."""
+def _secuencias_de(textos: list[str]) -> dict[str, list[str]]:
+    """Raíces (español, sin tildes ni palabras vacías) de cada texto en el orden en que aparecen.
+
+    Lo que falta en la memoria del proceso sale de una sola consulta: PostgreSQL devuelve el tsvector
+    como texto («'consej':1 'minis':3») y aquí se ordena por posición. Las oraciones de los artículos
+    más citados vuelven en casi todas las preguntas; recordarlas ahorra la mitad del reordenamiento.
+    """
     unicos = list(dict.fromkeys(t for t in textos if t))
-    if not unicos:
-        return {}
-    with connection.cursor() as cursor:
-        cursor.execute(
-            """
-            SELECT s.n, array_agg(DISTINCT l.lexeme)
-              FROM unnest(%s::text[]) WITH ORDINALITY AS s(t, n)
-              CROSS JOIN LATERAL unnest(to_tsvector('spanish', normativa_sin_tildes(s.t))) AS l
-             GROUP BY s.n
-            """,
-            [unicos],
-        )
-        return {unicos[n - 1]: {_raiz(lex) for lex in lexemas} for n, lexemas in cursor.fetchall()}
+    faltan = [t for t in unicos if t not in _SECUENCIAS]
+    if faltan:
+        if len(_SECUENCIAS) + len(faltan) > MAXIMO_SECUENCIAS:
+            _SECUENCIAS.clear()
+        with connection.cursor() as cursor:
+            cursor.execute(
+                """
+                SELECT s.n, to_tsvector('spanish', normativa_sin_tildes(s.t))::text
+                  FROM unnest(%s::text[]) WITH ORDINALITY AS s(t, n)
+                """,
+                [faltan],
+            )
+            for n, vector in cursor.fetchall():
+                _SECUENCIAS[faltan[n - 1]] = _en_orden(vector)
+    return {texto: _SECUENCIAS.get(texto, []) for texto in unicos}
+
+
+# Texto → sus raíces en orden. Depende solo del texto y de la configuración `spanish` de PostgreSQL.
+_SECUENCIAS: dict[str, list[str]] = {}
+MAXIMO_SECUENCIAS = 200_000
+
+
+_LEXEMA_Y_POSICIONES = re.compile(r"'((?:[^']|'')*)':([\d,]+)")
+
+
+def _en_orden(vector: str) -> list[str]:
+    posiciones = [
+        (int(posicion), _raiz(lexema.replace("''", "'")))
+        for lexema, lista in _LEXEMA_Y_POSICIONES.findall(vector)
+        for posicion in lista.split(",")
+    ]
+    return [raiz for _, raiz in sorted(posiciones)]
+
+
+def _pares(secuencia: list[str]) -> set[tuple[str, str]]:
+    """Pares de palabras seguidas (sin contar las vacías): «Consejo de Ministros» → (conse, minis)."""
+    return {(a, b) for a, b in itertools.pairwise(secuencia) if a != b}
 
 
 def _raiz(lexema: str) -> str:

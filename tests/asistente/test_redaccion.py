@@ -1,16 +1,19 @@
 """Redacción sin modelo: la primera fuente responde y nombra la institución que su artículo regula."""
 
-from asistente.motores.redaccion import redactar
+from asistente.motores.redaccion import elegir_fuentes, redactar
 from asistente.registro import Fuente
 
 
-def fuente(extracto: str, epigrafe: str = "") -> Fuente:
+def fuente(
+    extracto: str, epigrafe: str = "", *, norma: str = "DS 40", articulo: str = "26", letra: str = ""
+) -> Fuente:
+    cita = f"{norma}, Art. {articulo}" if articulo else f"{norma} › {extracto[:20]}"
     datos: Fuente = {
         "fragmento_id": 1,
-        "norma": "DS 40",
-        "articulo": "26",
-        "letra": "",
-        "cita": "DS 40, Art. 26",
+        "norma": norma,
+        "articulo": articulo,
+        "letra": letra,
+        "cita": cita + (f", letra {letra})" if letra else ""),
         "url": "https://www.bcn.cl/leychile/navegar?idNorma=1053563",
         "extracto": extracto,
         "advertencia": "",
@@ -50,3 +53,29 @@ def test_el_epigrafe_no_se_repite_si_la_oracion_ya_lo_dice():
 
 def test_sin_epigrafe_la_cita_va_sola():
     assert redactar([fuente("Los proponentes podrán dirigirse")]).startswith("Según el DS 40, Art. 26: «")
+
+
+def test_las_letras_de_un_mismo_articulo_no_dejan_fuera_a_los_otros_articulos():
+    fuentes = [
+        fuente("b) En caso de no requerir…", norma="Ley 19.300", articulo="18 quáter", letra="b"),
+        fuente("e) …", norma="Ley 19.300", articulo="18 quáter", letra="e"),
+        fuente("d) …", norma="Ley 19.300", articulo="18 quáter", letra="d"),
+        fuente("Las empresas de menor tamaño…", articulo="69"),
+    ]
+
+    elegidas = elegir_fuentes(fuentes)
+
+    assert [f["cita"] for f in elegidas] == ["Ley 19.300, Art. 18 quáter, letra b)", "DS 40, Art. 69"]
+
+
+def test_las_secciones_de_una_misma_guia_cuentan_como_una_sola_fuente():
+    fuentes = [
+        fuente("El plan de cierre se aprueba…", norma="Guía SEA PAS 137", articulo=""),
+        fuente("Antecedentes del permiso…", norma="Guía SEA PAS 137", articulo=""),
+        fuente("Requisitos para su otorgamiento…", norma="Guía SEA PAS 137", articulo=""),
+        fuente("Permiso para la aprobación del plan de cierre…", articulo="137"),
+    ]
+
+    elegidas = elegir_fuentes(fuentes)
+
+    assert [f["norma"] for f in elegidas] == ["Guía SEA PAS 137", "DS 40"]

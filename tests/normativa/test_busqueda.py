@@ -10,7 +10,7 @@ from normativa.busqueda.hibrida import (
     buscar_documentacion,
     buscar_normativa,
 )
-from normativa.busqueda.reordenar import CANDIDATOS_REORDENADOS
+from normativa.busqueda.reordenar import CANDIDATOS_REORDENADOS, la_ley_primero
 from normativa.embeddings import embeber_consulta
 from normativa.glosario import expandir_consulta, expandir_siglas
 from normativa.ingesta.corpus import documentacion_cargar
@@ -342,3 +342,45 @@ def test_el_resultado_trae_el_epigrafe_de_su_articulo():
 
     pertinencia = next(r for r in busqueda.resultados if r.cita == "DS 40, Art. 26")
     assert pertinencia.epigrafe == "Consulta de pertinencia de ingreso"
+
+
+@pytest.mark.parametrize(
+    ("pregunta", "ley", "reglamento"),
+    [
+        # el DS 40, Art. 77 («Reclamación del proponente») copia la Ley 19.300, Art. 20
+        (
+            "Si el SEA rechaza nuestra declaración, ¿ante quién y en qué plazo reclamamos?",
+            "Ley 19.300, Art. 20",
+            "DS 40, Art. 77",
+        ),
+        # el DS 40, Art. 73 («Caducidad de la RCA») copia la Ley 19.300, Art. 25 ter y le agrega detalle
+        ("¿Cuándo caduca la RCA si el proyecto no empieza?", "Ley 19.300, Art. 25 ter", "DS 40, Art. 73"),
+    ],
+)
+def test_la_ley_va_antes_que_el_articulo_del_reglamento_que_la_reproduce(pregunta, ley, reglamento):
+    orden = citas(buscar_normativa(consulta=pregunta))
+
+    assert ley in orden and reglamento in orden
+    assert orden.index(ley) < orden.index(reglamento)
+
+
+def test_la_ley_sube_solo_sobre_el_reglamento_que_la_reproduce_y_solo_si_estaba_debajo():
+    # posiciones: 0 reglamento, 1 otro, 2 la ley que el 0 reproduce, 3 una ley que ya estaba arriba
+    assert la_ley_primero([3.0, 2.0, 1.0, 4.0], [(0, 2), (0, 3)]) == [3.0, 2.0, 3.001, 4.0]
+    assert la_ley_primero([3.0, 2.0], []) == [3.0, 2.0]
+
+
+def test_una_pregunta_por_los_integrantes_de_un_organo_trae_el_articulo_entero_y_no_sus_letras():
+    busqueda = buscar_normativa(
+        consulta="¿Quiénes integran el Consejo Nacional para la Sustentabilidad y el Cambio Climático?"
+    )
+
+    assert "composicion" in busqueda.familias
+    assert busqueda.resultados[0].cita == "Ley 19.300, Art. 76"
+    assert not any(cita.startswith("Ley 19.300, Art. 76, letra") for cita in citas(busqueda))
+
+
+def test_fuera_de_una_pregunta_por_una_lista_las_letras_de_un_articulo_siguen_siendo_disposiciones():
+    busqueda = buscar_normativa(consulta="¿Qué se entiende por daño ambiental?")
+
+    assert busqueda.resultados[0].cita == "Ley 19.300, Art. 2, letra e)"

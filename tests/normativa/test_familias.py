@@ -22,6 +22,8 @@ from normativa.busqueda.familias import afin, familias_de, tiene_tiempo
         ("¿Qué PAS corresponde para el botadero?", "permiso"),
         ("¿Cuándo caduca una RCA?", "caducidad"),
         ("¿Ante quién se reclama si rechazan la DIA?", "recursos"),
+        ("¿Quiénes forman parte de la Comisión de Evaluación?", "composicion"),
+        ("¿Qué atribuciones tiene la Superintendencia?", "composicion"),
         # lo mismo dicho en la faena, sin el nombre de la institución
         ("¿Y si separamos la faena en dos proyectos distintos?", "fraccionamiento"),
         ("Si no hemos empezado a construir, ¿se cae la RCA?", "caducidad"),
@@ -39,6 +41,9 @@ def test_una_pregunta_ajena_al_seia_no_tiene_familia():
 def test_la_afinidad_reconoce_la_clase_del_fragmento_por_su_encabezado():
     assert afin(("permiso",), "permiso para la corta, destruccion o descepado de formaciones xerofiticas")
     assert not afin(("caducidad",), "permiso para la corta de bosque nativo")
+    # así anuncia la ley a los miembros de un órgano o sus funciones
+    assert afin(("composicion",), "articulo 81.- correspondera al servicio:\na) la administracion del")
+    assert afin(("composicion",), "habra un consejo nacional para la sustentabilidad integrado por:")
 
 
 def test_una_expresion_de_tiempo_se_reconoce_en_palabras_en_cifras_y_en_horas():
