@@ -181,6 +181,12 @@ class _Difusor:
         del_turno.discard(suscripcion)
         if not del_turno:
             self.suscripciones.pop(suscripcion.clave, None)
+        if not self.suscripciones and self.tarea is not None:
+            # Sin nadie que escuche, el lector no espera el bloqueo entero del XREAD (15 s): se
+            # cancela, y la próxima suscripción arranca otro. Así el bucle de una petición que
+            # termina (el cliente de pruebas, un `asyncio.run`) no queda esperándolo al cerrar.
+            self.tarea.cancel()
+            self.tarea = None
 
     async def _despertar(self) -> None:
         with contextlib.suppress(redis.exceptions.RedisError):

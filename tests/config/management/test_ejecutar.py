@@ -55,7 +55,9 @@ class Servidor:
     def url(self) -> str:
         return f"http://127.0.0.1:{self.puerto}"
 
-    def esperar_salud(self, limite_s: float = 120) -> dict[str, Any]:
+    def esperar_salud(self, limite_s: float = 240) -> dict[str, Any]:
+        # Preparar desde cero (PostgreSQL, migraciones, corpus y capas) toma ~110 s aquí; con la
+        # máquina cargada, más: el límite es para un arranque colgado, no para medir.
         fin = time.monotonic() + limite_s
         ultimo: dict[str, Any] = {}
         while time.monotonic() < fin:
