@@ -199,9 +199,7 @@ def reordenar(
             "texto": _rrf(posicion_texto.get(pk)),
             "oracion": cobertura,
             "epigrafe": _cobertura_del_encabezado(lexemas_de.get(encabezado, set()), consulta, idf),
-            "frase": len(pares & pares_de_la_pregunta) / len(pares_de_la_pregunta)
-            if pares_de_la_pregunta
-            else 0.0,
+            "frase": len(pares) / len(pares_de_la_pregunta) if pares_de_la_pregunta else 0.0,
             "familia": float(
                 bool(familias)
                 and afin(
@@ -229,10 +227,9 @@ def reordenar(
                 epigrafe=encabezado if fragmento.articulo else "",
             )
         )
+    _marcar_copias(candidatos, filas)
     for candidato, puntaje in zip(
-        candidatos,
-        la_ley_primero([c.puntaje for c in candidatos], _copias(candidatos, filas)),
-        strict=True,
+        candidatos, la_ley_primero([c.puntaje for c in candidatos], copias(candidatos)), strict=True
     ):
         if puntaje != candidato.puntaje:
             candidato.puntaje, candidato.rasgos["reproducido"] = puntaje, 1.0
@@ -261,18 +258,18 @@ def la_ley_primero(puntajes: list[float], pares: list[tuple[int, int]]) -> list[
     return nuevos
 
 
-def _copias(candidatos: list[Candidato], filas: dict[int, FragmentoLegal]) -> list[tuple[int, int]]:
-    """Para cada fragmento de reglamento entre los candidatos, el de ley que reproduce (ver el
-    docstring del módulo), si alguno: el que más secuencias de cuatro palabras comparte con él."""
+def _marcar_copias(candidatos: list[Candidato], filas: dict[int, FragmentoLegal]) -> None:
+    """Anota en cada fragmento de reglamento entre los candidatos (`reproduce`) el de ley que
+    reproduce (ver el docstring del módulo), si alguno: el que más cuaternas comparte con él."""
     tipos = {pk: f.norma.tipo for pk, f in filas.items() if not f.modificatorio}
     primeros = sorted(candidatos, key=lambda c: c.puntaje, reverse=True)[:CANDIDATOS_COPIA]
     leyes = [c.fragmento_id for c in primeros if tipos.get(c.fragmento_id) == Norma.Tipo.LEY]
     reglamentos = [c for c in primeros if tipos.get(c.fragmento_id) == Norma.Tipo.DECRETO]
     if not leyes or not reglamentos:
-        return []
-    de_la_ley = {pk: _secuencias(filas[pk].texto) for pk in leyes}
+        return
+    de_la_ley = {pk: _cuaternas(filas[pk].texto) for pk in leyes}
     for reglamento in reglamentos:
-        del_reglamento = _secuencias(filas[reglamento.fragmento_id].texto)
+        del_reglamento = _cuaternas(filas[reglamento.fragmento_id].texto)
         mejor: tuple[int, int] | None = None
         for ley in leyes:
             compartidas = len(del_reglamento & de_la_ley[ley])
@@ -287,11 +284,11 @@ def _copias(candidatos: list[Candidato], filas: dict[int, FragmentoLegal]) -> li
                 mejor = (compartidas, ley)
         if mejor is not None:
             reglamento.reproduce = mejor[1]
-    return copias(candidatos)
 
 
-def _secuencias(texto: str, largo: int = 4) -> set[tuple[str, ...]]:
-    # Sin quitar tildes: la copia las conserva, y quitarlas en artículos largos costaba decenas de ms.
+def _cuaternas(texto: str, largo: int = 4) -> set[tuple[str, ...]]:
+    """Las secuencias de cuatro palabras seguidas del texto (tal cual, no raíces): miden la copia.
+    Sin quitar tildes: la copia las conserva, y quitarlas en artículos largos costaba decenas de ms."""
     palabras = re.findall(r"\w+", texto.lower())
     return {tuple(palabras[i : i + largo]) for i in range(len(palabras) - largo + 1)}
 
