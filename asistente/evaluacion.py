@@ -25,14 +25,13 @@ from django.test import override_settings
 
 from asistente import services
 from asistente.registro import Contexto, ejecutar, sin_cache
+from asistente.turno.medicion import es_abstencion
 from config.texto import sin_tildes
 from proyectos.roles import Rol, Usuario
 
 TIPOS = ("normativa", "proyecto", "fuera_de_corpus")
 CLASIFICACIONES = ("NO_INGRESA", "DIA", "EIA")
 CITAS_PUNTUADAS = 3
-# Lo que cuenta como abstención («no tengo base suficiente», «no encontré», «sin base»).
-_ABSTENCION = re.compile(r"no tengo base|sin base|no encontre|no hay base|base suficiente", re.IGNORECASE)
 # Cifras que una abstención no debe dar: porcentajes, montos, tasas («19 %», «$ 1.000», «3 UTM»).
 _CIFRA = re.compile(r"\d[\d.,]*\s*(%|por ?ciento|utm|uf\b|pesos)|\$\s*\d", re.IGNORECASE)
 _CLASIFICACION_DECLARADA = re.compile(r"\b(EIA|DIA|no ingresa|no requiere ingresar|no debe ingresar)\b")
@@ -124,7 +123,7 @@ def puntuar(item: Item, observada: Observada) -> Puntaje:
         texto=observada.texto,
     )
     criterios: list[bool] = []
-    p.abstuvo = not fuentes and bool(_ABSTENCION.search(sin_tildes(observada.texto)))
+    p.abstuvo = es_abstencion(observada.texto, fuentes)
     if item.tipo == "fuera_de_corpus":
         p.abstencion = p.abstuvo and not _CIFRA.search(observada.texto)
         criterios.append(p.abstencion)

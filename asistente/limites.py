@@ -10,6 +10,7 @@ from uuid import uuid4
 import redis
 import structlog
 
+from config import metricas
 from config.errores import LimiteExcedido, NoDisponible
 from config.redis_clientes import cliente_redis
 from proyectos.roles import Usuario, id_de
@@ -51,6 +52,7 @@ def limites_consumir(*, usuario: Usuario, limites: tuple[str, ...]) -> None:
             reintentar_en=REINTENTAR_SIN_REDIS_S,
         ) from None
     if lleno:
+        metricas.limitados_total.labels(origen="limite").inc()
         limite = limites[int(lleno) - 1]
         maximo, ventana = LIMITES[limite]
         restante = max(1, -(-int(espera_ms) // 1000))

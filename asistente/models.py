@@ -101,20 +101,38 @@ class Mensaje(models.Model):
     advertencias = models.JSONField(default=list, blank=True)
     sugerencias = models.JSONField(default=list, blank=True)
     marcado_inyeccion = models.BooleanField(default=False)
-    tokens_entrada = models.PositiveIntegerField(default=0)
+    # El mensaje del asistente es el registro de su turno (ver `asistente.turno.medicion`).
+    tokens_entrada = models.PositiveIntegerField(default=0, help_text="Todos, con los de caché.")
     tokens_salida = models.PositiveIntegerField(default=0)
+    tokens_cache_lectura = models.PositiveIntegerField(default=0)
+    tokens_cache_escritura = models.PositiveIntegerField(default=0)
     latencia_ms = models.PositiveIntegerField(null=True, blank=True)
+    primer_token_ms = models.PositiveIntegerField(null=True, blank=True)
     costo_usd = models.DecimalField(max_digits=10, decimal_places=6, default=0)
     motor = models.CharField(max_length=20, blank=True)
+    modelo = models.CharField(max_length=80, blank=True)
+    confianza = models.CharField(max_length=6, blank=True, help_text="De la última búsqueda normativa.")
+    familia = models.CharField(max_length=40, blank=True, help_text="De la pregunta, si se reconoció.")
+    abstuvo = models.BooleanField(default=False, help_text="Respondió que no hay base suficiente.")
+    respaldo = models.CharField(
+        max_length=80, blank=True, help_text="Por qué respondió el motor de respaldo (tipo de falla)."
+    )
+    error = models.CharField(max_length=80, blank=True, help_text="Tipo de error si el turno falló.")
+    limitado = models.BooleanField(default=False, help_text="El modelo respondió 429 durante el turno.")
     feedback = models.SmallIntegerField(null=True, blank=True)
     feedback_comentario = models.TextField(blank=True)
     creado_at = models.DateTimeField(auto_now_add=True)
 
     class Meta:
         ordering = ["creado_at"]
+        indexes = [models.Index(fields=["rol", "creado_at"], name="mensaje_rol_creado")]
 
     def __str__(self) -> str:
         return f"{self.rol}: {self.contenido[:60]}"
+
+    @property
+    def curada(self) -> bool:
+        return self.motor == "curada"
 
 
 def _vencimiento() -> object:
@@ -318,3 +336,35 @@ class FuenteCurada(models.Model):
 
     def __str__(self) -> str:
         return f"[{self.orden}] {self.fragmento_id}"
+
+
+class ResumenHora(models.Model):
+    """Los turnos de una hora de un motor, agregados desde sus mensajes (`asistente.metricas`): lo que
+    lee el panel de métricas para rangos largos, sin recorrer cada mensaje. Se recalcula entero (es
+    idempotente), así un turno que termina tarde no se pierde."""
+
+    hora = models.DateTimeField(help_text="Comienzo de la hora (UTC).")
+    motor = models.CharField(max_length=20)
+    turnos = models.PositiveIntegerField(default=0)
+    errores = models.PositiveIntegerField(default=0)
+    respaldos = models.PositiveIntegerField(default=0)
+    abstenciones = models.PositiveIntegerField(default=0)
+    curadas = models.PositiveIntegerField(default=0)
+    limitados = models.PositiveIntegerField(default=0)
+    tokens_entrada = models.BigIntegerField(default=0)
+    tokens_salida = models.BigIntegerField(default=0)
+    tokens_cache_lectura = models.BigIntegerField(default=0)
+    tokens_cache_escritura = models.BigIntegerField(default=0)
+    costo_usd = models.DecimalField(max_digits=14, decimal_places=6, default=0)
+    latencias = models.JSONField(default=list, help_text="Turnos por cubeta de latencia (ver metricas).")
+    primeros_tokens = models.JSONField(default=list, help_text="Turnos por cubeta de tiempo al primer token.")
+    confianzas = models.JSONField(default=dict, help_text="Turnos por confianza de la búsqueda.")
+
+    class Meta:
+        ordering = ["-hora", "motor"]
+        constraints = [models.UniqueConstraint(fields=["hora", "motor"], name="resumen_hora_motor_unico")]
+        verbose_name = "resumen por hora"
+        verbose_name_plural = "resúmenes por hora"
+
+    def __str__(self) -> str:
+        return f"{self.hora:%Y-%m-%d %H}h · {self.motor}"

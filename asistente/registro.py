@@ -28,6 +28,7 @@ from django.db import connection, transaction
 from pydantic import BaseModel, ValidationError
 
 from asistente.models import Conversacion, LlamadaHerramienta
+from config import metricas
 from config.errores import EntradaNoValida
 from config.http import plazo
 from proyectos.roles import Usuario, rol_memorizado
@@ -240,6 +241,7 @@ def ejecutar(
     resultado: dict[str, Any] | None = None
     error = ""
     cache_hit = False
+    clave = ""
     try:
         if herramienta is None or not herramienta.disponible():
             raise ErrorDeHerramienta(f"La herramienta «{nombre}» no está disponible.")
@@ -262,6 +264,7 @@ def ejecutar(
     except ErrorDeHerramienta as e:
         error = str(e)
     ms = round((time.perf_counter() - inicio) * 1000)
+    _medir(nombre, ms=ms, error=bool(error), cache_hit=cache_hit if clave else None)
     LlamadaHerramienta.objects.create(
         conversacion=contexto.conversacion,
         usuario_id=contexto.usuario.pk if contexto.usuario.is_authenticated else None,
@@ -281,6 +284,17 @@ def ejecutar(
         "error": error or None,
         "ms": ms,
     }
+
+
+def _medir(nombre: str, *, ms: int, error: bool, cache_hit: bool | None) -> None:
+    """Métricas de la llamada; `cache_hit` es None si la herramienta no usa caché en esta llamada.
+    La etiqueta es el nombre solo si la herramienta existe: un nombre inventado no crea series."""
+    etiqueta = nombre if nombre in REGISTRO else "desconocida"
+    metricas.herramienta_segundos.labels(herramienta=etiqueta).observe(ms / 1000)
+    if error:
+        metricas.herramienta_errores_total.labels(herramienta=etiqueta).inc()
+    if cache_hit is not None:
+        metricas.contar_cache("herramientas", acierto=cache_hit)
 
 
 def _en_castellano(error: Any) -> str:

@@ -12,7 +12,6 @@ pueda citar llega antes que ese texto.
 from __future__ import annotations
 
 import re
-import time
 import unicodedata
 from collections.abc import Iterator
 from typing import Any
@@ -29,6 +28,7 @@ from asistente.models import Conversacion, Dominio, MemoriaUsuario, Mensaje
 from asistente.motores import motor_flujo, motor_para
 from asistente.registro import REGISTRO, Fuente
 from asistente.turno.eventos import SecuenciaDeEventos
+from asistente.turno.medicion import Reloj, de_la_busqueda, enlazar_llamadas, es_abstencion, publicar
 from asistente.turno.tipos import VENTANA_MENSAJES, Evento, Respuesta, Turno
 from config.errores import EntradaNoValida, NoEncontrado
 from config.texto import normalizar, sin_tildes
@@ -39,6 +39,7 @@ from proyectos.roles import Usuario, id_de
 registro = structlog.get_logger(__name__)
 
 LARGO_MAXIMO = 4000
+FALLA_DEL_TURNO = "No pude completar la respuesta. Intente nuevamente en unos segundos."
 LARGO_RESUMEN = 4000
 # Heurísticas de inyección: marcan el mensaje (se guarda tal cual) y el asistente no cambia sus reglas.
 # Se comparan sobre el texto normalizado (`_texto_comparable`): sin tildes, ancho completo ni
@@ -129,7 +130,8 @@ def turno_eventos(turno: Turno) -> Iterator[Evento]:
     secuencia = SecuenciaDeEventos(turno, mensaje_id=mensaje_id)
     evento = secuencia.evento
     descargos = descargos_de(turno.dominio, turno.texto)
-    reloj = time.perf_counter()
+    reloj = Reloj()
+    desde = timezone.now()
     yield evento(
         "meta",
         {
@@ -154,12 +156,12 @@ def turno_eventos(turno: Turno) -> Iterator[Evento]:
                 yield from secuencia.herramienta(delta.llamada)
             if delta.texto:
                 yield from secuencia.inicio(descargos)
+                reloj.texto()
                 yield evento("token", {"texto": delta.texto})
-    except Exception:
+    except Exception as error:
         registro.exception("turno_fallo", conversacion=str(turno.conversacion.pk))
-        yield evento(
-            "error", {"mensaje": "No pude completar la respuesta. Intente nuevamente en unos segundos."}
-        )
+        _registrar_falla(turno, mensaje_id, reloj, desde, error)
+        yield evento("error", {"mensaje": FALLA_DEL_TURNO})
         return
     texto, fuentes = depurar_citas(respuesta.texto, turno.contexto.fuentes)
     advertencias = list(dict.fromkeys(respuesta.advertencias + descargos))
@@ -174,10 +176,20 @@ def turno_eventos(turno: Turno) -> Iterator[Evento]:
         sugerencias=respuesta.sugerencias,
         tokens_entrada=respuesta.tokens_entrada,
         tokens_salida=respuesta.tokens_salida,
+        tokens_cache_lectura=respuesta.tokens_cache_lectura,
+        tokens_cache_escritura=respuesta.tokens_cache_escritura,
         costo_usd=respuesta.costo_usd,
         motor=respuesta.motor,
-        latencia_ms=round((time.perf_counter() - reloj) * 1000),
+        modelo=respuesta.modelo,
+        latencia_ms=reloj.ms(),
+        primer_token_ms=reloj.primer_texto_ms(),
+        abstuvo=es_abstencion(texto, fuentes),
+        respaldo=respuesta.respaldo,
+        limitado=respuesta.limitado,
+        **de_la_busqueda(respuesta.llamadas),
     )
+    enlazar_llamadas(mensaje, desde=desde)
+    publicar(mensaje)
     memoria_recordar_proyectos(usuario=turno.usuario, ids=_proyectos_del_turno(turno, respuesta))
     conversacion_resumir(conversacion=turno.conversacion)
     if secuencia.iniciado:
@@ -200,6 +212,25 @@ def turno_eventos(turno: Turno) -> Iterator[Evento]:
             "sugerencias": respuesta.sugerencias,
         },
     )
+
+
+def _registrar_falla(turno: Turno, mensaje_id: UUID, reloj: Reloj, desde: Any, error: Exception) -> None:
+    """Un turno que falló también queda registrado: el aviso que vio el usuario y el tipo de error.
+    Si ni eso se puede guardar (la base cayó), queda al menos en las métricas y el log."""
+    mensaje = Mensaje(
+        id=mensaje_id,
+        conversacion=turno.conversacion,
+        rol=Mensaje.Rol.ASISTENTE,
+        contenido=FALLA_DEL_TURNO,
+        latencia_ms=reloj.ms(),
+        error=type(error).__name__[:80],
+    )
+    try:
+        mensaje.save(force_insert=True)
+        enlazar_llamadas(mensaje, desde=desde)
+    except Exception:
+        registro.exception("turno_fallo_sin_registro", conversacion=str(turno.conversacion.pk))
+    publicar(mensaje)
 
 
 def mensaje_sospechoso(texto: str) -> bool:

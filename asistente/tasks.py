@@ -5,6 +5,7 @@ from celery import shared_task
 from asistente import flujos
 from asistente.acciones import acciones_expirar
 from asistente.avisos import avisos_evaluar_activos
+from asistente.metricas import horas_recientes_resumir
 from asistente.services import turno_de_mensaje
 
 
@@ -19,6 +20,12 @@ def evaluar_avisos() -> int | None:
     """Revisa los proyectos de los usuarios con actividad reciente y crea los avisos que falten
     (None si según la frecuencia configurada aún no tocaba)."""
     return avisos_evaluar_activos()
+
+
+@shared_task(name="asistente.metricas_resumir")
+def resumir_metricas() -> int:
+    """Agrega por hora los turnos recientes en `ResumenHora` (lo que lee el panel de métricas)."""
+    return horas_recientes_resumir()
 
 
 @shared_task(name=flujos.TAREA_PUBLICAR, acks_late=True, ignore_result=True)

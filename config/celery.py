@@ -3,7 +3,7 @@
 import os
 
 from celery import Celery
-from celery.signals import worker_process_init, worker_ready
+from celery.signals import task_failure, worker_process_init, worker_ready
 
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings.local")
 
@@ -19,6 +19,14 @@ def _congelar_lo_cargado(**_: object) -> None:
     from config.recolector import congelar_lo_cargado
 
     congelar_lo_cargado()
+
+
+@task_failure.connect
+def _contar_falla(sender: object = None, **_: object) -> None:
+    """Cada tarea que falla suma en `celery_tareas_fallidas_total`, con su nombre."""
+    from config.metricas import tareas_fallidas_total
+
+    tareas_fallidas_total.labels(tarea=getattr(sender, "name", "desconocida")).inc()
 
 
 @app.task(name="config.ping")

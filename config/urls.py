@@ -13,6 +13,7 @@ urlpatterns = [
     path("salir/", auth_views.LogoutView.as_view(), name="logout"),
     path("admin/", admin.site.urls),
     path("api/health/", views.SaludApi.as_view(), name="salud"),
+    path("metrics", views.metricas_prometheus, name="metricas"),
     path("api/", include("proyectos.urls_api")),
     path("api/asistente/", include("asistente.urls_api")),
     path("proyectos/", include("proyectos.urls")),

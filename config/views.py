@@ -14,6 +14,7 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
+from config import metricas
 from config.salud import estado_del_sistema
 
 
@@ -23,6 +24,26 @@ def inicio(request: HttpRequest) -> HttpResponse:
 
 
 @csrf_exempt  # responde 404 a todo método; sin esto, un POST sin token CSRF recibía 403 en HTML
+def metricas_prometheus(request: HttpRequest) -> HttpResponse:
+    """/metrics: el texto de exposición de Prometheus, sumado de todos los procesos. Solo con
+    `Authorization: Bearer <METRICAS_TOKEN>` o desde una IP de `METRICAS_IPS`."""
+    if not _puede_ver_metricas(request):
+        return HttpResponse(
+            "Acceso denegado: use el token de METRICAS_TOKEN o una IP de METRICAS_IPS.\n",
+            status=403,
+            content_type="text/plain; charset=utf-8",
+        )
+    return HttpResponse(metricas.exponer(), content_type=metricas.CONTENT_TYPE_LATEST)
+
+
+def _puede_ver_metricas(request: HttpRequest) -> bool:
+    token = settings.METRICAS_TOKEN
+    recibido = request.headers.get("Authorization", "").removeprefix("Bearer ").strip()
+    if token and hmac.compare_digest(recibido.encode(), token.encode()):
+        return True
+    return request.META.get("REMOTE_ADDR", "") in settings.METRICAS_IPS
+
+
 def api_inexistente(request: HttpRequest) -> JsonResponse:
     """Una ruta bajo /api/ que no existe: 404 en JSON con la forma de error de la API (no la página
     HTML de Django), y la ruta con barra final si esa sí existe."""

@@ -21,6 +21,7 @@ import structlog
 from django.core.cache import cache
 from django.utils import timezone
 
+from config import metricas
 from config.errores import EnConflicto
 from config.http import ErrorHttp
 from fuentes_externas.models import EstadoFuente
@@ -58,8 +59,10 @@ def consultar(
     guardado = cache.get(llave)
     if guardado is not None and time.time() - guardado["t"] < VIGENCIA_S[vigencia or fuente]:
         _contar(fuente, "aciertos")
+        metricas.contar_cache("fuentes_externas", acierto=True)
         return Consulta(guardado["datos"], True, _fecha(guardado["t"]))
     _contar(fuente, "fallos")
+    metricas.contar_cache("fuentes_externas", acierto=False)
     try:
         datos = obtener()
     except ErrorHttp as error:
@@ -121,6 +124,7 @@ def ejecucion(*, fuente: str, maximo_s: int) -> Iterator[dict[str, str]]:
 
 
 def estado_falla(*, fuente: str, error: str) -> None:
+    metricas.fuentes_fallas_total.labels(fuente=fuente).inc()
     EstadoFuente.objects.update_or_create(
         fuente=fuente, defaults={"ultimo_error": error[:2000], "ultimo_error_at": timezone.now()}
     )

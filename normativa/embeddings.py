@@ -22,6 +22,7 @@ from django.conf import settings
 from django.db import transaction
 from pydantic import BaseModel, ValidationError
 
+from config import metricas
 from config.http import ErrorHttp, solicitar
 from normativa.models import DIMENSIONES, EmbeddingCache
 
@@ -170,6 +171,11 @@ def embeber_pasajes(
         for fila in EmbeddingCache.objects.filter(hash__in=set(claves))
     }
     faltantes = list(dict.fromkeys(clave for clave in claves if clave not in en_cache))
+    if claves:
+        metricas.cache_total.labels(cache="embeddings", resultado="acierto").inc(
+            len(set(claves)) - len(faltantes)
+        )
+        metricas.cache_total.labels(cache="embeddings", resultado="fallo").inc(len(faltantes))
     if progreso and len(claves) > len(faltantes):
         progreso(len(claves) - len(faltantes))  # los que ya estaban en caché cuentan como hechos
     texto_de = dict(zip(claves, textos, strict=True))
@@ -198,7 +204,10 @@ def embeber_consulta(texto: str) -> np.ndarray:
     corpus) y distintos usuarios hacen la misma pregunta. Cada embedding cuesta decenas de ms de CPU;
     un texto ya visto no se recalcula.
     """
-    return _consulta_memorizada(proveedor(), texto)
+    antes = _consulta_memorizada.cache_info().hits
+    vector = _consulta_memorizada(proveedor(), texto)
+    metricas.contar_cache("embeddings_consulta", acierto=_consulta_memorizada.cache_info().hits > antes)
+    return vector
 
 
 def consultas_olvidar() -> None:

@@ -13,6 +13,7 @@ from asistente.motores.claude import MotorClaude
 from asistente.motores.curado import MotorCurado
 from asistente.motores.reglas import MotorReglas
 from asistente.turno.tipos import FlujoMotor, Motor, MotorEnVivo, Turno
+from config import metricas
 
 
 def motor_llm_configurado() -> str:
@@ -25,7 +26,9 @@ def motor_llm_configurado() -> str:
 def motor_para(turno: Turno) -> Motor:
     """Una respuesta curada vigente que coincide con la pregunta, con cualquier motor; si no, el
     motor configurado (`ASISTENTE_MOTOR`): Claude si hay clave y así se pide; si no, reglas."""
-    if (curada := respuesta_curada_para(texto=turno.texto, dominio=turno.dominio)) is not None:
+    curada = respuesta_curada_para(texto=turno.texto, dominio=turno.dominio)
+    metricas.contar_cache("respuestas_curadas", acierto=curada is not None)
+    if curada is not None:
         return MotorCurado(curada)
     if motor_llm_configurado() == "claude":
         return MotorClaude(respaldo=MotorReglas())

@@ -15,6 +15,7 @@ from __future__ import annotations
 import functools
 import json
 from collections.abc import Iterator
+from contextlib import ExitStack
 from typing import Any, cast
 
 import anthropic
@@ -26,6 +27,7 @@ from django.db import connection as conexion_bd
 from asistente.acciones import accion_proponer, texto_de_propuesta
 from asistente.models import Dominio
 from asistente.registro import REGISTRO, ErrorDeHerramienta, ejecutar, herramientas_para
+from asistente.turno.medicion import anotar_429, contando_429
 from asistente.turno.tipos import Delta, FlujoMotor, Motor, Respuesta, Turno
 from proyectos.roles import rol_de, rol_memorizado
 
@@ -77,6 +79,8 @@ class MotorClaude:
             respuesta: Respuesta = self.respaldo.responder(turno)
             respuesta.advertencias.insert(0, AVISO_RESPALDO)
             respuesta.motor = f"{self.respaldo.nombre} (respaldo)"
+            respuesta.respaldo = type(error).__name__
+            respuesta.limitado = respuesta.limitado or isinstance(error, anthropic.RateLimitError)
             return respuesta
 
     def _flujo(self, turno: Turno) -> FlujoMotor:
@@ -102,7 +106,7 @@ class MotorClaude:
             {"role": m.rol, "content": m.contenido} for m in turno.historial() if m.contenido.strip()
         ]
         mensajes.append({"role": "user", "content": _contenido_del_usuario(turno)})
-        respuesta = Respuesta("", motor=NOMBRE)
+        respuesta = Respuesta("", motor=NOMBRE, modelo=settings.ANTHROPIC_MODEL)
         if turno.inyeccion:
             respuesta.advertencias.append(AVISO_INYECCION)
 
@@ -121,14 +125,20 @@ class MotorClaude:
             # por trozo es lo que manda (un tercio menos de CPU que `messages.create(stream=True)`, y
             # `messages.stream` además arma una instantánea del mensaje en cada evento). Los errores
             # HTTP y los reintentos siguen siendo los del SDK.
-            with cliente.messages.with_streaming_response.create(
-                model=settings.ANTHROPIC_MODEL,
-                max_tokens=settings.ANTHROPIC_MAX_TOKENS,
-                system=sistema,  # type: ignore[arg-type]
-                tools=herramientas,  # type: ignore[arg-type]
-                messages=mensajes,  # type: ignore[arg-type]
-                stream=True,
-            ) as respuesta_http:
+            with ExitStack() as pila:
+                # La petición (con los reintentos del SDK) se hace al entrar; ahí se cuentan los 429.
+                with contando_429() as respuestas_429:
+                    respuesta_http = pila.enter_context(
+                        cliente.messages.with_streaming_response.create(
+                            model=settings.ANTHROPIC_MODEL,
+                            max_tokens=settings.ANTHROPIC_MAX_TOKENS,
+                            system=sistema,  # type: ignore[arg-type]
+                            tools=herramientas,  # type: ignore[arg-type]
+                            messages=mensajes,  # type: ignore[arg-type]
+                            stream=True,
+                        )
+                    )
+                respuesta.limitado = respuesta.limitado or bool(respuestas_429)
                 for suceso in _sucesos(respuesta_http.http_response):
                     texto = ronda.acumular(suceso)
                     if texto:
@@ -186,7 +196,19 @@ class MotorClaude:
 @functools.lru_cache(maxsize=4)
 def cliente_anthropic(clave: str, url: str | None, reintentos: int, timeout_s: int) -> anthropic.Anthropic:
     """Un cliente por configuración: reutiliza conexiones (crear uno cuesta decenas de ms)."""
-    return anthropic.Anthropic(api_key=clave, base_url=url, max_retries=reintentos, timeout=timeout_s)
+    return anthropic.Anthropic(
+        api_key=clave,
+        base_url=url,
+        max_retries=reintentos,
+        timeout=timeout_s,
+        http_client=anthropic.DefaultHttpxClient(event_hooks={"response": [_anotar_si_429]}),
+    )
+
+
+def _anotar_si_429(respuesta: httpx2.Response) -> None:
+    """Cada respuesta del modelo, reintentos incluidos: un 429 queda en las métricas y en el turno."""
+    if respuesta.status_code == 429:
+        anotar_429()
 
 
 def _es_externa(nombre: str) -> bool:
@@ -340,10 +362,27 @@ def _sumar_uso(respuesta: Respuesta, uso: dict[str, int]) -> None:
     salida = uso.get("output_tokens", 0)
     respuesta.tokens_entrada += entrada + escritura + lectura
     respuesta.tokens_salida += salida
-    precio_entrada = settings.ANTHROPIC_PRECIO_ENTRADA_USD_MTOK / 1_000_000
+    respuesta.tokens_cache_lectura += lectura
+    respuesta.tokens_cache_escritura += escritura
+    precios = precios_del_modelo(settings.ANTHROPIC_MODEL)
     respuesta.costo_usd += (
-        entrada * precio_entrada
-        + escritura * precio_entrada * 1.25
-        + lectura * precio_entrada * 0.1
-        + salida * settings.ANTHROPIC_PRECIO_SALIDA_USD_MTOK / 1_000_000
-    )
+        entrada * precios["entrada"]
+        + escritura * precios["cache_escritura"]
+        + lectura * precios["cache_lectura"]
+        + salida * precios["salida"]
+    ) / 1_000_000
+
+
+def precios_del_modelo(modelo: str) -> dict[str, float]:
+    """Dólares por millón de tokens del modelo según `ANTHROPIC_PRECIOS` (el prefijo más largo que
+    calce con su nombre); si no está, los de `ANTHROPIC_PRECIO_ENTRADA/SALIDA_USD_MTOK`. La caché de
+    prompts: escribir cuesta 1,25 veces la entrada y leer 0,1 veces, salvo que la tabla diga otra cosa."""
+    calces = [prefijo for prefijo in settings.ANTHROPIC_PRECIOS if modelo.startswith(prefijo)]
+    fila = settings.ANTHROPIC_PRECIOS[max(calces, key=len)] if calces else {}
+    entrada = float(fila.get("entrada", settings.ANTHROPIC_PRECIO_ENTRADA_USD_MTOK))
+    return {
+        "entrada": entrada,
+        "salida": float(fila.get("salida", settings.ANTHROPIC_PRECIO_SALIDA_USD_MTOK)),
+        "cache_escritura": float(fila.get("cache_escritura", entrada * 1.25)),
+        "cache_lectura": float(fila.get("cache_lectura", entrada * 0.1)),
+    }

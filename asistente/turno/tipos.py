@@ -93,10 +93,15 @@ class Respuesta:
     accion: AccionPendiente | None = None
     advertencias: list[str] = field(default_factory=list)
     sugerencias: list[str] = field(default_factory=list)
-    tokens_entrada: int = 0
+    tokens_entrada: int = 0  # todos, con los leídos y escritos en la caché de prompts
     tokens_salida: int = 0
+    tokens_cache_lectura: int = 0
+    tokens_cache_escritura: int = 0
     costo_usd: float = 0.0
     motor: str = ""
+    modelo: str = ""
+    respaldo: str = ""  # por qué respondió el motor de respaldo (tipo de la falla del modelo)
+    limitado: bool = False  # el modelo respondió 429 (aunque un reintento haya resultado)
 
 
 class Motor(Protocol):

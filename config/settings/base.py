@@ -6,6 +6,7 @@ arrancan antes los servicios embebidos si faltan `DATABASE_URL` o `REDIS_URL`.
 
 from __future__ import annotations
 
+import os
 from pathlib import Path
 
 import django_stubs_ext
@@ -209,10 +210,24 @@ ANTHROPIC_MAX_TOKENS = entorno.entero("ANTHROPIC_MAX_TOKENS", defecto=2048, mini
 # El SDK reintenta con espera exponencial en 408/409/429/5xx y sobrecarga (529).
 ANTHROPIC_MAX_RETRIES = entorno.entero("ANTHROPIC_MAX_RETRIES", defecto=2)
 ANTHROPIC_TIMEOUT_S = entorno.entero("ANTHROPIC_TIMEOUT_S", defecto=60, minimo=1)
-# Precios para estimar el costo por mensaje: USD por millón de tokens (línea Sonnet; ajústelos al
-# modelo elegido).
+# Precios para estimar el costo de cada turno: USD por millón de tokens, por prefijo del nombre del
+# modelo (gana el más largo). Escribir en la caché de prompts cuesta 1,25 veces la entrada y leerla
+# 0,1 veces, salvo que la fila diga `cache_escritura` / `cache_lectura`.
+ANTHROPIC_PRECIOS: dict[str, dict[str, float]] = {
+    "claude-sonnet-4": {"entrada": 3, "salida": 15},
+    "claude-haiku-4": {"entrada": 1, "salida": 5},
+    "claude-opus-4": {"entrada": 15, "salida": 75},
+    "claude-opus-4-5": {"entrada": 5, "salida": 25},
+    "claude-opus-4-6": {"entrada": 5, "salida": 25},
+}
+# Un modelo que no está en la tabla usa estos; si se dan en el entorno, valen para ANTHROPIC_MODEL.
 ANTHROPIC_PRECIO_ENTRADA_USD_MTOK = float(entorno.texto("ANTHROPIC_PRECIO_ENTRADA_USD_MTOK", defecto="3"))
 ANTHROPIC_PRECIO_SALIDA_USD_MTOK = float(entorno.texto("ANTHROPIC_PRECIO_SALIDA_USD_MTOK", defecto="15"))
+if "ANTHROPIC_PRECIO_ENTRADA_USD_MTOK" in os.environ or "ANTHROPIC_PRECIO_SALIDA_USD_MTOK" in os.environ:
+    ANTHROPIC_PRECIOS[ANTHROPIC_MODEL] = {
+        "entrada": ANTHROPIC_PRECIO_ENTRADA_USD_MTOK,
+        "salida": ANTHROPIC_PRECIO_SALIDA_USD_MTOK,
+    }
 ASISTENTE_MAX_RONDAS = entorno.entero("ASISTENTE_MAX_RONDAS", defecto=5, minimo=1)
 # Dominio de las conversaciones nuevas si el cliente no indica otro (se curan en el admin).
 ASISTENTE_DOMINIO = entorno.texto("ASISTENTE_DOMINIO", defecto="mineria")
@@ -235,6 +250,29 @@ SALUD_TOKEN = entorno.texto("SALUD_TOKEN", defecto="")
 WEBSOCKET_ECO = entorno.booleano("WEBSOCKET_ECO", defecto=False)
 # Segundos que /api/health/ espera la respuesta de un worker de Celery a la tarea ping.
 SALUD_ESPERA_CELERY_S = entorno.entero("SALUD_ESPERA_CELERY_S", defecto=3, minimo=1)
+
+# Métricas Prometheus en modo multiproceso (`config.metricas`): cada proceso escribe sus valores en
+# este directorio, que se fija antes de que nada importe el cliente; `manage.py ejecutar` lo vacía.
+METRICAS_DIR = Path(os.environ.setdefault("PROMETHEUS_MULTIPROC_DIR", str(BASE_DIR / "var" / "metricas")))
+METRICAS_DIR.mkdir(parents=True, exist_ok=True)
+# /metrics responde a quien traiga `Authorization: Bearer <METRICAS_TOKEN>` o venga de una de estas IP;
+# sin ninguno de los dos configurado, a nadie.
+METRICAS_TOKEN = entorno.texto("METRICAS_TOKEN", defecto="")
+METRICAS_IPS = entorno.lista("METRICAS_IPS", defecto=[])
+# Errores a Sentry (Django y Celery) solo si hay DSN; sin él, sentry-sdk ni se importa.
+SENTRY_DSN = entorno.texto("SENTRY_DSN", defecto="")
+if SENTRY_DSN:
+    import sentry_sdk
+    from sentry_sdk.integrations.celery import CeleryIntegration
+    from sentry_sdk.integrations.django import DjangoIntegration
+
+    sentry_sdk.init(
+        dsn=SENTRY_DSN,
+        integrations=[DjangoIntegration(), CeleryIntegration()],
+        environment=entorno.texto("SENTRY_ENTORNO", defecto="produccion"),
+        traces_sample_rate=0.0,
+        send_default_pii=False,
+    )
 
 # El motor de prefactibilidad cita el corpus sin importar la app normativa (ver CONTRIBUTING).
 RESOLVER_CITAS = "normativa.citas.resolver_citas"

@@ -7,6 +7,8 @@ from config.servicios import preparar_entorno
 preparar_entorno()
 os.environ.setdefault("DJANGO_SECRET_KEY", "solo-desarrollo-local-no-usar-en-produccion")
 os.environ.setdefault("DJANGO_DEBUG", "true")
+# /metrics desde esta misma máquina (un Prometheus local), sin token.
+os.environ.setdefault("METRICAS_IPS", "127.0.0.1,::1")
 
 from config.settings.base import *  # noqa: E402,F403
 

@@ -1,6 +1,7 @@
 """Pruebas (pytest-django): PostgreSQL+pgvector y Redis reales, embebidos o desde las URLs."""
 
 import os
+import tempfile
 from urllib.parse import urlsplit, urlunsplit
 
 from config.servicios import preparar_entorno
@@ -8,6 +9,8 @@ from config.servicios import preparar_entorno
 preparar_entorno()
 os.environ.setdefault("DJANGO_SECRET_KEY", "solo-pruebas-no-usar-en-produccion")
 os.environ.setdefault("DJANGO_DEBUG", "false")
+# Las métricas de cada sesión de pruebas, aparte de las de `make run`.
+os.environ["PROMETHEUS_MULTIPROC_DIR"] = tempfile.mkdtemp(prefix="metricas-pruebas-")
 
 from config.settings.base import *  # noqa: E402,F403
 

@@ -33,6 +33,7 @@ from django.db.models import Q, QuerySet
 from pgvector.django import CosineDistance
 from rapidfuzz import fuzz
 
+from config import metricas
 from config.errores import EntradaNoValida
 from config.texto import sin_tildes
 from normativa.busqueda.ajenas import es_ajena
@@ -172,9 +173,35 @@ def buscar_normativa(
     """Devuelve los fragmentos vigentes más pertinentes para la consulta, con cita y confianza.
 
     `vector_consulta` evita volver a embeber una consulta ya embebida (benchmarks, varias búsquedas
-    de la misma pregunta).
+    de la misma pregunta). Su duración queda en `normativa_busqueda_seconds`, por modo.
     """
     consulta = _validar(consulta=consulta, top_k=top_k, modo=modo)
+    with metricas.busqueda_segundos.labels(modo=modo).time():
+        return _buscar(
+            consulta=consulta,
+            top_k=top_k,
+            modo=modo,
+            normas=normas,
+            temas=temas,
+            tipos_documento=tipos_documento,
+            incluir_derogados=incluir_derogados,
+            incluir_documentacion=incluir_documentacion,
+            vector_consulta=vector_consulta,
+        )
+
+
+def _buscar(
+    *,
+    consulta: str,
+    top_k: int,
+    modo: str,
+    normas: Sequence[str] | None,
+    temas: Sequence[str] | None,
+    tipos_documento: Sequence[str] | None,
+    incluir_derogados: bool,
+    incluir_documentacion: bool,
+    vector_consulta: np.ndarray | None,
+) -> ResultadoBusqueda:
     base = _fragmentos_buscables(
         normas=normas,
         temas=temas,

@@ -1,17 +1,21 @@
 """Usuarios con cliente y proyecto para conversar con el asistente."""
 
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from typing import Any
 
 import pytest
 from django.contrib.auth.models import AbstractUser
+from django.test import override_settings
 
 from asistente.services import turno_eventos, turno_iniciar
 from asistente.turno.tipos import Turno
 from proyectos.models import Cliente, Proyecto
 from proyectos.roles import Rol
 from proyectos.services import proyecto_crear, usuario_crear_o_actualizar
+from tests.utilidades import ServidorLocal
+
+RUTA = "/v1/messages"  # la de la API de Mensajes en el servidor local que hace de Claude
 
 
 @dataclass
@@ -93,3 +97,25 @@ def proyecto_eia(motor: None, usuaria: Callable[..., AbstractUser]) -> Proyecto:
     )
     analisis_ejecutar(proyecto=proyecto, usuario=dueña)
     return proyecto
+
+
+@pytest.fixture
+def servidor() -> Iterator[ServidorLocal]:
+    """Un servidor local que habla la API de Mensajes, y el motor Claude apuntado a él."""
+    local = ServidorLocal()
+    with override_settings(
+        ANTHROPIC_API_KEY="clave-de-prueba",
+        ANTHROPIC_BASE_URL=local.url,
+        ASISTENTE_MOTOR="claude",
+        ANTHROPIC_MAX_RETRIES=1,
+    ):
+        yield local
+    local.cerrar()
+
+
+def uso_de_herramienta(nombre: str, entrada: dict[str, Any], ident: str = "toolu_1") -> dict[str, Any]:
+    return {"type": "tool_use", "id": ident, "name": nombre, "input": entrada}
+
+
+def responder_sse(servidor: ServidorLocal, cuerpo: str, estado: int = 200) -> None:
+    servidor.responder(RUTA, estado, cuerpo, {"Content-Type": "text/event-stream"})

@@ -1,7 +1,7 @@
 """Motor Claude con el SDK real contra un servidor local que habla la API de Mensajes (SSE)."""
 
 import json
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
 from typing import Any
 
 import pytest
@@ -11,32 +11,9 @@ from django.test import override_settings
 
 from asistente.models import AccionPendiente, Dominio, Mensaje
 from proyectos.models import Proyecto
-from tests.asistente.conftest import Charla
+from tests.asistente.conftest import RUTA, Charla, responder_sse, uso_de_herramienta
 from tests.utilidades import ServidorLocal
 from tests.utilidades import mensaje_sse as sse
-
-RUTA = "/v1/messages"
-
-
-def uso_de_herramienta(nombre: str, entrada: dict[str, Any], ident: str = "toolu_1") -> dict[str, Any]:
-    return {"type": "tool_use", "id": ident, "name": nombre, "input": entrada}
-
-
-@pytest.fixture
-def servidor() -> Iterator[ServidorLocal]:
-    local = ServidorLocal()
-    with override_settings(
-        ANTHROPIC_API_KEY="clave-de-prueba",
-        ANTHROPIC_BASE_URL=local.url,
-        ASISTENTE_MOTOR="claude",
-        ANTHROPIC_MAX_RETRIES=1,
-    ):
-        yield local
-    local.cerrar()
-
-
-def responder_sse(servidor: ServidorLocal, cuerpo: str, estado: int = 200) -> None:
-    servidor.responder(RUTA, estado, cuerpo, {"Content-Type": "text/event-stream"})
 
 
 def pedidos_json(servidor: ServidorLocal) -> list[dict[str, Any]]:

@@ -12,6 +12,7 @@ from django.conf import settings
 from django.core.management.base import BaseCommand
 from honcho.manager import Manager
 
+from config.metricas import vaciar_directorio
 from config.services import sistema_preparar, usuario_demo_asegurar
 from config.servicios import detener_servicios, redis_es_embebido
 
@@ -38,6 +39,8 @@ class Command(BaseCommand):
         self.stdout.write(f"Sirviendo en http://{opciones['host']}:{opciones['puerto']}/ (Ctrl-C para salir)")
         self.stdout.flush()
         python = sys.executable
+        # Las métricas de una ejecución anterior no se suman a las de esta (`config.metricas`).
+        vaciar_directorio(settings.METRICAS_DIR)
         # Los turnos del chat corren en su propio worker (salvo ASISTENTE_TURNOS_EN=hilos): el proceso
         # web solo retransmite y los turnos usan el otro núcleo. Los hijos heredan la variable.
         os.environ["ASISTENTE_TURNOS_EN"] = os.environ.get("ASISTENTE_TURNOS_EN") or "worker"

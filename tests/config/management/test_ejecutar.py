@@ -34,7 +34,9 @@ class Servidor:
     def __init__(self, directorio: Path) -> None:
         self.puerto = puerto_libre()
         self.directorio = directorio
-        entorno = {k: v for k, v in os.environ.items() if k not in {"DATABASE_URL", "REDIS_URL"}}
+        # Sin las URLs ni el directorio de métricas de la sesión de pruebas (`ejecutar` lo vaciaría).
+        excluidas = {"DATABASE_URL", "REDIS_URL", "PROMETHEUS_MULTIPROC_DIR"}
+        entorno = {k: v for k, v in os.environ.items() if k not in excluidas}
         entorno["SALUD_TOKEN"] = TOKEN_SALUD
         entorno["WEBSOCKET_ECO"] = "true"  # la prueba de punta a punta de la capa de canales
         entorno.update(VAR_DIR=str(directorio), DJANGO_SETTINGS_MODULE="config.settings.local")
