@@ -23,7 +23,6 @@ def inicio(request: HttpRequest) -> HttpResponse:
     return render(request, "inicio.html")
 
 
-@csrf_exempt  # responde 404 a todo método; sin esto, un POST sin token CSRF recibía 403 en HTML
 def metricas_prometheus(request: HttpRequest) -> HttpResponse:
     """/metrics: el texto de exposición de Prometheus, sumado de todos los procesos. Solo con
     `Authorization: Bearer <METRICAS_TOKEN>` o desde una IP de `METRICAS_IPS`."""
@@ -44,6 +43,7 @@ def _puede_ver_metricas(request: HttpRequest) -> bool:
     return request.META.get("REMOTE_ADDR", "") in settings.METRICAS_IPS
 
 
+@csrf_exempt  # responde 404 a todo método; sin esto, un POST sin token CSRF recibía 403 en HTML
 def api_inexistente(request: HttpRequest) -> JsonResponse:
     """Una ruta bajo /api/ que no existe: 404 en JSON con la forma de error de la API (no la página
     HTML de Django), y la ruta con barra final si esa sí existe."""
