@@ -1,14 +1,19 @@
 """Administración del asistente: dominios (validados), transcripciones de solo lectura con sus
-llamadas a herramientas, acciones pendientes y memorias."""
+llamadas a herramientas, acciones pendientes, memorias, respuestas curadas y el panel «Métricas del
+asistente»."""
 
 from __future__ import annotations
 
 from typing import Any
+from urllib.parse import urlencode
 
 from django import forms
-from django.contrib import admin
+from django.contrib import admin, messages
+from django.core.exceptions import PermissionDenied
 from django.db.models import QuerySet
-from django.http import HttpRequest
+from django.http import HttpRequest, HttpResponse
+from django.template.response import TemplateResponse
+from django.urls import reverse
 
 from asistente.models import (
     AccionPendiente,
@@ -21,7 +26,9 @@ from asistente.models import (
     MemoriaUsuario,
     Mensaje,
     RespuestaCurada,
+    ResumenHora,
 )
+from asistente.panel import RANGO_POR_DEFECTO, RANGOS, panel_leer
 
 
 class DominioForm(forms.ModelForm):  # type: ignore[type-arg]
@@ -173,3 +180,49 @@ class RespuestaCuradaAdmin(admin.ModelAdmin[RespuestaCurada]):
     def marcar_vigentes(self, request: HttpRequest, queryset: QuerySet[RespuestaCurada]) -> None:
         cantidad = queryset.update(estado=RespuestaCurada.Estado.VIGENTE, motivo_revision="")
         self.message_user(request, f"{cantidad} respuesta(s) marcadas como vigentes.")
+
+
+@admin.register(ResumenHora)
+class MetricasAdmin(admin.ModelAdmin[ResumenHora]):
+    """«Métricas del asistente»: el listado de los resúmenes por hora es el panel (solo lectura). Lo ve
+    el personal con permiso de ver resúmenes (el superusuario siempre)."""
+
+    def has_add_permission(self, request: HttpRequest) -> bool:
+        return False
+
+    def has_change_permission(self, request: HttpRequest, obj: ResumenHora | None = None) -> bool:
+        return False
+
+    def has_delete_permission(self, request: HttpRequest, obj: ResumenHora | None = None) -> bool:
+        return False
+
+    def changelist_view(
+        self, request: HttpRequest, extra_context: dict[str, Any] | None = None
+    ) -> HttpResponse:
+        if not self.has_view_permission(request):
+            raise PermissionDenied
+        rango = request.GET.get("rango", RANGO_POR_DEFECTO)
+        if rango not in RANGOS:
+            messages.error(
+                request,
+                f"Rango «{rango[:20]}» desconocido: se muestran los {RANGOS[RANGO_POR_DEFECTO][0].lower()}.",
+            )
+            rango = RANGO_POR_DEFECTO
+        datos = panel_leer(rango)
+        probar = reverse("admin:normativa_probar_busqueda")
+        curada = reverse("admin:asistente_respuestacurada_add")
+        for fila in datos["sin_respuesta"]:
+            fila["probar"] = (
+                f"{probar}?{urlencode({'consulta': fila['pregunta'][:1000], 'modo': 'hibrido', 'top_k': 10})}"
+            )
+            fila["curar"] = f"{curada}?{urlencode({'pregunta': fila['pregunta'][:500]})}"
+        contexto = {
+            **self.admin_site.each_context(request),
+            "title": "Métricas del asistente",
+            "opts": self.model._meta,
+            "rango": rango,
+            "rangos": [(clave, nombre) for clave, (nombre, _) in RANGOS.items()],
+            "datos": datos,
+            **(extra_context or {}),
+        }
+        return TemplateResponse(request, "admin/asistente/metricas.html", contexto)

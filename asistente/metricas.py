@@ -9,15 +9,16 @@ un rango salen de sumar cubetas e interpolar dentro de la que contiene el percen
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from datetime import datetime, timedelta
 from decimal import Decimal
 from typing import Any
 
 from django.db import transaction
-from django.db.models import Count, Q, QuerySet, Sum
-from django.db.models.functions import TruncHour
+from django.db.models import Count, Func, IntegerField, Max, Q, QuerySet, Sum
+from django.db.models.fields.json import KeyTextTransform
+from django.db.models.functions import Cast, TruncHour
 from django.utils import timezone
 
 from asistente.models import Mensaje, ResumenHora
@@ -28,6 +29,8 @@ CONFIANZAS = ("HIGH", "MEDIUM", "LOW", "NONE")
 HORAS_A_RECALCULAR = 3  # la tarea de cada hora rehace las últimas: un turno largo termina tarde
 DIAS_MAXIMOS = 31  # lo más atrás que rehace de una vez (el panel muestra hasta 30 días)
 _SUMAS = ("tokens_entrada", "tokens_salida", "tokens_cache_lectura", "tokens_cache_escritura", "costo_usd")
+# De un campo de fecha, el comienzo de su periodo: `TruncHour`, `TruncDay`…
+Periodo = Callable[[str], Func]
 _CONTEOS = ("turnos", "errores", "respaldos", "abstenciones", "curadas", "limitados")
 
 
@@ -85,8 +88,11 @@ def percentil(cubetas: list[int], q: float) -> float | None:
     return float(CUBETAS_MS[-1])
 
 
-def agregar_por_hora(mensajes: QuerySet[Mensaje]) -> dict[tuple[datetime, str], Agregado]:
-    """(hora, motor) → sus turnos agregados, en una consulta (conteos condicionales por cubeta)."""
+def agregar_por_hora(
+    mensajes: QuerySet[Mensaje], periodo: Periodo = TruncHour
+) -> dict[tuple[datetime, str], Agregado]:
+    """(hora, motor) → sus turnos agregados, en una consulta (conteos condicionales por cubeta). Con
+    otro `periodo` (p. ej. `TruncDay`), por día u otro periodo en vez de por hora."""
     anotaciones: dict[str, Any] = {
         "turnos": Count("pk"),
         "errores": Count("pk", filter=~Q(error="")),
@@ -108,22 +114,45 @@ def agregar_por_hora(mensajes: QuerySet[Mensaje]) -> dict[tuple[datetime, str], 
         anotaciones[f"c_{confianza}"] = Count("pk", filter=Q(confianza=confianza))
     filas: Iterable[dict[str, Any]] = (
         mensajes.filter(rol=Mensaje.Rol.ASISTENTE)  # type: ignore[assignment]
-        .annotate(hora=TruncHour("creado_at"))
+        .annotate(hora=periodo("creado_at"))
         .order_by()
         .values("hora", "motor")
         .annotate(**anotaciones)
     )
+    return {(fila["hora"], fila["motor"]): _agregado(fila) for fila in filas}
+
+
+def resumenes_agregar(
+    resumenes: QuerySet[ResumenHora], periodo: Periodo
+) -> dict[tuple[datetime, str], Agregado]:
+    """(periodo, motor) → la suma de sus resúmenes por hora, cubetas incluidas, en la base: el panel de
+    30 días no trae a Python una fila por hora."""
+    anotaciones: dict[str, Any] = {nombre: Sum(nombre) for nombre in (*_CONTEOS, *_SUMAS)}
+    for campo, prefijo in (("latencias", "l"), ("primeros_tokens", "p")):
+        for indice in range(len(CUBETAS_MS) + 1):
+            anotaciones[f"{prefijo}{indice}"] = Sum(
+                Cast(KeyTextTransform(str(indice), campo), IntegerField())
+            )
+    for confianza in CONFIANZAS:
+        anotaciones[f"c_{confianza}"] = Sum(Cast(KeyTextTransform(confianza, "confianzas"), IntegerField()))
+    filas: Iterable[dict[str, Any]] = (
+        resumenes.annotate(periodo=periodo("hora"))  # type: ignore[assignment]
+        .order_by()
+        .values("periodo", "motor")
+        .annotate(**anotaciones)
+    )
+    return {(fila["periodo"], fila["motor"]): _agregado(fila) for fila in filas}
+
+
+def _agregado(fila: dict[str, Any]) -> Agregado:
     cubetas = range(len(CUBETAS_MS) + 1)
-    return {
-        (fila["hora"], fila["motor"]): Agregado(
-            **{nombre: fila[nombre] for nombre in _CONTEOS},
-            **{nombre: fila[nombre] or 0 for nombre in _SUMAS},  # type: ignore[arg-type]
-            latencias=[fila[f"l{i}"] for i in cubetas],
-            primeros_tokens=[fila[f"p{i}"] for i in cubetas],
-            confianzas={c: fila[f"c_{c}"] for c in CONFIANZAS if fila[f"c_{c}"]},
-        )
-        for fila in filas
-    }
+    valores: dict[str, Any] = {nombre: fila[nombre] or 0 for nombre in (*_CONTEOS, *_SUMAS)}
+    return Agregado(
+        **valores,
+        latencias=[fila[f"l{i}"] or 0 for i in cubetas],
+        primeros_tokens=[fila[f"p{i}"] or 0 for i in cubetas],
+        confianzas={c: fila[f"c_{c}"] for c in CONFIANZAS if fila[f"c_{c}"]},
+    )
 
 
 def horas_resumir(*, desde: datetime, hasta: datetime) -> int:
@@ -153,20 +182,18 @@ def horas_recientes_resumir() -> int:
     return horas_resumir(desde=desde, hasta=ahora)
 
 
-def turnos_por_hora(
-    *, desde: datetime, hasta: datetime | None = None
+def turnos_por_periodo(
+    *, desde: datetime, hasta: datetime | None = None, periodo: Periodo = TruncHour
 ) -> dict[tuple[datetime, str], Agregado]:
-    """(hora, motor) → agregado del rango: los resúmenes de las horas completas y, para la hora en curso
-    (y las que la tarea aún no resumió), los mensajes mismos."""
+    """(periodo, motor) → agregado del rango: los resúmenes de las horas completas y, para la hora en
+    curso (y las que la tarea aún no resumió), los mensajes mismos. Por hora, o por el `periodo` dado."""
     hasta = hasta or timezone.now()
-    resumenes = list(ResumenHora.objects.filter(hora__gte=_hora(desde), hora__lt=hasta))
-    resumidas_hasta = max((r.hora for r in resumenes), default=_hora(desde) - timedelta(hours=1))
-    resultado: dict[tuple[datetime, str], Agregado] = {}
-    for resumen in resumenes:
-        agregado = resultado.setdefault((resumen.hora, resumen.motor), Agregado())
-        agregado.sumar(resumen)
+    resumenes = ResumenHora.objects.filter(hora__gte=_hora(desde), hora__lt=hasta)
+    resumidas_hasta = resumenes.aggregate(ultima=Max("hora"))["ultima"] or _hora(desde) - timedelta(hours=1)
+    resultado = resumenes_agregar(resumenes, periodo)
     en_vivo = Mensaje.objects.filter(creado_at__gte=resumidas_hasta + timedelta(hours=1), creado_at__lt=hasta)
-    resultado.update(agregar_por_hora(en_vivo))
+    for clave, agregado in agregar_por_hora(en_vivo, periodo).items():
+        resultado.setdefault(clave, Agregado()).sumar(agregado)
     return resultado
 
 

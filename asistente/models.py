@@ -82,6 +82,7 @@ class Conversacion(models.Model):
         ordering = ["-actualizada_at"]
         verbose_name = "conversación"
         verbose_name_plural = "conversaciones"
+        indexes = [models.Index(fields=["creada_at"], name="conversacion_creada")]  # panel de métricas
 
     def __str__(self) -> str:
         return self.titulo or str(self.id)
@@ -95,6 +96,14 @@ class Mensaje(models.Model):
     id = models.UUIDField(primary_key=True, default=uuid.uuid4, editable=False)
     conversacion = models.ForeignKey(Conversacion, on_delete=models.CASCADE, related_name="mensajes")
     rol = models.CharField(max_length=10, choices=Rol.choices)
+    pregunta = models.ForeignKey(
+        "self",
+        on_delete=models.SET_NULL,
+        null=True,
+        blank=True,
+        related_name="respuestas",
+        help_text="En una respuesta del asistente, el mensaje del usuario que responde.",
+    )
     contenido = models.TextField(help_text="Texto tal como llegó (se escapa al mostrarlo).")
     tool_calls = models.JSONField(default=list, blank=True)
     fuentes = models.JSONField(default=list, blank=True)
@@ -125,7 +134,21 @@ class Mensaje(models.Model):
 
     class Meta:
         ordering = ["creado_at"]
-        indexes = [models.Index(fields=["rol", "creado_at"], name="mensaje_rol_creado")]
+        indexes = [
+            # El panel de métricas cuenta conversaciones por día sin leer las filas.
+            models.Index(fields=["rol", "creado_at"], include=["conversacion"], name="mensaje_rol_creado"),
+            # Y encuentra las respuestas sin base suficiente (pocas) sin recorrer las demás.
+            models.Index(
+                fields=["creado_at"],
+                condition=models.Q(rol="assistant")
+                & (models.Q(abstuvo=True) | models.Q(confianza__in=["LOW", "NONE"])),
+                name="mensaje_sin_respuesta",
+            ),
+            # Y las valoraciones (pocas) del rango.
+            models.Index(
+                fields=["creado_at"], condition=models.Q(feedback__isnull=False), name="mensaje_valorado"
+            ),
+        ]
 
     def __str__(self) -> str:
         return f"{self.rol}: {self.contenido[:60]}"
@@ -167,7 +190,7 @@ class AccionPendiente(models.Model):
         ordering = ["-creada_at"]
         verbose_name = "acción pendiente"
         verbose_name_plural = "acciones pendientes"
-        indexes = [models.Index(fields=["estado", "expires_at"])]
+        indexes = [models.Index(fields=["estado", "expires_at"]), models.Index(fields=["creada_at"])]
 
     def __str__(self) -> str:
         return f"{self.tipo} ({self.estado})"
@@ -208,6 +231,7 @@ class LlamadaHerramienta(models.Model):
         ordering = ["-creada_at"]
         verbose_name = "llamada a herramienta"
         verbose_name_plural = "llamadas a herramientas"
+        indexes = [models.Index(fields=["creada_at"])]  # el panel de métricas lee por rango de fechas
 
     def __str__(self) -> str:
         return f"{self.herramienta} ({self.ms} ms)"
@@ -364,7 +388,7 @@ class ResumenHora(models.Model):
         ordering = ["-hora", "motor"]
         constraints = [models.UniqueConstraint(fields=["hora", "motor"], name="resumen_hora_motor_unico")]
         verbose_name = "resumen por hora"
-        verbose_name_plural = "resúmenes por hora"
+        verbose_name_plural = "métricas del asistente"  # su listado en el admin es el panel
 
     def __str__(self) -> str:
         return f"{self.hora:%Y-%m-%d %H}h · {self.motor}"

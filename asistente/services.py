@@ -168,6 +168,7 @@ def turno_eventos(turno: Turno) -> Iterator[Evento]:
     mensaje = Mensaje.objects.create(
         id=mensaje_id,
         conversacion=turno.conversacion,
+        pregunta=turno.mensaje,
         rol=Mensaje.Rol.ASISTENTE,
         contenido=texto,
         tool_calls=respuesta.llamadas,
@@ -220,6 +221,7 @@ def _registrar_falla(turno: Turno, mensaje_id: UUID, reloj: Reloj, desde: Any, e
     mensaje = Mensaje(
         id=mensaje_id,
         conversacion=turno.conversacion,
+        pregunta=turno.mensaje,
         rol=Mensaje.Rol.ASISTENTE,
         contenido=FALLA_DEL_TURNO,
         latencia_ms=reloj.ms(),

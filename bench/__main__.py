@@ -9,7 +9,13 @@ import sys
 import time
 
 # Cada módulo de bench/ expone `ejecutar() -> None` e imprime su propia tabla.
-BENCHMARKS: list[str] = ["asistente", "tiempo_real", "analisis_proyectos", "busqueda_normativa"]
+BENCHMARKS: list[str] = [
+    "asistente",
+    "tiempo_real",
+    "analisis_proyectos",
+    "busqueda_normativa",
+    "panel_metricas",
+]
 
 
 def main() -> int:

@@ -12,11 +12,12 @@ from __future__ import annotations
 
 import os
 from pathlib import Path
+from typing import Any
 
 from prometheus_client import CollectorRegistry, Counter, Histogram, generate_latest, multiprocess
 from prometheus_client.exposition import CONTENT_TYPE_LATEST
 
-__all__ = ["CONTENT_TYPE_LATEST", "exponer"]
+__all__ = ["CONTENT_TYPE_LATEST", "cache_contada", "exponer"]
 
 PREFIJO = "asistente"
 # Cubren desde una respuesta curada (milisegundos) hasta un turno de Claude con varias rondas.
@@ -79,14 +80,32 @@ def contar_cache(cache: str, *, acierto: bool) -> None:
 
 def exponer() -> bytes:
     """El texto de exposición con la suma de todos los procesos (o solo de este, sin directorio)."""
+    return generate_latest(_registro())
+
+
+def cache_contada() -> dict[str, dict[str, int]]:
+    """cache → {"acierto": n, "fallo": n}, sumados en todos los procesos desde el arranque del servidor
+    (`make run` vacía el directorio): lo que el panel muestra de las cachés que no dejan filas."""
+    contadas: dict[str, dict[str, int]] = {}
+    for familia in _registro().collect():
+        if familia.name != "cache_consultas":
+            continue
+        for muestra in familia.samples:
+            if muestra.name.endswith("_total"):
+                por_resultado = contadas.setdefault(muestra.labels["cache"], {"acierto": 0, "fallo": 0})
+                por_resultado[muestra.labels["resultado"]] += int(muestra.value)
+    return contadas
+
+
+def _registro() -> Any:
     directorio = os.environ.get("PROMETHEUS_MULTIPROC_DIR")
     if not directorio or not Path(directorio).is_dir():
         from prometheus_client import REGISTRY
 
-        return generate_latest(REGISTRY)
+        return REGISTRY
     registro = CollectorRegistry()
     multiprocess.MultiProcessCollector(registro, path=directorio)  # type: ignore[no-untyped-call]
-    return generate_latest(registro)
+    return registro
 
 
 def vaciar_directorio(directorio: Path) -> None:

@@ -259,6 +259,15 @@ METRICAS_DIR.mkdir(parents=True, exist_ok=True)
 # sin ninguno de los dos configurado, a nadie.
 METRICAS_TOKEN = entorno.texto("METRICAS_TOKEN", defecto="")
 METRICAS_IPS = entorno.lista("METRICAS_IPS", defecto=[])
+# Metas que el panel «Métricas del asistente» dibuja como líneas. Las semillas fijan la latencia de la
+# búsqueda (p95 < 100 ms) y la tasa de aciertos de caché (> 60 %) (semilla 004 §10); no fijan cifras
+# para el turno ni el primer token: esas son del equipo (un turno de Claude con una o dos herramientas).
+METRICAS_META_TURNO_P95_MS = entorno.entero("METRICAS_META_TURNO_P95_MS", defecto=8000, minimo=1)
+METRICAS_META_PRIMER_TOKEN_P95_MS = entorno.entero(
+    "METRICAS_META_PRIMER_TOKEN_P95_MS", defecto=2000, minimo=1
+)
+METRICAS_META_BUSQUEDA_P95_MS = 100
+METRICAS_META_CACHE_ACIERTOS = 0.6
 # Errores a Sentry (Django y Celery) solo si hay DSN; sin él, sentry-sdk ni se importa.
 SENTRY_DSN = entorno.texto("SENTRY_DSN", defecto="")
 if SENTRY_DSN:

@@ -15,7 +15,7 @@ from asistente.metricas import (
     horas_resumir,
     percentil,
     total,
-    turnos_por_hora,
+    turnos_por_periodo,
 )
 from asistente.models import Conversacion, Dominio, Mensaje, ResumenHora
 
@@ -85,7 +85,7 @@ def test_el_rango_suma_resumenes_y_la_hora_en_curso_en_vivo_igual_que_sin_resumi
 
     horas_recientes_resumir()
     horas_recientes_resumir()  # idempotente
-    combinado = total(turnos_por_hora(desde=desde))
+    combinado = total(turnos_por_periodo(desde=desde))
 
     assert combinado == crudo and combinado.turnos == len(mensajes)
 

@@ -68,6 +68,19 @@ def test_lo_que_cuenta_otro_proceso_aparece_sumado_en_metrics() -> None:
     assert fallas_de_sea() == antes + 3
 
 
+def test_los_aciertos_de_cache_de_todos_los_procesos_se_leen_para_el_panel() -> None:
+    antes = metricas.cache_contada().get("embeddings", {"acierto": 0, "fallo": 0})
+    metricas.contar_cache("embeddings", acierto=False)
+    codigo = (
+        "from config import metricas; [metricas.contar_cache('embeddings', acierto=True) for _ in range(2)]"
+    )
+
+    subprocess.run([sys.executable, "-c", codigo], cwd=RAIZ, check=True, env=os.environ.copy())
+
+    despues = metricas.cache_contada()["embeddings"]
+    assert despues == {"acierto": antes["acierto"] + 2, "fallo": antes["fallo"] + 1}
+
+
 @pytest.mark.django_db
 def test_una_tarea_de_celery_que_falla_suma_en_su_contador() -> None:
     @app.task(name="pruebas.tarea_que_falla")

@@ -45,6 +45,9 @@ def test_un_turno_sin_conexion_queda_registrado_con_latencia_confianza_y_familia
         )
 
     mensaje = registro_de(charla)
+    assert mensaje.pregunta is not None and mensaje.pregunta.contenido.startswith(
+        "¿Cuántos días tiene el SEA"
+    )
     assert mensaje.motor == "reglas" and not mensaje.abstuvo and not mensaje.error
     assert mensaje.confianza in {"HIGH", "MEDIUM", "LOW"} and mensaje.familia == "plazo"
     assert mensaje.latencia_ms is not None and mensaje.latencia_ms > 0
@@ -165,5 +168,6 @@ def test_un_turno_que_falla_queda_registrado_con_el_aviso_que_vio_el_usuario_y_e
     assert eventos[-1].tipo == "error"
     mensaje = Mensaje.objects.get(conversacion=turno.conversacion, rol=Mensaje.Rol.ASISTENTE)
     assert mensaje.error == "RuntimeError" and mensaje.contenido == services.FALLA_DEL_TURNO
+    assert mensaje.pregunta == turno.mensaje
     assert mensaje.latencia_ms is not None
     assert valor("asistente_turnos_total", motor="ninguno", resultado="error") == antes + 1
