@@ -10,6 +10,14 @@
     return valor === null || valor === undefined ? null : Math.round(valor * 1000) / 10;
   }
 
+  // «Confirmada (60 %)»: en un gráfico de torta la tasa se lee en la leyenda.
+  function conTasa(conteos) {
+    const total = Object.values(conteos).reduce(function (a, b) { return a + b; }, 0);
+    return Object.keys(conteos).map(function (nombre) {
+      return total ? nombre + " (" + Math.round(conteos[nombre] * 100 / total) + " %)" : nombre;
+    });
+  }
+
   function lineaDeMeta(etiqueta, valor, cantidad) {
     return {
       type: "line", label: etiqueta, data: Array(cantidad).fill(valor), borderColor: META,
@@ -29,6 +37,22 @@
     return { y: Object.assign({ beginAtZero: true, title: { display: true, text: titulo } }, extra || {}) };
   }
 
+  // p50 y p95 por periodo, con la meta del p95 como línea punteada.
+  function percentiles(etiquetas, p50, p95, meta) {
+    return {
+      type: "line",
+      data: {
+        labels: etiquetas,
+        datasets: [
+          { label: "p50", data: p50, borderColor: COLORES[0], spanGaps: true },
+          { label: "p95", data: p95, borderColor: COLORES[1], spanGaps: true },
+          lineaDeMeta("meta p95", meta, etiquetas.length),
+        ],
+      },
+      options: opciones({ scales: ejes("ms") }),
+    };
+  }
+
   function graficos(d) {
     const n = d.etiquetas.length;
     const herramientas = d.herramientas.map(function (h) { return h.herramienta; });
@@ -43,30 +67,9 @@
         },
         options: opciones({ scales: { x: { stacked: true }, y: { stacked: true, beginAtZero: true, title: { display: true, text: "turnos" } } } }),
       },
-      latencia: {
-        type: "line",
-        data: {
-          labels: d.etiquetas,
-          datasets: [
-            { label: "p50", data: d.latencia.p50, borderColor: COLORES[0], spanGaps: true },
-            { label: "p95", data: d.latencia.p95, borderColor: COLORES[1], spanGaps: true },
-            lineaDeMeta("meta p95", d.metas.turno_p95_ms, n),
-          ],
-        },
-        options: opciones({ scales: ejes("ms") }),
-      },
-      primer_token: {
-        type: "line",
-        data: {
-          labels: d.etiquetas,
-          datasets: [
-            { label: "p50", data: d.latencia.primer_token_p50, borderColor: COLORES[0], spanGaps: true },
-            { label: "p95", data: d.latencia.primer_token_p95, borderColor: COLORES[1], spanGaps: true },
-            lineaDeMeta("meta p95", d.metas.primer_token_p95_ms, n),
-          ],
-        },
-        options: opciones({ scales: ejes("ms") }),
-      },
+      latencia: percentiles(d.etiquetas, d.latencia.p50, d.latencia.p95, d.metas.turno_p95_ms),
+      primer_token: percentiles(
+        d.etiquetas, d.latencia.primer_token_p50, d.latencia.primer_token_p95, d.metas.primer_token_p95_ms),
       costo: {
         type: "bar",
         data: {
@@ -106,7 +109,7 @@
       acciones: {
         type: "doughnut",
         data: {
-          labels: Object.keys(d.acciones),
+          labels: conTasa(d.acciones),
           datasets: [{ data: Object.values(d.acciones), backgroundColor: COLORES }],
         },
         options: opciones({ interaction: {} }),
@@ -114,8 +117,8 @@
       valoraciones: {
         type: "doughnut",
         data: {
-          labels: ["positivas", "negativas"],
-          datasets: [{ data: [d.valoraciones.positivas, d.valoraciones.negativas], backgroundColor: [COLORES[3], COLORES[4]] }],
+          labels: conTasa(d.valoraciones),
+          datasets: [{ data: Object.values(d.valoraciones), backgroundColor: [COLORES[3], COLORES[4]] }],
         },
         options: opciones({ interaction: {} }),
       },
