@@ -32,6 +32,8 @@ def sistema_preparar(*, verbosidad: int = 1) -> None:
     call_command("cargar_corpus", verbosity=verbosidad)
     call_command("cargar_capas", verbosity=verbosidad)
     call_command("cargar_respuestas_curadas", verbosity=verbosidad)
+    if settings.DATOS_DEMO:
+        call_command("demo", "--primera-vez", verbosity=verbosidad)
 
 
 @transaction.atomic

@@ -21,6 +21,7 @@ from django.shortcuts import render
 from django.urls import URLPattern, path, reverse
 
 from proyectos.capas import capa_importar, regiones_que_toca
+from proyectos.demo import demo_borrar
 from proyectos.geo import ErrorDeCapa, leer_capa
 from proyectos.models import (
     Analisis,
@@ -66,15 +67,22 @@ class ComunaAdmin(admin.ModelAdmin[Comuna]):
 
 @admin.register(Cliente)
 class ClienteAdmin(admin.ModelAdmin[Cliente]):
-    list_display = ["nombre", "rut", "creado_at"]
+    list_display = ["nombre", "rut", "demo", "creado_at"]
+    list_filter = ["demo"]
     search_fields = ["nombre", "rut"]
     filter_horizontal = ["usuarios"]
+    actions = ["borrar_demo"]
+
+    @admin.action(description="Borrar los datos de demostración seleccionados (con sus proyectos)")
+    def borrar_demo(self, request: HttpRequest, queryset: QuerySet[Cliente]) -> None:
+        cantidad = demo_borrar(queryset)
+        self.message_user(request, f"Datos de demostración borrados: {cantidad} proyectos.")
 
 
 @admin.register(Proyecto)
 class ProyectoAdmin(admin.ModelAdmin[Proyecto]):
     list_display = ["nombre", "cliente", "region", "tipo", "estado", "actualizado_at"]
-    list_filter = ["estado", "region", "cliente", "tipo"]
+    list_filter = ["estado", "region", "cliente", "tipo", ("cliente__demo", admin.BooleanFieldListFilter)]
     search_fields = ["nombre"]
     readonly_fields = ["geometria_modificada_at", "creado_at", "actualizado_at", "creado_por"]
 

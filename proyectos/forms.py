@@ -7,19 +7,20 @@ from typing import Any
 from django import forms
 
 from proyectos.analisis.entrada import CIRCUNSTANCIAS
+from proyectos.geo import TAMANO_MAXIMO_ARCHIVO, ErrorDeCapa, geometria_de_archivo, geometria_de_texto
 from proyectos.models import Cliente, Proyecto, Region
 
 
-class ProyectoForm(forms.Form):
-    nombre = forms.CharField(max_length=200)
-    cliente = forms.ModelChoiceField(queryset=Cliente.objects.none(), empty_label=None)
+class DatosDelMotorForm(forms.Form):
+    """Lo que el motor necesita para clasificar: tipo, región, cantidades y circunstancias."""
+
+    tipo = forms.ChoiceField(choices=Proyecto.Tipo.choices)
     region = forms.ModelChoiceField(queryset=Region.objects.all(), label="Región", empty_label="Seleccione…")
     comuna = forms.CharField(
         required=False,
         help_text="Opcional; debe pertenecer a la región.",
         widget=forms.TextInput(attrs={"list": "comunas", "autocomplete": "off"}),
     )
-    tipo = forms.ChoiceField(choices=Proyecto.Tipo.choices)
     capacidad_extraccion_t_mes = forms.DecimalField(
         required=False,
         label="Capacidad de extracción (t/mes)",
@@ -36,15 +37,10 @@ class ProyectoForm(forms.Form):
         label="Circunstancias declaradas (Art. 11)",
     )
 
-    def __init__(self, *args: Any, clientes: Any, **kwargs: Any) -> None:
-        super().__init__(*args, **kwargs)
-        self.fields["cliente"].queryset = clientes  # type: ignore[attr-defined]
-
     def datos_motor(self) -> dict[str, Any]:
         """Los datos limpios en el contrato del motor (la región por su código)."""
         d = self.cleaned_data
         return {
-            "nombre": d["nombre"],
             "region": d["region"].codigo,
             "comuna": d["comuna"] or None,
             "tipo": d["tipo"],
@@ -59,6 +55,71 @@ class ProyectoForm(forms.Form):
     def agregar_errores(self, errores: list[dict[str, str]]) -> None:
         for error in errores:
             self.add_error(error["campo"] if error["campo"] in self.fields else None, error["mensaje"])
+
+
+class ProyectoForm(DatosDelMotorForm):
+    nombre = forms.CharField(max_length=200)
+    cliente = forms.ModelChoiceField(queryset=Cliente.objects.none(), empty_label=None)
+    field_order = ["nombre", "cliente"]
+
+    def __init__(self, *args: Any, clientes: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.fields["cliente"].queryset = clientes  # type: ignore[attr-defined]
+
+    def datos_motor(self) -> dict[str, Any]:
+        return {"nombre": self.cleaned_data["nombre"], **super().datos_motor()}
+
+
+class EvaluacionForm(DatosDelMotorForm):
+    """La pregunta de la portada: los datos del motor y, si se quiere, el polígono (un archivo, o lo
+    dibujado en el mapa, que llega en `geometria`). `geometria` también trae de vuelta el polígono ya
+    leído al corregir un campo o al guardar. `nombre` y `cliente` solo hacen falta para guardar."""
+
+    archivo = forms.FileField(
+        required=False,
+        label="Polígono (opcional)",
+        widget=forms.ClearableFileInput(attrs={"id": "archivo", "accept": ".geojson,.json,.zip,.kml"}),
+        help_text="GeoJSON o shapefile comprimido (.zip), en cualquier sistema de coordenadas; KML o "
+        "dibujado, en el mapa.",
+    )
+    geometria = forms.CharField(required=False, widget=forms.HiddenInput)
+    nombre = forms.CharField(max_length=200, required=False, label="Nombre del proyecto")
+    cliente = forms.ModelChoiceField(queryset=Cliente.objects.none(), required=False, empty_label=None)
+
+    def __init__(self, *args: Any, clientes: Any = None, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        if clientes is not None:
+            self.fields["cliente"].queryset = clientes  # type: ignore[attr-defined]
+
+    def clean(self) -> dict[str, Any]:
+        datos = super().clean() or {}
+        archivo = datos.get("archivo")
+        datos["geometria_leida"] = None
+        try:
+            if archivo is not None:  # un archivo recién subido manda sobre el polígono anterior
+                datos["geometria_leida"] = geometria_de_archivo(
+                    contenido=archivo.read(TAMANO_MAXIMO_ARCHIVO + 1), nombre=archivo.name
+                )
+            elif datos.get("geometria") and datos["geometria"] != "null":
+                datos["geometria_leida"] = geometria_de_texto(datos["geometria"])
+        except ErrorDeCapa as error:
+            self.add_error("archivo", str(error))
+        return datos
+
+    def listo_para_guardar(self) -> bool:
+        """Para guardar hacen falta nombre y cliente: si faltan, lo dice en sus campos."""
+        if not self.cleaned_data.get("nombre"):
+            self.add_error("nombre", "Indique un nombre para guardar el proyecto.")
+        if not self.cleaned_data.get("cliente"):
+            self.add_error("cliente", "Elija el cliente del proyecto.")
+        return not self.errors
+
+    def datos_motor(self) -> dict[str, Any]:
+        return {
+            "nombre": self.cleaned_data.get("nombre") or "Evaluación rápida",
+            **super().datos_motor(),
+            "geometria": self.cleaned_data.get("geometria_leida"),
+        }
 
 
 def _numero(valor: Any) -> float | None:

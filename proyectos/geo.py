@@ -36,6 +36,8 @@ WGS84 = CRS.from_epsg(4326)
 # Un .gz se descomprime hasta este tamaño, el mismo que se acepta sin comprimir: un archivo pequeño
 # que se infla a cientos de MB (bomba de descompresión) se rechaza sin agotar la memoria.
 TAMANO_MAXIMO_DESCOMPRIMIDO = 60 * 1024 * 1024
+# El polígono de un proyecto subido desde un formulario (una capa entera se carga en el admin).
+TAMANO_MAXIMO_ARCHIVO = 10 * 1024 * 1024
 # Colecciones dentro de elementos dentro de colecciones…: más allá no es una capa sino un ataque.
 ANIDACION_MAXIMA = 8
 # Todo lo que shapely, pyshp o numpy lanzan ante un GeoJSON o un shapefile mal formado.
@@ -82,6 +84,29 @@ def leer_capa(*, contenido: bytes, nombre_archivo: str) -> CapaLeida:
     raise ErrorDeCapa(
         f"Formato no soportado: «{nombre_archivo}». Use GeoJSON o un shapefile comprimido (.zip)."
     )
+
+
+def geometria_de_archivo(*, contenido: bytes, nombre: str) -> dict[str, Any]:
+    """El polígono de un proyecto en un archivo (GeoJSON o shapefile comprimido, cualquier CRS) como
+    GeoJSON WGS84: las áreas de todos sus elementos unidas. `ErrorDeCapa` si no hay ninguna."""
+    if len(contenido) > TAMANO_MAXIMO_ARCHIVO:
+        raise ErrorDeCapa(f"El archivo supera {TAMANO_MAXIMO_ARCHIVO // 1024 // 1024} MB.")
+    capa = leer_capa(contenido=contenido, nombre_archivo=nombre)
+    areas = solo_areas(shapely.union_all([e.geometria for e in capa.elementos])) if capa.elementos else None
+    if areas is None or areas.is_empty or areas.geom_type not in ("Polygon", "MultiPolygon"):
+        raise ErrorDeCapa("El archivo no trae un polígono: dibuje el área del proyecto o suba otro archivo.")
+    return como_geojson(areas)
+
+
+def geometria_de_texto(texto: str) -> dict[str, Any]:
+    """El polígono que el formulario trae de vuelta (GeoJSON en texto), revisado otra vez."""
+    try:
+        datos = json.loads(texto)
+    except (json.JSONDecodeError, RecursionError):
+        raise ErrorDeCapa(
+            "El polígono guardado en el formulario no es JSON válido; súbalo de nuevo."
+        ) from None
+    return como_geojson(geometria_de_geojson(datos))
 
 
 def geometria_de_geojson(datos: Any, *, nivel: int = 1) -> BaseGeometry:

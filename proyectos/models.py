@@ -72,6 +72,10 @@ class Cliente(models.Model):
     nombre = models.CharField(max_length=200, unique=True)
     rut = models.CharField(max_length=12, blank=True, help_text="RUT de la empresa, p. ej. 76.123.456-7.")
     usuarios = models.ManyToManyField(settings.AUTH_USER_MODEL, blank=True, related_name="clientes")
+    demo = models.BooleanField(
+        default=False,
+        help_text="Datos de demostración (`manage.py demo --borrar` los quita con sus proyectos).",
+    )
     creado_at = models.DateTimeField(auto_now_add=True)
 
     class Meta:

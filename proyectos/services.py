@@ -53,6 +53,20 @@ def usuario_crear_o_actualizar(*, nombre: str, rol: Rol, password: str | None = 
     )
 
 
+def usuario_asociar_cliente(*, usuario: AbstractUser, nombre_cliente: str) -> tuple[Cliente, bool]:
+    """Asocia el usuario al cliente de ese nombre (sin distinguir mayúsculas), creándolo si no existe;
+    devuelve el cliente y si se creó."""
+    nombre = nombre_cliente.strip()
+    if not nombre:
+        raise ValueError("El nombre del cliente no puede estar vacío.")
+    cliente = Cliente.objects.filter(nombre__iexact=nombre).first()
+    creado = cliente is None
+    if cliente is None:
+        cliente = Cliente.objects.create(nombre=nombre)
+    cliente.usuarios.add(usuario.pk)
+    return cliente, creado
+
+
 @transaction.atomic
 def proyecto_crear(*, cliente: Cliente, datos: dict[str, Any], usuario: Usuario | None = None) -> Proyecto:
     """Valida los datos con las reglas del motor y crea el proyecto (nada se guarda si son inválidos).
@@ -106,6 +120,17 @@ def analisis_ejecutar(
         proyecto.estado = Proyecto.Estado.ANALIZADO
         proyecto.save(update_fields=["estado", "actualizado_at"])
     return analisis
+
+
+@transaction.atomic
+def evaluacion_guardar(
+    *, cliente: Cliente, datos: dict[str, Any], usuario: Usuario | None = None
+) -> Analisis:
+    """«Guardar como proyecto» de una evaluación rápida: crea el proyecto y su análisis completo, o
+    nada si los datos no alcanzan para analizar (lanza `EntradaInvalida` con las mismas palabras)."""
+    validar_entrada(datos)  # con las cantidades que el tipo exige, como el análisis
+    proyecto = proyecto_crear(cliente=cliente, datos=datos, usuario=usuario)
+    return analisis_ejecutar(proyecto=proyecto, usuario=usuario)
 
 
 def analisis_marcar_revisado(*, analisis: Analisis, revisadas: bool = True) -> Analisis:

@@ -9,6 +9,7 @@ app_name = "proyectos"
 urlpatterns = [
     path("", views.lista, name="lista"),
     path("nuevo/", views.crear, name="crear"),
+    path("evaluar/", views.evaluar, name="evaluar"),
     path("<int:pk>/", views.detalle, name="detalle"),
     path("<int:pk>/editar/", views.editar, name="editar"),
     path("<int:pk>/mapa/", views.mapa, name="mapa"),

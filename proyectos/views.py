@@ -20,8 +20,9 @@ from config.validacion import entero_de_parametro, problema_json
 from proyectos import selectors, services
 from proyectos.analisis.entrada import EntradaInvalida
 from proyectos.analisis.espacial import indice_actual
-from proyectos.forms import ProyectoForm
-from proyectos.models import Analisis, Comuna, Proyecto, Region
+from proyectos.analisis.motor import evaluar as evaluar_sin_guardar
+from proyectos.forms import EvaluacionForm, ProyectoForm
+from proyectos.models import Analisis, Cliente, Comuna, Proyecto, Region
 from proyectos.roles import puede_consultar, puede_escribir
 
 SEVERIDADES = {"critica": "Crítica", "alta": "Alta", "media": "Media"}
@@ -45,6 +46,7 @@ def lista(request: HttpRequest) -> HttpResponse:
         "regiones": Region.objects.all(),
         "clientes": selectors.clientes_visibles(usuario=request.user),
         "puede_escribir": puede_escribir(request.user),
+        "aviso_sin_cliente": aviso_sin_cliente(request.user),
     }
     return render(request, "proyectos/lista.html", contexto)
 
@@ -54,9 +56,7 @@ def crear(request: HttpRequest) -> HttpResponse:
     _exigir_escritura(request)
     clientes = selectors.clientes_visibles(usuario=request.user)
     if not clientes.exists():
-        messages.error(
-            request, "Su usuario no pertenece a ningún cliente; pida al personal que lo asocie a uno."
-        )
+        messages.error(request, aviso_sin_cliente(request.user))
         return redirect("proyectos:lista")
     formulario = ProyectoForm(request.POST or None, clientes=clientes)
     if request.method == "POST" and formulario.is_valid():
@@ -76,8 +76,59 @@ def crear(request: HttpRequest) -> HttpResponse:
     return render(
         request,
         "proyectos/formulario.html",
-        {"formulario": formulario, "proyecto": None, "comunas": _nombres_de_comunas()},
+        {"formulario": formulario, "proyecto": None, "comunas": nombres_de_comunas()},
     )
+
+
+@login_required
+def evaluar(request: HttpRequest) -> HttpResponse:
+    """La pregunta de la portada respondida: el motor sin estado con lo que el usuario describió, y
+    «Guardar como proyecto» (lo crea, lo analiza y abre su informe)."""
+    _exigir_lectura(request)
+    escribe = puede_escribir(request.user)
+    if "guardar" in request.POST:
+        _exigir_escritura(request)
+    clientes = selectors.clientes_visibles(usuario=request.user) if escribe else Cliente.objects.none()
+    formulario = EvaluacionForm(request.POST or None, request.FILES or None, clientes=clientes)
+    resultado = None
+    if request.method == "POST" and formulario.is_valid():
+        try:
+            if "guardar" in request.POST and formulario.listo_para_guardar():
+                analisis = services.evaluacion_guardar(
+                    cliente=formulario.cleaned_data["cliente"],
+                    datos=formulario.datos_motor(),
+                    usuario=request.user,
+                )
+                messages.success(request, "Proyecto guardado y analizado.")
+                return redirect("proyectos:informe", pk=analisis.pk)
+            resultado = evaluar_sin_guardar(formulario.datos_motor())
+        except EntradaInvalida as error:
+            formulario.agregar_errores(error.errores)
+            resultado = None
+    # El polígono leído (o dibujado) vuelve aunque otro campo tenga un error: no se pierde.
+    geometria = getattr(formulario, "cleaned_data", {}).get("geometria_leida")
+    geometria_json = json.dumps(geometria) if geometria else request.POST.get("geometria", "")
+    contexto = {
+        "formulario": formulario,
+        "r": resultado,
+        "severidades": SEVERIDADES,
+        "puede_escribir": escribe,
+        "sin_cliente": escribe and not clientes.exists(),
+        "aviso_sin_cliente": aviso_sin_cliente(request.user),
+        "comunas": nombres_de_comunas(),
+        "config_mapa": config_mapa_de_evaluacion(geometria),
+        "geometria_json": geometria_json,
+    }
+    return render(request, "proyectos/evaluacion.html", contexto)
+
+
+def config_mapa_de_evaluacion(geometria: dict[str, Any] | None) -> dict[str, Any]:
+    return {
+        "geometria": geometria,
+        "elementos_url": reverse("proyectos:elementos"),
+        "teselas": settings.MAPA_TESELAS_URL,
+        "aviso_cambios": "Polígono listo: presione «Evaluar».",
+    }
 
 
 @login_required
@@ -106,7 +157,7 @@ def editar(request: HttpRequest, pk: int) -> HttpResponse:
     return render(
         request,
         "proyectos/formulario.html",
-        {"formulario": formulario, "proyecto": proyecto, "comunas": _nombres_de_comunas()},
+        {"formulario": formulario, "proyecto": proyecto, "comunas": nombres_de_comunas()},
     )
 
 
@@ -225,7 +276,16 @@ def marcar_revisado(request: HttpRequest, pk: int) -> HttpResponse:
     return redirect("proyectos:informe", pk=analisis.pk)
 
 
-def _nombres_de_comunas() -> list[str]:
+def aviso_sin_cliente(usuario: Any) -> str:
+    """Qué le falta a quien no pertenece a ningún cliente y quién puede arreglarlo."""
+    return (
+        "Su usuario no pertenece a ningún cliente, así que todavía no puede crear proyectos: pida a un "
+        "administrador que lo asocie a uno (en el admin, «Clientes», o con "
+        f"«manage.py crear_usuario {usuario.get_username()} --cliente NOMBRE»)."
+    )
+
+
+def nombres_de_comunas() -> list[str]:
     return sorted(set(Comuna.objects.values_list("nombre", flat=True)))
 
 

@@ -383,3 +383,5 @@ structlog.configure(
 
 # Superusuario de demostración: solo en local (make run); production lo prohíbe.
 PERMITIR_USUARIO_DEMO = False
+# Cliente y proyectos de demostración que `make run` carga una vez (`proyectos/demo.py`).
+DATOS_DEMO = False

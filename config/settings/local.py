@@ -3,6 +3,7 @@
 import os
 
 from config.servicios import preparar_entorno
+from config.settings import entorno
 
 preparar_entorno()
 os.environ.setdefault("DJANGO_SECRET_KEY", "solo-desarrollo-local-no-usar-en-produccion")
@@ -16,4 +17,5 @@ from config.settings.base import *  # noqa: E402,F403
 WHITENOISE_USE_FINDERS = True
 STORAGES["staticfiles"] = {"BACKEND": "django.contrib.staticfiles.storage.StaticFilesStorage"}  # noqa: F405
 PERMITIR_USUARIO_DEMO = True
+DATOS_DEMO = entorno.booleano("DATOS_DEMO", defecto=True)
 STATIC_ROOT.mkdir(parents=True, exist_ok=True)  # noqa: F405  (whitenoise avisa si no existe)

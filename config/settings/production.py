@@ -34,3 +34,4 @@ SESSION_COOKIE_SECURE = True
 CSRF_COOKIE_SECURE = True
 SECURE_CONTENT_TYPE_NOSNIFF = True
 PERMITIR_USUARIO_DEMO = False
+DATOS_DEMO = False  # nunca en producción, aunque el entorno diga otra cosa

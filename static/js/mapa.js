@@ -1,4 +1,5 @@
-// Mapa de edición: dibujar, editar o subir (GeoJSON/KML) el polígono del proyecto.
+// Mapa de edición: dibujar, editar o subir (GeoJSON/KML) el polígono del proyecto, o el de una
+// evaluación rápida (portada): el polígono queda en el campo oculto «geometria» del formulario.
 "use strict";
 (function () {
   const config = JSON.parse(document.getElementById("config-mapa").textContent);
@@ -34,6 +35,15 @@
     archivo.addEventListener("change", leerArchivo);
   }
 
+  // Un mapa dentro de un desplegable cerrado nace sin tamaño: se ajusta al abrirlo.
+  const desplegable = document.getElementById("mapa").closest("details");
+  if (desplegable) {
+    desplegable.addEventListener("toggle", function () {
+      mapa.invalidateSize();
+      if (proyecto.getLayers().length) mapa.fitBounds(proyecto.getBounds(), { maxZoom: 13 });
+    });
+  }
+
   mapa.on("moveend", cargarSensibles);
   cargarSensibles();
 
@@ -65,12 +75,14 @@
   function sincronizar() {
     const g = geometriaActual();
     campo.value = JSON.stringify(g);
-    estado.textContent = g ? "Cambios sin guardar: presione «Guardar polígono»." : "Sin polígono (guarde para eliminarlo).";
+    estado.textContent = g
+      ? (config.aviso_cambios || "Cambios sin guardar: presione «Guardar polígono».")
+      : "Sin polígono (guarde para eliminarlo).";
   }
 
   function leerArchivo() {
     const elegido = archivo.files[0];
-    if (!elegido) return;
+    if (!elegido || /\.zip$/i.test(elegido.name)) return;  // un shapefile lo lee el servidor
     const lector = new FileReader();
     lector.onload = function () {
       let datos;
@@ -94,7 +106,10 @@
       proyecto.eachLayer(escucharEdicion);
       mapa.fitBounds(proyecto.getBounds(), { maxZoom: 13 });
       sincronizar();
-      estado.textContent = "Se cargó «" + elegido.name + "»: revise y guarde el polígono.";
+      archivo.value = "";  // ya está en «geometria»: el servidor no debe leerlo otra vez
+      const desplegable = document.getElementById("mapa").closest("details");
+      if (desplegable) desplegable.open = true;
+      estado.textContent = "Se cargó «" + elegido.name + "»: revise el polígono en el mapa.";
     };
     lector.readAsText(elegido);
   }

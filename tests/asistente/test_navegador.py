@@ -349,7 +349,9 @@ def test_un_borrador_sobrevive_a_recargar_una_pregunta_rechazada_se_reintenta_y_
 
         chat.pagina.once("dialog", lambda dialogo: dialogo.accept())
         chat.pagina.click("#eliminar-conversacion")
-        expect(chat.pagina.locator("#conversaciones")).to_have_text("Aún no hay conversaciones.")
+        expect(chat.pagina.locator("#conversaciones")).to_contain_text(
+            "Aún no hay conversaciones: escriba su primera pregunta"
+        )
         assert "?c=" not in chat.pagina.url
         assert en_hilo(lambda: list(Conversacion.objects.filter(usuario_id=usuaria, eliminada_at=None))) == []
         assert chat.errores == []

@@ -54,3 +54,23 @@ def test_las_tareas_periodicas_se_declaran_y_las_retiradas_se_desactivan():
     assert activas == {"prefactibilidad:cada-minuto"}
     lunes = PeriodicTask.objects.get(name="prefactibilidad:lunes")
     assert str(lunes.crontab.timezone) == "America/Santiago"
+
+
+def test_preparar_carga_la_demostracion_una_sola_vez_donde_corresponde(
+    corpus, capas, settings, monkeypatch, tmp_path
+):
+    from proyectos import demo
+    from proyectos.models import Proyecto
+
+    monkeypatch.setattr(demo, "directorio_var", lambda: tmp_path)
+    sistema_preparar(verbosidad=0)
+    assert not Proyecto.objects.filter(cliente__demo=True).exists(), "las pruebas y producción no la cargan"
+
+    settings.DATOS_DEMO = True
+    sistema_preparar(verbosidad=0)
+    sistema_preparar(verbosidad=0)
+    assert Proyecto.objects.filter(cliente__demo=True, estado=Proyecto.Estado.ANALIZADO).count() == 4
+
+    demo.demo_borrar()
+    sistema_preparar(verbosidad=0)
+    assert not Proyecto.objects.filter(cliente__demo=True).exists()

@@ -163,3 +163,19 @@ def test_produccion_abre_una_conexion_real_y_no_le_faltan_migraciones(conexiones
     assert "migraciones " in consulta.stdout
     pendientes = ejecutar_manage("migrate", "--check", "--plan", **variables)
     assert pendientes.returncode == 0, pendientes.stdout + pendientes.stderr
+
+
+@pytest.mark.lento
+def test_produccion_nunca_carga_datos_de_demostracion_aunque_el_entorno_lo_pida():
+    resultado = ejecutar_manage(
+        "demo",
+        DJANGO_SETTINGS_MODULE="config.settings.production",
+        DJANGO_SECRET_KEY=SECRETO,
+        DJANGO_ALLOWED_HOSTS="prefactibilidad.ejemplo.cl",
+        DATABASE_URL=os.environ["DATABASE_URL"],
+        REDIS_URL=os.environ["REDIS_URL"],
+        DATOS_DEMO="1",
+    )
+
+    assert resultado.returncode != 0
+    assert "no carga datos de demostración" in resultado.stderr

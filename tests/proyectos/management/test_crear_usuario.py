@@ -62,3 +62,24 @@ def test_un_nombre_invalido_se_rechaza_en_espanol():
 
 def test_sin_token_la_api_responde_401_o_403():
     assert APIClient().get("/api/yo/").status_code in (401, 403)
+
+
+def test_con_cliente_lo_asocia_al_existente_sin_mayusculas_o_lo_crea_y_lo_dice():
+    from proyectos.models import Cliente
+
+    Cliente.objects.create(nombre="Minera Atacama")
+
+    existente = ejecutar("carla", "--rol", "escritura", "--cliente", "minera atacama")
+    nuevo = ejecutar("dario", "--rol", "escritura", "--cliente", "Áridos del Maipo")
+
+    assert "Pertenece al cliente «Minera Atacama»." in existente
+    assert "Pertenece al cliente «Áridos del Maipo» (creado)." in nuevo
+    assert list(Cliente.objects.get(nombre="Minera Atacama").usuarios.values_list("username", flat=True)) == [
+        "carla"
+    ]
+    assert Cliente.objects.get(nombre="Áridos del Maipo").usuarios.get().username == "dario"
+
+
+def test_un_cliente_vacio_se_rechaza_en_castellano():
+    with pytest.raises(CommandError, match="El nombre del cliente no puede estar vacío"):
+        ejecutar("eva", "--rol", "escritura", "--cliente", "  ")
