@@ -15,6 +15,7 @@ BENCHMARKS: list[str] = [
     "analisis_proyectos",
     "busqueda_normativa",
     "panel_metricas",
+    "enrutador",
 ]
 
 

@@ -61,7 +61,10 @@ def _claude(usuarios: Callable[[], object]) -> None:
         {"type": "tool_use", "id": "toolu_1", "name": "listar_proyectos", "input": {}}, stop="tool_use"
     )
     with override_settings(
-        ANTHROPIC_API_KEY="clave-bench", ANTHROPIC_BASE_URL=servidor.url, ASISTENTE_MOTOR="claude"
+        ANTHROPIC_API_KEY="clave-bench",
+        ANTHROPIC_BASE_URL=servidor.url,
+        ASISTENTE_MOTOR="claude",
+        ASISTENTE_ENRUTADOR=False,  # se mide el camino del modelo
     ):
         servidor.responder(
             "/v1/messages", 200, texto, {"Content-Type": "text/event-stream"}, DEMORA_SERVIDOR_S

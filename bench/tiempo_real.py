@@ -84,7 +84,12 @@ def ejecutar() -> None:
     cookies = _sesiones(4 * por_escenario)  # usuarios distintos por escenario: no chocan con los límites
     print(f"{'escenario':<50} {'n':>4} {'p50 s':>7} {'p95 s':>7} {'máx s':>7} {'p95/solo':>8} {'errores':>7}")
     suplente, url = _lanzar_suplente()
-    claude = {"ANTHROPIC_API_KEY": "clave-bench", "ANTHROPIC_BASE_URL": url, "ASISTENTE_MOTOR": "claude"}
+    claude = {
+        "ANTHROPIC_API_KEY": "clave-bench",
+        "ANTHROPIC_BASE_URL": url,
+        "ASISTENTE_MOTOR": "claude",
+        "ASISTENTE_ENRUTADOR": "0",  # se mide el camino del modelo (variable de entorno de los procesos)
+    }
     try:
         for n, (donde, entorno, trozos) in enumerate(
             [

@@ -252,7 +252,10 @@ def con_claude(
     try:
         yield (
             daphne(
-                ANTHROPIC_API_KEY="clave-de-prueba", ANTHROPIC_BASE_URL=suplente.url, ASISTENTE_MOTOR="claude"
+                ANTHROPIC_API_KEY="clave-de-prueba",
+                ANTHROPIC_BASE_URL=suplente.url,
+                ASISTENTE_MOTOR="claude",
+                ASISTENTE_ENRUTADOR=False,  # lo que se prueba es el camino del modelo
             ),
             suplente,
         )

@@ -11,6 +11,7 @@ from django.conf import settings
 from asistente.curadas import respuesta_curada_para
 from asistente.motores.claude import MotorClaude
 from asistente.motores.curado import MotorCurado
+from asistente.motores.enrutador import MotorEnrutado, ruta_de
 from asistente.motores.reglas import MotorReglas
 from asistente.turno.tipos import FlujoMotor, Motor, MotorEnVivo, Turno
 from config import metricas
@@ -25,12 +26,16 @@ def motor_llm_configurado() -> str:
 
 def motor_para(turno: Turno) -> Motor:
     """Una respuesta curada vigente que coincide con la pregunta, con cualquier motor; si no, el
-    motor configurado (`ASISTENTE_MOTOR`): Claude si hay clave y así se pide; si no, reglas."""
+    motor configurado (`ASISTENTE_MOTOR`): Claude si hay clave y así se pide —salvo lo que el
+    enrutador responde sin modelo—; si no, reglas."""
     curada = respuesta_curada_para(texto=turno.texto, dominio=turno.dominio)
     metricas.contar_cache("respuestas_curadas", acierto=curada is not None)
     if curada is not None:
         return MotorCurado(curada)
     if motor_llm_configurado() == "claude":
+        ruta = ruta_de(turno.texto) if settings.ASISTENTE_ENRUTADOR and not turno.inyeccion else None
+        if ruta is not None:  # se responde igual sin modelo: no se llama a Claude
+            return MotorEnrutado(ruta)
         return MotorClaude(respaldo=MotorReglas())
     return MotorReglas()
 

@@ -106,7 +106,7 @@ class MotorReglas:
     nombre = NOMBRE
 
     def responder(self, turno: Turno) -> Respuesta:
-        texto = " ".join(sin_tildes(turno.texto).split())
+        texto = " ".join(sin_tildes(turno.texto).split()).lstrip("¡¿ ")  # «¡Hola!» es un saludo
         if turno.inyeccion:
             return Respuesta(
                 "No puedo cambiar mis reglas ni omitir confirmaciones o permisos. Las acciones que modifican "

@@ -232,6 +232,9 @@ ASISTENTE_MAX_RONDAS = entorno.entero("ASISTENTE_MAX_RONDAS", defecto=5, minimo=
 # Dominio de las conversaciones nuevas si el cliente no indica otro (se curan en el admin).
 ASISTENTE_DOMINIO = entorno.texto("ASISTENTE_DOMINIO", defecto="mineria")
 ASISTENTE_MOTOR = entorno.texto("ASISTENTE_MOTOR", defecto="auto", opciones=("auto", "claude", "reglas"))
+# Con Claude, saludos, «ayuda», «lista mis proyectos» y la consulta de un artículo se responden sin
+# llamar al modelo (`asistente/motores/enrutador.py`).
+ASISTENTE_ENRUTADOR = entorno.booleano("ASISTENTE_ENRUTADOR", defecto=True)
 # Dónde corren los turnos del chat: «hilos» del proceso web o un «worker» de Celery aparte (cola
 # «turnos», pool gevent): así el proceso web solo retransmite y los turnos usan otro núcleo.
 ASISTENTE_TURNOS_EN = entorno.texto("ASISTENTE_TURNOS_EN", defecto="hilos", opciones=("hilos", "worker"))

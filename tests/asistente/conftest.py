@@ -107,6 +107,7 @@ def servidor() -> Iterator[ServidorLocal]:
         ANTHROPIC_API_KEY="clave-de-prueba",
         ANTHROPIC_BASE_URL=local.url,
         ASISTENTE_MOTOR="claude",
+        ASISTENTE_ENRUTADOR=False,  # estas pruebas recorren el camino del modelo; el enrutador, aparte
         ANTHROPIC_MAX_RETRIES=1,
     ):
         yield local
