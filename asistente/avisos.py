@@ -2,7 +2,9 @@
 
 Se evalúan al abrir un proyecto (evento `contexto` del websocket) y con una tarea periódica para los
 usuarios con actividad reciente. Límites (editables en el admin): disparadores activos, máximo por
-hora, horario de Santiago y un mismo aviso sobre el mismo objeto a lo más una vez al día.
+hora, horario de Santiago y un mismo aviso sobre el mismo objeto a lo más una vez al día. Cada aviso
+creado se envía en el acto a los websockets abiertos de su usuario (grupo `grupo_de_avisos`): aparece
+en el chat sin recargar; si no hay ninguno abierto, queda guardado y se muestra al volver.
 """
 
 from __future__ import annotations
@@ -10,6 +12,9 @@ from __future__ import annotations
 from datetime import datetime, timedelta
 from zoneinfo import ZoneInfo
 
+import structlog
+from asgiref.sync import async_to_sync
+from channels.layers import get_channel_layer
 from django.contrib.auth import get_user_model
 from django.core.cache import cache
 from django.db.models import Q, TextField
@@ -23,6 +28,8 @@ from normativa.models import Norma, VersionNorma
 from proyectos import selectors as proyectos
 from proyectos.models import Analisis, Proyecto
 from proyectos.roles import Usuario, id_de, puede_escribir
+
+registro = structlog.get_logger(__name__)
 
 ZONA = ZoneInfo("America/Santiago")
 MARCA_REVISION = "asistente:avisos:revision"
@@ -60,7 +67,29 @@ def avisos_evaluar(
                 usuario_id=id_de(usuario), tipo=tipo, objeto=objeto, mensaje=mensaje, enlace=enlace
             )
         )
+    _anunciar(creados, usuario)
     return creados
+
+
+def grupo_de_avisos(usuario_id: int) -> str:
+    """El grupo de la capa de canales con los websockets abiertos de un usuario."""
+    return f"avisos.usuario.{usuario_id}"
+
+
+def _anunciar(creados: list[Aviso], usuario: Usuario) -> None:
+    """Envía cada aviso nuevo a los websockets abiertos del usuario. Si la capa de canales falla, el
+    aviso ya está guardado: se verá al recargar."""
+    capa = get_channel_layer()
+    if capa is None or not creados:
+        return
+    for aviso in creados:
+        try:
+            async_to_sync(capa.group_send)(
+                grupo_de_avisos(id_de(usuario)),
+                {"type": "aviso.nuevo", "aviso": aviso_json(aviso, usuario=usuario)},
+            )
+        except Exception:
+            registro.warning("aviso_sin_envio_en_vivo", aviso=aviso.pk, exc_info=True)
 
 
 def aviso_proponer_accion(*, usuario: Usuario, aviso_id: int) -> AccionPendiente | None:

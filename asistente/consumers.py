@@ -47,6 +47,8 @@ class AsistenteConsumer(AsyncJsonWebsocketConsumer):
         self.vista = ""
         self.proyecto_id: int | None = None
         self.tareas: set[asyncio.Task[None]] = set()
+        self.grupo = avisos.grupo_de_avisos(usuario.pk)
+        await self.channel_layer.group_add(self.grupo, self.channel_name)
         await self.accept()
         self._lanzar(self._latidos())
 
@@ -54,6 +56,12 @@ class AsistenteConsumer(AsyncJsonWebsocketConsumer):
         # El turno sigue en su hilo y sus eventos quedan en Redis: se pueden reanudar.
         for tarea in getattr(self, "tareas", set()):
             tarea.cancel()
+        if hasattr(self, "grupo"):
+            await self.channel_layer.group_discard(self.grupo, self.channel_name)
+
+    async def aviso_nuevo(self, evento: dict[str, Any]) -> None:
+        """Un aviso recién creado para este usuario (tarea periódica u otra pestaña): llega sin recargar."""
+        await self.send_json({"evento": "aviso", "id": 0, "datos": evento["aviso"]})
 
     async def receive(self, text_data: str | None = None, bytes_data: bytes | None = None) -> None:
         """Un marco que no es un objeto JSON aceptable recibe un marco de error y el socket sigue."""

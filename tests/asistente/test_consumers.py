@@ -186,6 +186,41 @@ async def test_abrir_un_proyecto_sin_geometria_envia_un_aviso(usuarias: Any, dja
     assert aviso["datos"]["tipo"] == "proyecto_sin_geometria" and "Mina Sin Mapa" in aviso["datos"]["mensaje"]
 
 
+async def test_un_aviso_creado_por_la_tarea_periodica_llega_al_socket_abierto_de_su_duena_y_no_a_otro(
+    usuarias: Any, django_db_blocker: Any
+) -> None:
+    from datetime import timedelta
+
+    from django.utils import timezone
+
+    from asistente.avisos import avisos_evaluar
+    from asistente.models import Aviso, ConfiguracionAvisos
+    from proyectos.services import proyecto_crear
+
+    def preparar() -> None:
+        ConfiguracionAvisos.objects.update_or_create(pk=1, defaults={"hora_inicio": 0, "hora_fin": 24})
+        proyecto = proyecto_crear(
+            cliente=Cliente.objects.get(nombre="Cliente ws-una"),
+            datos={"nombre": "Mina Del Aviso En Vivo", "region": "Atacama", "tipo": "explotacion"},
+        )
+        Proyecto.objects.filter(pk=proyecto.pk).update(creado_at=timezone.now() - timedelta(days=2))
+
+    with django_db_blocker.unblock():
+        await database_sync_to_async(preparar)()
+        duena, otra = await conectar(usuarias[0]), await conectar(usuarias[1])
+        # Lo que hace la tarea periódica con cada usuario activo, sin que el socket haya pedido nada.
+        creados = await database_sync_to_async(avisos_evaluar)(usuario=usuarias[0])
+        aviso = await duena.receive_json_from(timeout=10)
+        nada_para_otra = await otra.receive_nothing(timeout=1)
+        await duena.disconnect()
+        await otra.disconnect()
+        await database_sync_to_async(Aviso.objects.filter(usuario__username__startswith="ws-").delete)()
+        await database_sync_to_async(ConfiguracionAvisos.objects.filter(pk=1).delete)()
+
+    assert [a.pk for a in creados] == [aviso["datos"]["id"]] and aviso["evento"] == "aviso"
+    assert "Mina Del Aviso En Vivo" in aviso["datos"]["mensaje"] and nada_para_otra
+
+
 async def test_un_socket_inactivo_y_un_turno_lento_sobreviven_al_plazo_de_lectura_de_5_s_de_redis() -> None:
     """redis-py 8 corta las lecturas a los 5 s: la capa de canales y la retransmisión esperan más."""
     import asyncio

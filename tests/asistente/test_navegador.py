@@ -499,3 +499,43 @@ def _aviso_en_el_panel(pagina: Pagina, proyecto: Proyecto) -> None:
     aviso.get_by_role("button", name="Descartar").click()
     expect(aviso).to_have_count(0)
     expect(avisos.locator(".vacio")).to_have_text("No hay avisos pendientes.")
+
+
+def test_un_aviso_de_la_tarea_periodica_aparece_en_el_chat_abierto_sin_recargar(
+    cliente_confirmado: Cliente, daphne: Callable[..., str], django_db_blocker: Any
+) -> None:
+    from playwright.sync_api import expect
+
+    from asistente.avisos import avisos_evaluar
+
+    with django_db_blocker.unblock():
+        configuracion = ConfiguracionAvisos.vigente()
+        horario = (configuracion.hora_inicio, configuracion.hora_fin)
+        ConfiguracionAvisos.objects.filter(pk=configuracion.pk).update(hora_inicio=0, hora_fin=24)
+    try:
+        url = daphne()
+        with chromium(django_db_blocker) as navegador:
+            chat = Pagina(navegador, url)
+            expect(chat.pagina.locator("#avisos .vacio")).to_have_text("No hay avisos pendientes.")
+            chat.pagina.evaluate("window.sinRecargar = true")  # una recarga la borraría
+
+            def crear_y_evaluar() -> int:
+                proyecto = proyecto_crear(
+                    cliente=cliente_confirmado,
+                    datos={"nombre": "Mina Del Aviso Vivo", "region": "Atacama", "tipo": "explotacion"},
+                )
+                Proyecto.objects.filter(pk=proyecto.pk).update(creado_at=timezone.now() - timedelta(days=2))
+                usuaria = get_user_model().objects.get(username=USUARIA)
+                return len(avisos_evaluar(usuario=usuaria))  # lo que hace la tarea periódica
+
+            assert en_hilo(crear_y_evaluar) == 1
+            aviso = chat.pagina.locator("#avisos li[data-aviso]")
+            expect(aviso).to_contain_text("El proyecto Mina Del Aviso Vivo no tiene geometría definida.")
+            expect(chat.pagina.locator("#avisos .vacio")).to_be_hidden()
+            assert chat.pagina.evaluate("window.sinRecargar") is True
+            chat.capturar("aviso-en-vivo")
+            assert chat.errores == []
+    finally:
+        with django_db_blocker.unblock():
+            ConfiguracionAvisos.objects.filter(pk=1).update(hora_inicio=horario[0], hora_fin=horario[1])
+            Aviso.objects.filter(usuario__username=USUARIA).delete()
