@@ -6,8 +6,11 @@ El docstring de cada función es la descripción que ve el modelo.
 from __future__ import annotations
 
 from collections import Counter
+from datetime import date
 from typing import Annotated, Any, ClassVar, Literal
 
+from django.db.models import QuerySet
+from django.utils import timezone
 from pydantic import AfterValidator, BaseModel, Field
 
 from asistente.limites import limites_consumir
@@ -125,6 +128,7 @@ def buscar_normativa(entrada: BuscarNormativa, ctx: Contexto) -> dict[str, Any]:
 
 class BuscarDocumentacion(BaseModel):
     consulta: str = Field(min_length=2, max_length=500)
+    top_k: int = Field(default=5, ge=1, le=20, description="Cuántas secciones devolver.")
 
 
 @herramienta(
@@ -136,7 +140,7 @@ class BuscarDocumentacion(BaseModel):
 def buscar_documentacion(entrada: BuscarDocumentacion, ctx: Contexto) -> dict[str, Any]:
     """Busca en la documentación del sistema (README, guía de contribución, documentos técnicos): cómo
     funciona el motor de prefactibilidad, la búsqueda, la API o cómo se agrega algo."""
-    busqueda = corpus.buscar_documentacion(consulta=entrada.consulta)
+    busqueda = corpus.buscar_documentacion(consulta=entrada.consulta, top_k=entrada.top_k)
     return {"confianza": busqueda.confianza, "secciones": [_seccion(r) for r in busqueda.resultados]}
 
 
@@ -415,9 +419,24 @@ def evaluar_proyecto(entrada: EvaluarProyecto, ctx: Contexto) -> dict[str, Any]:
     }
 
 
-class ListarProyectos(BaseModel):
+class Periodo(BaseModel):
+    desde: date | None = Field(default=None, description="Creados desde esta fecha (AAAA-MM-DD).")
+    hasta: date | None = Field(default=None, description="Creados hasta esta fecha, inclusive.")
+
+    def acotar(self, lista: QuerySet[Proyecto]) -> QuerySet[Proyecto]:
+        if self.desde and self.hasta and self.desde > self.hasta:
+            raise ErrorDeHerramienta("La fecha «desde» es posterior a «hasta»: inviértalas.")
+        if self.desde:
+            lista = lista.filter(creado_at__date__gte=self.desde)
+        if self.hasta:
+            lista = lista.filter(creado_at__date__lte=self.hasta)
+        return lista
+
+
+class ListarProyectos(Periodo):
     estado: Literal["borrador", "en_analisis", "analizado", "archivado"] | None = None
     region: str | None = Field(default=None, description="Nombre o número de la región.")
+    cliente: str | None = Field(default=None, description="Nombre del cliente (uno de los del usuario).")
     limite: int = Field(default=20, ge=1, le=MAXIMO_RESULTADOS)
 
 
@@ -425,22 +444,28 @@ class ListarProyectos(BaseModel):
     permiso=puede_consultar, ttl_s=60, grupo_cache=_grupo_proyecto, actividad="Revisando sus proyectos…"
 )
 def listar_proyectos(entrada: ListarProyectos, ctx: Contexto) -> dict[str, Any]:
-    """Lista los proyectos del usuario (filtros opcionales por estado y región), con su última
-    clasificación."""
+    """Lista los proyectos del usuario, con su última clasificación; filtros opcionales por estado,
+    región, cliente y fecha de creación (desde/hasta)."""
     codigo_region = ""
     if entrada.region:
         try:
             codigo_region = proyectos.region_resolver(texto=entrada.region).codigo
         except proyectos.ErrorDeTerritorio as error:
             raise ErrorDeHerramienta(str(error)) from error
-    lista = proyectos.proyectos_visibles(
-        usuario=ctx.usuario, estado=entrada.estado or "", region=codigo_region
+    cliente = _cliente_nombrado(entrada.cliente, ctx) if entrada.cliente else None
+    lista = entrada.acotar(
+        proyectos.proyectos_visibles(
+            usuario=ctx.usuario,
+            estado=entrada.estado or "",
+            region=codigo_region,
+            cliente=cliente.pk if cliente else None,
+        )
     )
     total = lista.count()
     return {"total": total, "proyectos": [_proyecto_json(p, breve=True) for p in lista[: entrada.limite]]}
 
 
-class ObtenerEstadisticas(BaseModel):
+class ObtenerEstadisticas(Periodo):
     pass
 
 
@@ -451,17 +476,38 @@ class ObtenerEstadisticas(BaseModel):
     actividad="Calculando las estadísticas de sus proyectos…",
 )
 def obtener_estadisticas(entrada: ObtenerEstadisticas, ctx: Contexto) -> dict[str, Any]:
-    """Cuenta los proyectos del usuario por estado, región, tipo y última clasificación."""
-    lista = list(proyectos.proyectos_visibles(usuario=ctx.usuario))
+    """Cuenta los proyectos del usuario (los creados en el periodo desde/hasta, si se da) por estado,
+    región, tipo, última clasificación y mes de creación."""
+    lista = list(entrada.acotar(proyectos.proyectos_visibles(usuario=ctx.usuario)))
     return {
         "total": len(lista),
+        "periodo": {"desde": _iso(entrada.desde), "hasta": _iso(entrada.hasta)},
         "por_estado": dict(Counter(p.get_estado_display() for p in lista)),
         "por_region": dict(Counter(p.region.nombre for p in lista)),
         "por_tipo": dict(Counter(p.get_tipo_display() for p in lista)),
         "por_clasificacion": dict(
             Counter(getattr(p, "ultima_clasificacion", None) or "sin análisis" for p in lista)
         ),
+        "por_mes": dict(
+            sorted(Counter(timezone.localtime(p.creado_at).strftime("%Y-%m") for p in lista).items())
+        ),
     }
+
+
+def _iso(fecha: date | None) -> str | None:
+    return fecha.isoformat() if fecha else None
+
+
+def _cliente_nombrado(nombre: str, ctx: Contexto) -> Cliente:
+    """El cliente de ese nombre entre los del usuario (exacto sin mayúsculas, o el único que lo contiene)."""
+    clientes = proyectos.clientes_visibles(usuario=ctx.usuario).order_by("nombre")
+    nombre = " ".join(nombre.split())
+    exacto = clientes.filter(nombre__iexact=nombre).first()
+    parecidos = list(clientes.filter(nombre__icontains=nombre)[:2])
+    if exacto is not None or len(parecidos) == 1:
+        return exacto or parecidos[0]
+    lista = ", ".join(f"«{c.nombre}»" for c in clientes[:MAXIMO_CLIENTES_LISTADOS]) or "ninguno"
+    raise ErrorDeHerramienta(f"No encuentro el cliente «{nombre}» entre los suyos: {lista}.")
 
 
 # --- Escritura (solo al confirmar) ------------------------------------------------------------

@@ -9,7 +9,7 @@ from django.contrib.auth.models import AbstractUser
 
 from asistente.acciones import accion_decidir, accion_proponer
 from asistente.models import AccionPendiente, Conversacion, Dominio
-from asistente.registro import Contexto, ErrorDeHerramienta, ejecutar
+from asistente.registro import REGISTRO, Contexto, ErrorDeHerramienta, ejecutar
 from asistente.services import turno_iniciar
 from proyectos.models import Cliente, Proyecto
 from proyectos.roles import Rol
@@ -174,3 +174,76 @@ def test_evaluar_un_proyecto_con_una_region_desconocida_lo_dice_en_castellano(
     )
 
     assert llamada["resultado"] is None and "Región desconocida" in llamada["error"]
+
+
+def test_listar_proyectos_filtra_por_cliente_y_por_fechas_y_las_estadisticas_por_periodo_y_mes(
+    usuaria: Callable[..., AbstractUser],
+) -> None:
+    from datetime import timedelta
+
+    from django.utils import timezone
+
+    consultora = usuaria()
+    propio = Cliente.objects.get(nombre="Cliente de consultora")
+    beta = Cliente.objects.create(nombre="Minera Beta")
+    beta.usuarios.add(consultora.pk)
+    datos = {"region": "Atacama", "tipo": "explotacion"}
+    antiguo = proyecto_crear(cliente=propio, datos={**datos, "nombre": "Mina Antigua"})
+    proyecto_crear(cliente=propio, datos={**datos, "nombre": "Mina Nueva"})
+    proyecto_crear(cliente=beta, datos={**datos, "nombre": "Mina Beta"})
+    hace_dos_meses = timezone.now() - timedelta(days=60)
+    Proyecto.objects.filter(pk=antiguo.pk).update(creado_at=hace_dos_meses)
+    contexto = Contexto(usuario=consultora)
+    hoy = timezone.localdate()
+
+    de_beta = ejecutar("listar_proyectos", {"cliente": "beta"}, contexto=contexto)["resultado"]
+    recientes = ejecutar(
+        "listar_proyectos", {"desde": (hoy - timedelta(days=7)).isoformat()}, contexto=contexto
+    )["resultado"]
+    al_reves = ejecutar(
+        "listar_proyectos", {"desde": hoy.isoformat(), "hasta": "2020-01-01"}, contexto=contexto
+    )
+    otro = ejecutar("listar_proyectos", {"cliente": "Minera Gamma"}, contexto=contexto)
+    estadisticas = ejecutar(
+        "obtener_estadisticas", {"desde": (hoy - timedelta(days=90)).isoformat()}, contexto=contexto
+    )["resultado"]
+    del_periodo = ejecutar(
+        "obtener_estadisticas", {"desde": (hoy - timedelta(days=7)).isoformat()}, contexto=contexto
+    )["resultado"]
+
+    assert [p["nombre"] for p in de_beta["proyectos"]] == ["Mina Beta"]
+    assert {p["nombre"] for p in recientes["proyectos"]} == {"Mina Nueva", "Mina Beta"}
+    assert al_reves["error"] == "La fecha «desde» es posterior a «hasta»: inviértalas."
+    assert otro["error"].startswith("No encuentro el cliente «Minera Gamma» entre los suyos:")
+    assert estadisticas["total"] == 3 and del_periodo["total"] == 2
+    assert estadisticas["por_mes"] == {
+        timezone.localtime(hace_dos_meses).strftime("%Y-%m"): 1,
+        timezone.localtime(timezone.now()).strftime("%Y-%m"): 2,
+    }
+
+
+def test_buscar_documentacion_pasa_su_top_k_a_la_busqueda(
+    usuaria: Callable[..., AbstractUser], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """La documentación del sistema no se carga en las pruebas (sus embeddings no vienen hechos): se
+    verifica que el parámetro llega a la búsqueda y que fuera de rango se rechaza."""
+    from normativa import busqueda as corpus
+    from normativa.busqueda import ResultadoBusqueda
+
+    pedidos: list[int] = []
+
+    def buscar(*, consulta: str, top_k: int) -> ResultadoBusqueda:
+        pedidos.append(top_k)
+        return ResultadoBusqueda(consulta=consulta, modo="hibrido", resultados=[], confianza="NONE")
+
+    import dataclasses
+
+    disponible = dataclasses.replace(REGISTRO["buscar_documentacion"], disponible=lambda: True)
+    monkeypatch.setitem(REGISTRO, "buscar_documentacion", disponible)
+    monkeypatch.setattr(corpus, "buscar_documentacion", buscar)
+    contexto = Contexto(usuario=usuaria())
+
+    ejecutar("buscar_documentacion", {"consulta": "cómo funciona el motor", "top_k": 3}, contexto=contexto)
+    fuera = ejecutar("buscar_documentacion", {"consulta": "motor", "top_k": 50}, contexto=contexto)
+
+    assert pedidos == [3] and fuera["error"]
