@@ -23,13 +23,16 @@ import httpx2
 import structlog
 from django.conf import settings
 from django.db import connection as conexion_bd
+from django.utils import timezone
 
 from asistente.acciones import accion_proponer, texto_de_propuesta
-from asistente.models import Dominio
+from asistente.models import AccionPendiente, Dominio
 from asistente.registro import REGISTRO, ErrorDeHerramienta, ejecutar, herramientas_para
 from asistente.turno.medicion import anotar_429, contando_429
 from asistente.turno.tipos import Delta, FlujoMotor, Motor, Respuesta, Turno
+from proyectos.models import Cliente
 from proyectos.roles import rol_de, rol_memorizado
+from proyectos.selectors import clientes_visibles
 
 registro = structlog.get_logger(__name__)
 
@@ -256,7 +259,8 @@ def politicas_del_dominio(dominio: Dominio) -> str:
 
 
 def contexto_del_turno(turno: Turno) -> str:
-    """Contexto variable (no se cachea): usuario y rol, proyecto activo, vista, resumen y memoria."""
+    """Contexto variable (no se cachea): usuario y rol, cliente y proyecto activos, acciones pendientes de
+    la conversación, vista, resumen y memoria."""
     partes = [f"Usuario: {turno.usuario.get_username()} (rol {rol_de(turno.usuario) or 'sin rol'})."]
     if turno.dominio.tono:
         partes.append(f"Tono: {turno.dominio.tono}.")
@@ -268,6 +272,20 @@ def contexto_del_turno(turno: Turno) -> str:
             f"{proyecto.region.nombre}, {proyecto.get_estado_display()})"
             + (f"; último análisis: {ultimo.clasificacion}." if ultimo else "; sin análisis.")
         )
+    cliente = proyecto.cliente if proyecto is not None else _cliente_unico(turno)
+    if cliente is not None:
+        partes.append(f"Cliente activo: «{cliente.nombre}» (#{cliente.pk}).")
+    pendientes = AccionPendiente.objects.filter(
+        conversacion=turno.conversacion,
+        estado=AccionPendiente.Estado.PENDIENTE,
+        expires_at__gt=timezone.now(),
+    ).order_by("creada_at")[:5]
+    for accion in pendientes:
+        vence = timezone.localtime(accion.expires_at).strftime("%H:%M")
+        partes.append(
+            f"Acción pendiente de confirmar ({accion.tipo}, vence a las {vence}): {accion.descripcion} "
+            "No la propongas de nuevo: el usuario la confirma o cancela en el diálogo."
+        )
     if turno.vista:
         partes.append(f"Vista actual: {turno.vista}.")
     if turno.conversacion.resumen:
@@ -276,6 +294,12 @@ def contexto_del_turno(turno: Turno) -> str:
     if memoria is not None and memoria.preferencias:
         partes.append(f"Preferencias del usuario: {json.dumps(memoria.preferencias, ensure_ascii=False)}")
     return "\n".join(partes)
+
+
+def _cliente_unico(turno: Turno) -> Cliente | None:
+    """El cliente del usuario si tiene uno solo (el personal ve todos: ninguno es «el activo»)."""
+    clientes = list(clientes_visibles(usuario=turno.usuario)[:2])
+    return clientes[0] if len(clientes) == 1 else None
 
 
 def _con_marcadores(resultado: dict[str, Any] | None, turno: Turno) -> dict[str, Any]:

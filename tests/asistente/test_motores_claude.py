@@ -307,3 +307,37 @@ def test_el_modelo_recibe_las_politicas_del_dominio_y_la_busqueda_queda_acotada_
     assert "«Aviso de prueba.»" in sistema and "Normas en alcance: DS 40" in sistema
     resultado = _resultado_de_la_herramienta(segundo)
     assert len(resultado["fuentes"]) == 2 and {f["norma"] for f in resultado["fuentes"]} == {"DS 40"}
+
+
+def test_el_contexto_del_modelo_trae_el_cliente_activo_y_las_acciones_pendientes_de_la_conversacion(
+    usuaria: Callable[..., AbstractUser],
+) -> None:
+    from asistente.motores.claude import contexto_del_turno
+    from asistente.services import turno_iniciar
+    from proyectos.models import Cliente
+
+    consultora = usuaria()
+    turno = turno_iniciar(usuario=consultora, mensaje="crea la mina")
+    AccionPendiente.objects.create(
+        conversacion=turno.conversacion,
+        usuario_id=consultora.pk,
+        tipo="crear_proyecto",
+        descripcion="Crear el proyecto «Mina Norte» en la Región de Atacama.",
+    )
+    AccionPendiente.objects.create(
+        conversacion=turno.conversacion,
+        usuario_id=consultora.pk,
+        tipo="crear_proyecto",
+        descripcion="Una ya cancelada.",
+        estado=AccionPendiente.Estado.CANCELADA,
+    )
+
+    contexto = contexto_del_turno(turno)
+    Cliente.objects.create(nombre="Minera Beta").usuarios.add(consultora.pk)
+    con_dos_clientes = contexto_del_turno(turno)
+
+    assert "Cliente activo: «Cliente de consultora»" in contexto
+    assert "Acción pendiente de confirmar (crear_proyecto, vence a las" in contexto
+    assert "Crear el proyecto «Mina Norte» en la Región de Atacama." in contexto
+    assert "Una ya cancelada." not in contexto
+    assert "Cliente activo" not in con_dos_clientes, "con dos clientes y sin proyecto, no hay uno activo"
