@@ -272,6 +272,10 @@ def contexto_del_turno(turno: Turno) -> str:
             f"{proyecto.region.nombre}, {proyecto.get_estado_display()})"
             + (f"; último análisis: {ultimo.clasificacion}." if ultimo else "; sin análisis.")
         )
+    if proyecto is None and (frecuente := turno.proyecto_frecuente) is not None:
+        partes.append(
+            f"Proyecto que el usuario más consulta («mi proyecto»): #{frecuente.pk} «{frecuente.nombre}»."
+        )
     cliente = proyecto.cliente if proyecto is not None else _cliente_unico(turno)
     if cliente is not None:
         partes.append(f"Cliente activo: «{cliente.nombre}» (#{cliente.pk}).")

@@ -53,6 +53,8 @@ _NORMA_CITADA = re.compile(r"\b(ley|decreto|ds|d\.s\.)\s*(?:n[°º.o]*\s*)?(\d[\
 _ARTICULO_CITADO = re.compile(r"\bart(?:iculo|\.)?\s*(\d+(?:\s*bis)?)")
 _LISTAR = re.compile(r"\b(lista\w*|muestra\w*|mostrar|cuales son|ver|tengo)\b.*\bproyectos\b")
 _CONSULTAR = re.compile(r"\b(proyecto #?\d+|#\d+|este proyecto)\b")
+# «mi proyecto»: el activo o, sin uno, el que el usuario más consulta (su memoria).
+_MI_PROYECTO = re.compile(r"\bmi (proyecto|mina|faena)\b")
 _SISTEMA = re.compile(
     r"\b(como funciona|explica\w*|que es)\b.*\b(sistema|motor|busqueda|asistente|aplicacion|api|plataforma)\b"
 )
@@ -114,7 +116,11 @@ class MotorReglas:
                 advertencias=["El mensaje intentaba cambiar las reglas del asistente; no se ejecutó nada."],
                 motor=NOMBRE,
             )
-        entidades = extraer_entidades(turno.texto, proyecto_activo=turno.contexto.proyecto_activo_id)
+        activo = turno.contexto.proyecto_activo_id
+        frecuente = turno.proyecto_frecuente if _MI_PROYECTO.search(texto) and activo is None else None
+        entidades = extraer_entidades(
+            turno.texto, proyecto_activo=activo, proyecto_mio=activo or (frecuente.pk if frecuente else None)
+        )
         for intencion in (
             self._conversacion,
             self._crear,
@@ -496,14 +502,19 @@ def consulta_de(texto: str) -> str:
     return (limpia if len(limpia) >= 3 else texto)[:500]
 
 
-def extraer_entidades(texto: str, *, proyecto_activo: int | None = None) -> Entidades:
-    """Proyecto (#12, «nombre», «llamado X», «este proyecto»), región, comuna, tipo y cantidades."""
+def extraer_entidades(
+    texto: str, *, proyecto_activo: int | None = None, proyecto_mio: int | None = None
+) -> Entidades:
+    """Proyecto (#12, «nombre», «llamado X», «este proyecto», «mi proyecto»), región, comuna, tipo y
+    cantidades."""
     normal = " ".join(sin_tildes(texto).split())
     e = Entidades()
     if numero := re.search(r"(?:#|proyecto\s+(?:n[°º.]?\s*)?)(\d+)\b", texto, re.IGNORECASE):
         e.proyecto_id = int(numero.group(1))
     elif re.search(r"\beste proyecto\b|\besto\b", normal) and proyecto_activo:
         e.proyecto_id = proyecto_activo
+    elif _MI_PROYECTO.search(normal) and proyecto_mio:
+        e.proyecto_id = proyecto_mio
     if citado := re.search(r"[«\"“']([^»\"”']{2,120})[»\"”']", texto):
         e.nombre = citado.group(1).strip()
     elif (

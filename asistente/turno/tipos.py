@@ -6,12 +6,15 @@ from __future__ import annotations
 
 from collections.abc import Generator
 from dataclasses import dataclass, field
+from functools import cached_property
 from typing import Any, Literal, Protocol, runtime_checkable
 
-from asistente.models import VIGENCIA_ACCION, AccionPendiente, Conversacion, Dominio, Mensaje
+from asistente.models import VIGENCIA_ACCION, AccionPendiente, Conversacion, Dominio, MemoriaUsuario, Mensaje
 from asistente.registro import Contexto
 from config.errores import EnConflicto, NoEncontrado, Vencido
+from proyectos.models import Proyecto
 from proyectos.roles import Usuario
+from proyectos.selectors import proyectos_visibles
 
 VENTANA_MENSAJES = 20
 
@@ -77,6 +80,17 @@ class Turno:
     @property
     def texto(self) -> str:
         return self.mensaje.contenido
+
+    @cached_property
+    def proyecto_frecuente(self) -> Proyecto | None:
+        """El proyecto que el usuario más consulta (su memoria) entre los que todavía ve: lo que «mi
+        proyecto» quiere decir cuando la conversación no tiene uno activo."""
+        memoria = MemoriaUsuario.objects.filter(usuario_id=self.usuario.pk).first()
+        ids = [int(p["id"]) for p in (memoria.proyectos_frecuentes if memoria else [])]
+        if not ids:
+            return None
+        visibles = {p.pk: p for p in proyectos_visibles(usuario=self.usuario).filter(pk__in=ids)}
+        return next((visibles[pk] for pk in ids if pk in visibles), None)
 
     def historial(self) -> list[Mensaje]:
         """Los últimos mensajes de la conversación (sin el actual), del más antiguo al más nuevo."""

@@ -332,6 +332,17 @@ def test_el_contexto_del_modelo_trae_el_cliente_activo_y_las_acciones_pendientes
         estado=AccionPendiente.Estado.CANCELADA,
     )
 
+    from asistente.models import MemoriaUsuario
+    from proyectos.services import proyecto_crear
+
+    frecuente = proyecto_crear(
+        cliente=Cliente.objects.get(nombre="Cliente de consultora"),
+        datos={"nombre": "Mina Frecuente", "region": "Atacama", "tipo": "explotacion"},
+    )
+    MemoriaUsuario.objects.create(
+        usuario_id=consultora.pk, proyectos_frecuentes=[{"id": frecuente.pk, "veces": 3}]
+    )
+
     contexto = contexto_del_turno(turno)
     Cliente.objects.create(nombre="Minera Beta").usuarios.add(consultora.pk)
     con_dos_clientes = contexto_del_turno(turno)
@@ -340,4 +351,7 @@ def test_el_contexto_del_modelo_trae_el_cliente_activo_y_las_acciones_pendientes
     assert "Acción pendiente de confirmar (crear_proyecto, vence a las" in contexto
     assert "Crear el proyecto «Mina Norte» en la Región de Atacama." in contexto
     assert "Una ya cancelada." not in contexto
+    assert (
+        f"Proyecto que el usuario más consulta («mi proyecto»): #{frecuente.pk} «Mina Frecuente»." in contexto
+    )
     assert "Cliente activo" not in con_dos_clientes, "con dos clientes y sin proyecto, no hay uno activo"

@@ -337,3 +337,26 @@ def test_la_clasificacion_de_un_proyecto_descrito_lleva_el_aviso_del_dominio(
     charla = conversar(usuaria(), "Mina de 9.000 toneladas al mes en Atacama, ¿DIA o EIA?")
 
     assert "Aviso del dominio." in charla.final["mensaje"]["advertencias"]
+
+
+@pytest.mark.usefixtures("capas")
+def test_mi_proyecto_sin_uno_activo_es_el_que_el_usuario_mas_consulta(
+    usuaria: Callable[..., AbstractUser], conversar: Callable[..., Charla]
+) -> None:
+    from asistente.models import MemoriaUsuario
+    from proyectos.models import Cliente
+    from proyectos.services import proyecto_crear
+
+    consultora = usuaria()
+    cliente = Cliente.objects.get(nombre="Cliente de consultora")
+    datos = {"region": "Atacama", "tipo": "explotacion", "capacidad_extraccion_t_mes": 8000}
+    poco = proyecto_crear(cliente=cliente, datos={**datos, "nombre": "Mina Poco Consultada"})
+    mucho = proyecto_crear(cliente=cliente, datos={**datos, "nombre": "Mina Muy Consultada"})
+    MemoriaUsuario.objects.create(
+        usuario_id=consultora.pk,
+        proyectos_frecuentes=[{"id": mucho.pk, "veces": 7}, {"id": poco.pk, "veces": 2}],
+    )
+
+    charla = conversar(consultora, "analiza mi proyecto")
+
+    assert charla.accion is not None and charla.accion["parametros"]["proyecto_id"] == mucho.pk
