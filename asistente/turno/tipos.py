@@ -85,7 +85,7 @@ class Turno:
     def proyecto_frecuente(self) -> Proyecto | None:
         """El proyecto que el usuario más consulta (su memoria) entre los que todavía ve: lo que «mi
         proyecto» quiere decir cuando la conversación no tiene uno activo."""
-        memoria = MemoriaUsuario.objects.filter(usuario_id=self.usuario.pk).first()
+        memoria: MemoriaUsuario | None = getattr(self.usuario, "memoria", None)  # viene con el mensaje
         ids = [int(p["id"]) for p in (memoria.proyectos_frecuentes if memoria else [])]
         if not ids:
             return None
