@@ -14,7 +14,7 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from asistente import acciones, avisos, flujos, limites, services
+from asistente import acciones, avisos, decisiones, flujos, limites, memoria, services
 from asistente.models import AccionPendiente, Conversacion, MemoriaUsuario, Mensaje
 from asistente.motores import motor_llm_configurado
 from asistente.registro import herramientas_para
@@ -44,9 +44,10 @@ FUENTE = inline_serializer(
         "fragmento_id": serializers.IntegerField(),
     },
 )
-ACCION = inline_serializer(
-    "AccionPendiente",
-    {
+
+
+def _campos_accion() -> dict[str, serializers.Field[Any, Any, Any, Any]]:
+    return {
         "id": serializers.UUIDField(),
         "tipo": serializers.CharField(),
         "parametros": serializers.DictField(),
@@ -62,8 +63,19 @@ ACCION = inline_serializer(
         "expires_at": serializers.DateTimeField(),
         "resultado": serializers.DictField(allow_null=True),
         "error": serializers.CharField(allow_null=True),
+    }
+
+
+ACCION = inline_serializer("AccionPendiente", _campos_accion(), allow_null=True)
+DECISION = inline_serializer(
+    "Decision",
+    {
+        **_campos_accion(),
+        "seguimiento": serializers.DictField(
+            allow_null=True,
+            help_text="Con Claude, el mensaje con que el modelo continúa la conversación tras la decisión.",
+        ),
     },
-    allow_null=True,
 )
 CHAT_SALIDA = inline_serializer(
     "ChatSalida",
@@ -201,7 +213,7 @@ class ConfirmarApi(APIView):
     @extend_schema(
         summary="Confirmar o cancelar una acción propuesta",
         request=ConfirmarEntrada,
-        responses={200: ACCION, 400: ERROR, 404: ERROR, 409: ERROR, 410: ERROR},
+        responses={200: DECISION, 400: ERROR, 404: ERROR, 409: ERROR, 410: ERROR},
     )
     def post(self, request: Request) -> Response:
         entrada = ConfirmarEntrada(data=request.data)
@@ -213,7 +225,15 @@ class ConfirmarApi(APIView):
             accion_id=d["accion_id"], usuario=request.user, confirmada=d["confirmada"],
             comentario=d["comentario"], parametros=d["parametros"],
         )  # fmt: skip
-        return Response(acciones.accion_json(accion))
+        # Con Claude, el modelo continúa la conversación con el resultado (o la cancelación y su
+        # comentario) antes de responder; sin modelo, `seguimiento` es nulo.
+        continuacion = decisiones.decision_continuar(accion=accion, usuario=request.user)
+        return Response(
+            {
+                **acciones.accion_json(accion),
+                "seguimiento": services.mensaje_json(continuacion) if continuacion else None,
+            }
+        )
 
 
 class ConversacionesApi(APIView):
@@ -296,20 +316,38 @@ class MemoriaApi(APIView):
         ),
     )
     def get(self, request: Request) -> Response:
-        memoria = MemoriaUsuario.objects.filter(usuario_id=id_de(request.user)).first()
-        if memoria is None:
+        guardada = MemoriaUsuario.objects.filter(usuario_id=id_de(request.user)).first()
+        if guardada is None:
             return Response({"preferencias": {}, "proyectos_frecuentes": [], "feedback": []})
         return Response(
             {
-                "preferencias": memoria.preferencias,
-                "proyectos_frecuentes": memoria.proyectos_frecuentes,
-                "feedback": memoria.feedback,
+                "preferencias": guardada.preferencias,
+                "proyectos_frecuentes": guardada.proyectos_frecuentes,
+                "feedback": guardada.feedback,
             }
         )
 
-    @extend_schema(summary="Borrar mi memoria", responses={204: None})
+    @extend_schema(
+        summary="Borrar mi memoria",
+        description="Todo: preferencias, proyectos, calificaciones, resúmenes y preguntas recordadas.",
+        responses={204: None},
+    )
     def delete(self, request: Request) -> Response:
-        services.memoria_borrar(usuario=request.user)
+        memoria.memoria_borrar(usuario=request.user)
+        return Response(status=status.HTTP_204_NO_CONTENT)
+
+
+class MemoriaElementoApi(APIView):
+    @extend_schema(
+        summary="Olvidar un elemento de mi memoria",
+        description=(
+            "`tipo`: preferencia (clave largo, cliente o region), proyecto (su id), resumen (id de la "
+            "conversación), pregunta (id del mensaje) o calificacion (id del mensaje calificado)."
+        ),
+        responses={204: None, 404: ERROR},
+    )
+    def delete(self, request: Request, tipo: str, clave: str) -> Response:
+        memoria.memoria_olvidar(usuario=request.user, tipo=tipo, clave=clave)
         return Response(status=status.HTTP_204_NO_CONTENT)
 
 

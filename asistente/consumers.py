@@ -17,7 +17,7 @@ import structlog
 from channels.db import database_sync_to_async
 from channels.generic.websocket import AsyncJsonWebsocketConsumer
 
-from asistente import acciones, avisos, flujos, services
+from asistente import acciones, avisos, decisiones, flujos, services
 from asistente.models import Conversacion
 from config.errores import ErrorDeAplicacion, NoEncontrado, marco_de_error
 from config.validacion import problema_json
@@ -158,8 +158,23 @@ class AsistenteConsumer(AsyncJsonWebsocketConsumer):
             )
         except ErrorDeAplicacion as error:
             await self._error_de(error)
-        else:
-            await self.send_json({"evento": "confirmacion", "id": 0, "datos": acciones.accion_json(accion)})
+            return
+        continua = decisiones.decision_continua(accion)
+        datos = {**acciones.accion_json(accion), "continua": continua}
+        await self.send_json({"evento": "confirmacion", "id": 0, "datos": datos})
+        if continua:  # el modelo sigue la conversación con el resultado; el socket no espera
+            self._lanzar(self._continuar(accion))
+
+    async def _continuar(self, accion: Any) -> None:
+        try:
+            mensaje = await database_sync_to_async(decisiones.decision_continuar, thread_sensitive=False)(
+                accion=accion, usuario=self.usuario
+            )
+        except Exception:
+            registro.exception("continuacion_fallo", accion=str(accion.pk))
+            mensaje = None
+        datos = {"mensaje": services.mensaje_json(mensaje) if mensaje else None}
+        await self.send_json({"evento": "seguimiento", "id": 0, "datos": datos})
 
     async def _retransmitir(self, turno_id: str, despues_de: int) -> None:
         ultimo = despues_de

@@ -110,6 +110,13 @@ class Mensaje(models.Model):
     advertencias = models.JSONField(default=list, blank=True)
     sugerencias = models.JSONField(default=list, blank=True)
     marcado_inyeccion = models.BooleanField(default=False)
+    recuerdos = models.JSONField(
+        default=list, blank=True, help_text="Preguntas anteriores parecidas del mismo usuario (su memoria)."
+    )
+    olvidado = models.BooleanField(
+        default=False,
+        help_text="No vuelve como pregunta recordada: el usuario la olvidó, o solo fijaba preferencias.",
+    )
     # El mensaje del asistente es el registro de su turno (ver `asistente.turno.medicion`).
     tokens_entrada = models.PositiveIntegerField(default=0, help_text="Todos, con los de caché.")
     tokens_salida = models.PositiveIntegerField(default=0)

@@ -7,8 +7,10 @@ from typing import Any
 from django.db.models import QuerySet
 
 from asistente.markdown import ETIQUETAS_PERMITIDAS, markdown_seguro
-from asistente.models import Conversacion
-from proyectos.roles import Usuario, puede_escribir
+from asistente.models import Conversacion, MemoriaUsuario, Mensaje
+from asistente.turno.memoria import NOMBRES
+from proyectos.roles import Usuario, id_de, puede_escribir
+from proyectos.selectors import proyectos_visibles
 
 
 def conversaciones_de(*, usuario: Usuario) -> QuerySet[Conversacion]:
@@ -45,3 +47,33 @@ def ultima_conversacion_del_proyecto(*, usuario: Usuario, proyecto_id: int) -> C
     return (
         conversaciones_de(usuario=usuario).filter(proyecto_id=proyecto_id).order_by("-actualizada_at").first()
     )
+
+
+def memoria_de(*, usuario: Usuario) -> dict[str, Any]:
+    """Todo lo que el asistente recuerda del usuario, como se muestra en «Mi memoria»: preferencias,
+    proyectos frecuentes (los que todavía ve), resúmenes de conversaciones, preguntas que puede recordar
+    (las últimas 50) y calificaciones."""
+    memoria = MemoriaUsuario.objects.filter(usuario_id=id_de(usuario)).first()
+    preferencias = [
+        {"clave": clave, "nombre": NOMBRES.get(clave, clave), **dato}
+        for clave, dato in (memoria.preferencias if memoria else {}).items()
+        if isinstance(dato, dict)
+    ]
+    frecuentes = memoria.proyectos_frecuentes if memoria else []
+    ids = [int(f["id"]) for f in frecuentes]
+    visibles = {p.pk: p for p in proyectos_visibles(usuario=usuario).filter(pk__in=ids)}
+    conversaciones = conversaciones_de(usuario=usuario)
+    preguntas = Mensaje.objects.filter(
+        conversacion__in=conversaciones, rol=Mensaje.Rol.USUARIO, olvidado=False
+    ).select_related("conversacion")
+    return {
+        "preferencias": preferencias,
+        "proyectos": [
+            {"id": int(f["id"]), "veces": f["veces"], "proyecto": visibles[int(f["id"])]}
+            for f in frecuentes
+            if int(f["id"]) in visibles
+        ],
+        "resumenes": list(conversaciones.exclude(resumen="").order_by("-actualizada_at")[:50]),
+        "preguntas": list(preguntas.order_by("-creado_at")[:50]),
+        "calificaciones": list(reversed(memoria.feedback)) if memoria else [],
+    }

@@ -24,12 +24,13 @@ from django.utils import timezone
 
 from asistente.acciones import accion_json
 from asistente.limites import limites_consumir
+from asistente.memoria import conversacion_resumir, preferencias_anotar, proyectos_recordar
 from asistente.models import Conversacion, Dominio, MemoriaUsuario, Mensaje
 from asistente.motores import motor_flujo, motor_para
 from asistente.registro import REGISTRO, Fuente
 from asistente.turno.eventos import SecuenciaDeEventos
 from asistente.turno.medicion import Reloj, de_la_busqueda, enlazar_llamadas, es_abstencion, publicar
-from asistente.turno.tipos import VENTANA_MENSAJES, Evento, Respuesta, Turno
+from asistente.turno.tipos import Evento, Respuesta, Turno
 from config.errores import EntradaNoValida, NoEncontrado
 from config.texto import normalizar, sin_tildes
 from proyectos import selectors as proyectos
@@ -40,7 +41,6 @@ registro = structlog.get_logger(__name__)
 
 LARGO_MAXIMO = 4000
 FALLA_DEL_TURNO = "No pude completar la respuesta. Intente nuevamente en unos segundos."
-LARGO_RESUMEN = 4000
 # Heurísticas de inyección: marcan el mensaje (se guarda tal cual) y el asistente no cambia sus reglas.
 # Se comparan sobre el texto normalizado (`_texto_comparable`): sin tildes, ancho completo ni
 # caracteres invisibles, en minúsculas; en castellano y en inglés.
@@ -132,6 +132,7 @@ def turno_eventos(turno: Turno) -> Iterator[Evento]:
     descargos = descargos_de(turno.dominio, turno.texto)
     reloj = Reloj()
     desde = timezone.now()
+    turno.anotadas = preferencias_anotar(usuario=turno.usuario, mensaje=turno.mensaje)
     yield evento(
         "meta",
         {
@@ -187,12 +188,11 @@ def turno_eventos(turno: Turno) -> Iterator[Evento]:
         abstuvo=es_abstencion(texto, fuentes),
         respaldo=respuesta.respaldo,
         limitado=respuesta.limitado,
+        recuerdos=turno.recuerdos,
         **de_la_busqueda(respuesta.llamadas),
     )
     enlazar_llamadas(mensaje, desde=desde)
     publicar(mensaje)
-    memoria_recordar_proyectos(usuario=turno.usuario, ids=_proyectos_del_turno(turno, respuesta))
-    conversacion_resumir(conversacion=turno.conversacion)
     if secuencia.iniciado:
         # Si el modelo falló a mitad de camino, el motor de respaldo trae sus propias fuentes y su aviso.
         yield from secuencia.fuentes_nuevas()
@@ -213,6 +213,13 @@ def turno_eventos(turno: Turno) -> Iterator[Evento]:
             "sugerencias": respuesta.sugerencias,
         },
     )
+    # Después de `done`: el usuario ya tiene su respuesta cuando la memoria se pone al día (con Claude,
+    # el resumen es otra llamada al modelo). Si falla, el turno no se pierde.
+    try:
+        proyectos_recordar(usuario=turno.usuario, ids=_proyectos_del_turno(turno, respuesta))
+        conversacion_resumir(conversacion=turno.conversacion, turno=mensaje)
+    except Exception:
+        registro.exception("memoria_fallo", conversacion=str(turno.conversacion.pk))
 
 
 def _registrar_falla(turno: Turno, mensaje_id: UUID, reloj: Reloj, desde: Any, error: Exception) -> None:
@@ -274,39 +281,6 @@ def descargos_de(dominio: Dominio, texto: str) -> list[str]:
     ]
 
 
-def conversacion_resumir(*, conversacion: Conversacion) -> None:
-    """Lleva al resumen acumulado los intercambios que salen de la ventana de mensajes recientes.
-
-    Es extractivo (pregunta y comienzo de la respuesta) para no depender de un modelo; el motor
-    Claude lo recibe como contexto.
-    """
-    mensajes = list(conversacion.mensajes.order_by("creado_at"))
-    resumidos = int(conversacion.metadata.get("resumidos", 0))
-    fuera = mensajes[resumidos : max(len(mensajes) - VENTANA_MENSAJES, resumidos)]
-    if not fuera:
-        return
-    lineas = [
-        f"{'Usuario' if m.rol == 'user' else 'Asistente'}: {' '.join(m.contenido.split())[:160]}"
-        for m in fuera
-    ]
-    conversacion.resumen = ("\n".join([conversacion.resumen, *lineas]).strip())[-LARGO_RESUMEN:]
-    conversacion.metadata = {**conversacion.metadata, "resumidos": resumidos + len(fuera)}
-    conversacion.save(update_fields=["resumen", "metadata"])
-
-
-def memoria_recordar_proyectos(*, usuario: Usuario, ids: list[int]) -> None:
-    """Cuenta los proyectos que el usuario consulta (los frecuentes, primero)."""
-    if not ids:
-        return
-    memoria, _ = MemoriaUsuario.objects.get_or_create(usuario_id=id_de(usuario))
-    cuentas = {int(p["id"]): int(p["veces"]) for p in memoria.proyectos_frecuentes}
-    for pk in ids:
-        cuentas[pk] = cuentas.get(pk, 0) + 1
-    ordenados = sorted(cuentas.items(), key=lambda par: -par[1])[:10]
-    memoria.proyectos_frecuentes = [{"id": pk, "veces": veces} for pk, veces in ordenados]
-    memoria.save(update_fields=["proyectos_frecuentes", "actualizada_at"])
-
-
 def conversacion_eliminar(*, conversacion: Conversacion) -> None:
     conversacion.eliminada_at = timezone.now()
     conversacion.save(update_fields=["eliminada_at"])
@@ -325,10 +299,6 @@ def mensaje_calificar(*, mensaje: Mensaje, valor: int, comentario: str = "") -> 
     return mensaje
 
 
-def memoria_borrar(*, usuario: Usuario) -> None:
-    MemoriaUsuario.objects.filter(usuario_id=id_de(usuario)).delete()
-
-
 def mensaje_json(mensaje: Mensaje) -> dict[str, Any]:
     return {
         "id": str(mensaje.pk),
@@ -336,6 +306,7 @@ def mensaje_json(mensaje: Mensaje) -> dict[str, Any]:
         "contenido": mensaje.contenido,
         "fuentes": mensaje.fuentes,
         "advertencias": mensaje.advertencias,
+        "recuerdos": mensaje.recuerdos,
         "creado_at": mensaje.creado_at.isoformat(),
     }
 

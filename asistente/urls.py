@@ -6,4 +6,4 @@ from asistente import views
 
 app_name = "asistente"
 
-urlpatterns = [path("", views.chat, name="chat")]
+urlpatterns = [path("", views.chat, name="chat"), path("memoria/", views.memoria, name="memoria")]

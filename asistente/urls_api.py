@@ -15,6 +15,9 @@ urlpatterns = [
     path("mensajes/<uuid:pk>/feedback", api.FeedbackApi.as_view(), name="asistente-feedback"),
     path("herramientas/", api.HerramientasApi.as_view(), name="asistente-herramientas"),
     path("memoria/", api.MemoriaApi.as_view(), name="asistente-memoria"),
+    path(
+        "memoria/<str:tipo>/<str:clave>", api.MemoriaElementoApi.as_view(), name="asistente-memoria-elemento"
+    ),
     path("avisos/", api.AvisosApi.as_view(), name="asistente-avisos"),
     path("avisos/<int:pk>/descartar", api.AvisoDescartarApi.as_view(), name="asistente-aviso-descartar"),
     path("avisos/<int:pk>/accion", api.AvisoAccionApi.as_view(), name="asistente-aviso-accion"),

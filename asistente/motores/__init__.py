@@ -13,6 +13,7 @@ from asistente.motores.claude import MotorClaude
 from asistente.motores.curado import MotorCurado
 from asistente.motores.enrutador import MotorEnrutado, ruta_de
 from asistente.motores.reglas import MotorReglas
+from asistente.turno.memoria import solo_preferencias
 from asistente.turno.tipos import FlujoMotor, Motor, MotorEnVivo, Turno
 from config import metricas
 
@@ -34,6 +35,8 @@ def motor_para(turno: Turno) -> Motor:
         return MotorCurado(curada)
     if motor_llm_configurado() == "claude":
         ruta = ruta_de(turno.texto) if settings.ASISTENTE_ENRUTADOR and not turno.inyeccion else None
+        if settings.ASISTENTE_ENRUTADOR and turno.anotadas and solo_preferencias(turno.texto):
+            ruta = "preferencia"  # «respóndeme breve»: se anota y se confirma sin modelo
         if ruta is not None:  # se responde igual sin modelo: no se llama a Claude
             return MotorEnrutado(ruta)
         return MotorClaude(respaldo=MotorReglas())

@@ -196,6 +196,34 @@ class MotorClaude:
         return respuesta
 
 
+def redactar(*, sistema: str, mensajes: list[dict[str, Any]], max_tokens: int) -> Respuesta:
+    """Una llamada breve al modelo, sin herramientas (el resumen de una conversación, la continuación
+    tras una decisión): el texto y su uso de tokens y costo. Los errores de la API se propagan."""
+    cliente = cliente_anthropic(
+        settings.ANTHROPIC_API_KEY or "sin-clave",
+        settings.ANTHROPIC_BASE_URL or None,
+        settings.ANTHROPIC_MAX_RETRIES,
+        settings.ANTHROPIC_TIMEOUT_S,
+    )
+    respuesta = Respuesta("", motor=NOMBRE, modelo=settings.ANTHROPIC_MODEL)
+    ronda = Ronda()
+    with (
+        contando_429() as respuestas_429,
+        cliente.messages.with_streaming_response.create(
+            model=settings.ANTHROPIC_MODEL,
+            max_tokens=max_tokens,
+            system=sistema,
+            messages=mensajes,  # type: ignore[arg-type]
+            stream=True,
+        ) as respuesta_http,
+    ):
+        for suceso in _sucesos(respuesta_http.http_response):
+            respuesta.texto += ronda.acumular(suceso)
+    respuesta.limitado = bool(respuestas_429)
+    _sumar_uso(respuesta, ronda.uso)
+    return respuesta
+
+
 @functools.lru_cache(maxsize=4)
 def cliente_anthropic(clave: str, url: str | None, reintentos: int, timeout_s: int) -> anthropic.Anthropic:
     """Un cliente por configuración: reutiliza conexiones (crear uno cuesta decenas de ms)."""
@@ -279,6 +307,8 @@ def contexto_del_turno(turno: Turno) -> str:
     cliente = proyecto.cliente if proyecto is not None else _cliente_unico(turno)
     if cliente is not None:
         partes.append(f"Cliente activo: «{cliente.nombre}» (#{cliente.pk}).")
+    elif dicho := turno.preferencias.get("cliente"):
+        partes.append(f"Cliente activo (el usuario dijo que trabaja con él): «{dicho['valor']}».")
     pendientes = AccionPendiente.objects.filter(
         conversacion=turno.conversacion,
         estado=AccionPendiente.Estado.PENDIENTE,
@@ -293,10 +323,23 @@ def contexto_del_turno(turno: Turno) -> str:
     if turno.vista:
         partes.append(f"Vista actual: {turno.vista}.")
     if turno.conversacion.resumen:
-        partes.append(f"Resumen de lo conversado: {turno.conversacion.resumen}")
-    memoria = getattr(turno.usuario, "memoria", None)
-    if memoria is not None and memoria.preferencias:
-        partes.append(f"Preferencias del usuario: {json.dumps(memoria.preferencias, ensure_ascii=False)}")
+        partes.append(f"Resumen de lo conversado antes:\n{turno.conversacion.resumen}")
+    if preferencias := turno.preferencias:
+        partes.append(
+            "Preferencias que el usuario dijo (respétalas): "
+            + "; ".join(str(p.get("descripcion") or p.get("valor")) for p in preferencias.values())
+            + "."
+        )
+    if turno.anotadas:
+        partes.append(
+            f"Con este mensaje el usuario fijó: {'; '.join(turno.anotadas)}. Ya quedó anotado en su memoria "
+            "(página «Mi memoria»): confírmaselo en una frase."
+        )
+    for recuerdo in turno.recuerdos:
+        partes.append(
+            f"El usuario preguntó algo parecido el {recuerdo['fecha']} («{recuerdo['pregunta']}»); se le "
+            f"respondió: «{recuerdo['respuesta']}». Puedes mencionarlo si ayuda."
+        )
     return "\n".join(partes)
 
 

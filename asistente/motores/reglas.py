@@ -12,8 +12,15 @@ from datetime import date
 from typing import Any
 
 from asistente.acciones import accion_proponer, texto_de_propuesta
-from asistente.motores.redaccion import cuantas_fuentes, elegir_fuentes, redactar, redactar_evaluacion
+from asistente.motores.redaccion import (
+    MAXIMO_FUENTES,
+    cuantas_fuentes,
+    elegir_fuentes,
+    redactar,
+    redactar_evaluacion,
+)
 from asistente.registro import ErrorDeHerramienta, Fuente, ejecutar
+from asistente.turno.memoria import solo_preferencias
 from asistente.turno.tipos import Respuesta, Turno
 from config.texto import sin_tildes
 from proyectos import selectors as proyectos
@@ -25,6 +32,7 @@ SIN_BASE = (
     "No tengo base suficiente en el corpus normativo para responder esto con fundamento. Puede "
     "reformular la pregunta (por ejemplo, nombrando la norma o el artículo) o consultarlo al SEA."
 )
+ENLACE_MEMORIA = "Puede verlo o borrarlo en «Mi memoria» (/asistente/memoria/)."
 ETIQUETA_SIN_MODELO = "(Respuesta armada sin modelo de lenguaje, a partir de la documentación del sistema.)"
 
 _SALUDO = re.compile(r"^(hola|buen[oa]s? (dias|tardes|noches)|buenas|saludos|hey)\b")
@@ -108,7 +116,7 @@ class MotorReglas:
     nombre = NOMBRE
 
     def responder(self, turno: Turno) -> Respuesta:
-        texto = " ".join(sin_tildes(turno.texto).split()).lstrip("¡¿ ")  # «¡Hola!» es un saludo
+        texto = " ".join(sin_tildes(turno.pregunta).split()).lstrip("¡¿ ")  # «¡Hola!» es un saludo
         if turno.inyeccion:
             return Respuesta(
                 "No puedo cambiar mis reglas ni omitir confirmaciones o permisos. Las acciones que modifican "
@@ -116,10 +124,24 @@ class MotorReglas:
                 advertencias=["El mensaje intentaba cambiar las reglas del asistente; no se ejecutó nada."],
                 motor=NOMBRE,
             )
+        if turno.anotadas and solo_preferencias(turno.texto):
+            return Respuesta(
+                f"Anotado: {'; '.join(turno.anotadas)}. Lo tendré en cuenta desde ahora. {ENLACE_MEMORIA}",
+                motor=NOMBRE,
+            )
+        respuesta = self._responder(turno, texto)
+        respuesta.motor = NOMBRE
+        if turno.anotadas:
+            respuesta.texto += f"\n\n(Anoté en su memoria: {'; '.join(turno.anotadas)}. {ENLACE_MEMORIA})"
+        return respuesta
+
+    def _responder(self, turno: Turno, texto: str) -> Respuesta:
         activo = turno.contexto.proyecto_activo_id
         frecuente = turno.proyecto_frecuente if _MI_PROYECTO.search(texto) and activo is None else None
         entidades = extraer_entidades(
-            turno.texto, proyecto_activo=activo, proyecto_mio=activo or (frecuente.pk if frecuente else None)
+            turno.pregunta,
+            proyecto_activo=activo,
+            proyecto_mio=activo or (frecuente.pk if frecuente else None),
         )
         for intencion in (
             self._conversacion,
@@ -139,11 +161,8 @@ class MotorReglas:
         ):
             respuesta = intencion(turno, texto, entidades)
             if respuesta is not None:
-                respuesta.motor = NOMBRE
                 return respuesta
-        respuesta = self._normativa(turno)
-        respuesta.motor = NOMBRE
-        return respuesta
+        return self._normativa(turno)
 
     # --- intenciones --------------------------------------------------------------------------
 
@@ -192,8 +211,8 @@ class MotorReglas:
         parametros: dict[str, Any] = {"nombre": e.nombre, "region": e.region, "tipo": e.tipo or "explotacion"}
         if e.comuna:
             parametros["comuna"] = e.comuna
-        if e.cliente:
-            parametros["cliente"] = e.cliente
+        if cliente := e.cliente or turno.cliente_preferido:  # «trabajo con el cliente X»
+            parametros["cliente"] = cliente
         parametros.update(e.cantidades)
         return self._proponer_accion(turno, "crear_proyecto", parametros)
 
@@ -295,7 +314,7 @@ class MotorReglas:
     def _eseia(self, turno: Turno, texto: str, e: Entidades) -> Respuesta | None:
         if not _ESEIA.search(texto):
             return None
-        parametros: dict[str, Any] = {"region": e.region or ""}
+        parametros: dict[str, Any] = {"region": e.region or turno.preferencia("region")}
         if "miner" in texto:
             parametros["tipologia"] = "i"
         for tipo in ("dia", "eia"):
@@ -353,7 +372,7 @@ class MotorReglas:
         if not _SEA.search(texto):
             return None
         seccion = "noticias" if re.search(r"\b(noticias?|novedades|comunicados?)\b", texto) else "guias"
-        consulta = _sin_pedido_sea(turno.texto)
+        consulta = _sin_pedido_sea(turno.pregunta)
         llamada = ejecutar("buscar_sea", {"consulta": consulta, "seccion": seccion}, contexto=turno.contexto)
         if llamada["error"]:
             return Respuesta(llamada["error"], llamadas=[llamada])
@@ -428,18 +447,20 @@ class MotorReglas:
     def _sistema(self, turno: Turno, texto: str, e: Entidades) -> Respuesta | None:
         if not _SISTEMA.search(texto):
             return None
-        return self._esquema_documentacion(turno, "explicar_sistema", {"tema": turno.texto})
+        return self._esquema_documentacion(turno, "explicar_sistema", {"tema": turno.pregunta})
 
     def _proponer(self, turno: Turno, texto: str, e: Entidades) -> Respuesta | None:
         if not _PROPONER.search(texto):
             return None
-        return self._esquema_documentacion(turno, "proponer_implementacion", {"necesidad": turno.texto})
+        return self._esquema_documentacion(turno, "proponer_implementacion", {"necesidad": turno.pregunta})
 
     def _normativa(self, turno: Turno) -> Respuesta:
         """La búsqueda (reordenada y acotada al dominio por la herramienta) y una respuesta que empieza
         por las oraciones que responden, con a lo más tres fuentes."""
-        maximo = cuantas_fuentes(turno.texto)
-        pedido = {"consulta": consulta_de(turno.texto), "top_k": maximo + 2}
+        maximo = cuantas_fuentes(turno.pregunta)
+        if turno.preferencia("largo") == "breve" and maximo <= MAXIMO_FUENTES:
+            maximo = 1  # «respóndeme breve»: la oración que responde y su fuente
+        pedido = {"consulta": consulta_de(turno.pregunta), "top_k": maximo + 2}
         llamada = ejecutar("buscar_normativa", pedido, contexto=turno.contexto)
         if llamada["error"]:
             return Respuesta(f"No pude buscar en la normativa: {llamada['error']}", llamadas=[llamada])

@@ -16,13 +16,16 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from contextvars import ContextVar
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import structlog
 
 from asistente.models import LlamadaHerramienta, Mensaje
 from config import metricas
 from config.texto import sin_tildes
+
+if TYPE_CHECKING:
+    from asistente.turno.tipos import Respuesta
 
 registro = structlog.get_logger("asistente.metricas")
 
@@ -93,6 +96,22 @@ def enlazar_llamadas(mensaje: Mensaje, *, desde: Any) -> None:
     ).update(mensaje=mensaje)
 
 
+def publicar_costo(uso: Respuesta | Mensaje) -> None:
+    """Tokens y costo del modelo en las métricas: los de un turno o los de una llamada que no es un turno
+    (el resumen de una conversación)."""
+    tokens = {
+        "entrada": uso.tokens_entrada - uso.tokens_cache_lectura - uso.tokens_cache_escritura,
+        "salida": uso.tokens_salida,
+        "cache_lectura": uso.tokens_cache_lectura,
+        "cache_escritura": uso.tokens_cache_escritura,
+    }
+    for tipo, cantidad in tokens.items():
+        if cantidad > 0:
+            metricas.tokens_total.labels(tipo=tipo).inc(cantidad)
+    if uso.costo_usd:
+        metricas.costo_usd_total.inc(float(uso.costo_usd))
+
+
 def publicar(mensaje: Mensaje) -> None:
     """Publica el turno registrado en `mensaje`: métricas Prometheus y el evento `asistente_respuesta`."""
     motor = mensaje.motor or "ninguno"
@@ -101,17 +120,7 @@ def publicar(mensaje: Mensaje) -> None:
     metricas.turno_segundos.labels(motor=motor).observe((mensaje.latencia_ms or 0) / 1000)
     if mensaje.primer_token_ms is not None:
         metricas.primer_token_segundos.labels(motor=motor).observe(mensaje.primer_token_ms / 1000)
-    tokens = {
-        "entrada": mensaje.tokens_entrada - mensaje.tokens_cache_lectura - mensaje.tokens_cache_escritura,
-        "salida": mensaje.tokens_salida,
-        "cache_lectura": mensaje.tokens_cache_lectura,
-        "cache_escritura": mensaje.tokens_cache_escritura,
-    }
-    for tipo, cantidad in tokens.items():
-        if cantidad > 0:
-            metricas.tokens_total.labels(tipo=tipo).inc(cantidad)
-    if mensaje.costo_usd:
-        metricas.costo_usd_total.inc(float(mensaje.costo_usd))
+    publicar_costo(mensaje)
     if mensaje.respaldo:
         metricas.respaldos_total.labels(motivo=mensaje.respaldo).inc()
     if mensaje.abstuvo:

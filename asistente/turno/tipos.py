@@ -11,6 +11,7 @@ from typing import Any, Literal, Protocol, runtime_checkable
 
 from asistente.models import VIGENCIA_ACCION, AccionPendiente, Conversacion, Dominio, MemoriaUsuario, Mensaje
 from asistente.registro import Contexto
+from asistente.turno.memoria import recuerdos_de, sin_preferencias
 from config.errores import EnConflicto, NoEncontrado, Vencido
 from proyectos.models import Proyecto
 from proyectos.roles import Usuario
@@ -69,6 +70,8 @@ class Turno:
     vista: str = ""
     inyeccion: bool = False
     contexto: Contexto = field(init=False)
+    # Las preferencias que el usuario fijó con este mensaje («Respuestas breves»), para confirmárselas.
+    anotadas: list[str] = field(default_factory=list, init=False)
 
     def __post_init__(self) -> None:
         self.contexto = Contexto(
@@ -81,6 +84,11 @@ class Turno:
     def texto(self) -> str:
         return self.mensaje.contenido
 
+    @property
+    def pregunta(self) -> str:
+        """Lo que hay que responder: el mensaje sin las frases con que el usuario fijó preferencias."""
+        return sin_preferencias(self.texto) if self.anotadas else self.texto
+
     @cached_property
     def proyecto_frecuente(self) -> Proyecto | None:
         """El proyecto que el usuario más consulta (su memoria) entre los que todavía ve: lo que «mi
@@ -91,6 +99,26 @@ class Turno:
             return None
         visibles = {p.pk: p for p in proyectos_visibles(usuario=self.usuario).filter(pk__in=ids)}
         return next((visibles[pk] for pk in ids if pk in visibles), None)
+
+    @property
+    def preferencias(self) -> dict[str, Any]:
+        """Las preferencias que el usuario dijo (clave → dato con «valor» y «descripcion»)."""
+        memoria: MemoriaUsuario | None = getattr(self.usuario, "memoria", None)
+        return {k: v for k, v in (memoria.preferencias if memoria else {}).items() if isinstance(v, dict)}
+
+    def preferencia(self, clave: str) -> str:
+        return str(self.preferencias.get(clave, {}).get("valor", ""))
+
+    @property
+    def cliente_preferido(self) -> str:
+        """El cliente con que el usuario dijo trabajar, si es uno de los suyos (si no, ninguno)."""
+        dicho = self.preferencias.get("cliente", {})
+        return str(dicho["valor"]) if dicho.get("id") else ""
+
+    @cached_property
+    def recuerdos(self) -> list[dict[str, Any]]:
+        """Preguntas parecidas del mismo usuario en otras conversaciones, con el comienzo de su respuesta."""
+        return recuerdos_de(usuario=self.usuario, texto=self.texto, conversacion_id=self.conversacion.pk)
 
     def historial(self) -> list[Mensaje]:
         """Los últimos mensajes de la conversación (sin el actual), del más antiguo al más nuevo."""

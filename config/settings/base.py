@@ -229,6 +229,8 @@ if "ANTHROPIC_PRECIO_ENTRADA_USD_MTOK" in os.environ or "ANTHROPIC_PRECIO_SALIDA
         "salida": ANTHROPIC_PRECIO_SALIDA_USD_MTOK,
     }
 ASISTENTE_MAX_RONDAS = entorno.entero("ASISTENTE_MAX_RONDAS", defecto=5, minimo=1)
+# Tokens de salida del resumen de una conversación larga y de la continuación tras una decisión.
+ASISTENTE_RESUMEN_MAX_TOKENS = entorno.entero("ASISTENTE_RESUMEN_MAX_TOKENS", defecto=400, minimo=50)
 # Dominio de las conversaciones nuevas si el cliente no indica otro (se curan en el admin).
 ASISTENTE_DOMINIO = entorno.texto("ASISTENTE_DOMINIO", defecto="mineria")
 ASISTENTE_MOTOR = entorno.texto("ASISTENTE_MOTOR", defecto="auto", opciones=("auto", "claude", "reglas"))

@@ -111,7 +111,18 @@
       case "action": abrirAccion(d); break;
       case "aviso": mostrarAviso(d); break;
       case "done": terminar(d); break;
-      case "confirmacion": esperarDecision(null); cerrarAccion(); agregar("assistant", seguimiento(d)); break;
+      case "confirmacion":
+        esperarDecision(null); cerrarAccion(); agregar("assistant", seguimiento(d));
+        if (d.continua) { actividad.hidden = false; actividad.textContent = "El asistente continúa la conversación…"; }
+        break;
+      // Con Claude, tras la decisión el modelo sigue la conversación con el resultado (o la cancelación).
+      case "seguimiento":
+        actividad.hidden = true;
+        if (d.mensaje) {
+          const li = agregar("assistant", d.mensaje.contenido);
+          li.dataset.id = d.mensaje.id; agregarCalificacion(li, d.mensaje.id);
+        }
+        break;
       case "error":
         // El error de una decisión se muestra en el diálogo (si no, quedaría detrás de él): con
         // parámetros inválidos (400) se corrigen ahí mismo; si la acción venció o ya no existe, se cierra.
@@ -159,6 +170,7 @@
       const m = d.mensaje, lista_ = m.fuentes || [];
       burbuja.querySelector(".contenido").innerHTML = markdown(m.contenido, m.id, lista_.length);
       fuentesDelMensaje(burbuja, m.id, lista_);
+      recuerdosDelMensaje(burbuja, m.recuerdos || []);
       agregarCalificacion(burbuja, m.id);
     }
     burbuja = null; yaGuardada = false; entrada.focus();
@@ -183,6 +195,19 @@
       item.appendChild(a); ol.appendChild(item);
     });
     detalles.append(resumen, ol); li.appendChild(detalles);
+  }
+  // Preguntas parecidas que el usuario hizo antes (su memoria), como las arma el servidor al recargar.
+  function recuerdosDelMensaje(li, recuerdos) {
+    if (!recuerdos.length) return;
+    const caja = document.createElement("div"), titulo = document.createElement("p"), ul = document.createElement("ul");
+    caja.className = "recuerdos"; titulo.textContent = "Usted preguntó algo parecido antes:";
+    recuerdos.forEach(function (r) {
+      const item = document.createElement("li"), a = document.createElement("a");
+      a.href = "?c=" + encodeURIComponent(r.conversacion_id); a.textContent = "«" + r.pregunta + "»";
+      item.append(a, " (" + r.fecha + ")" + (r.respuesta ? ": " + r.respuesta : ""));
+      ul.appendChild(item);
+    });
+    caja.append(titulo, ul); li.appendChild(caja);
   }
   // Un marcador [n] abre la lista de fuentes de su respuesta (cerrada por omisión) antes de saltar.
   lista.addEventListener("click", function (e) {

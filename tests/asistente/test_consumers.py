@@ -20,6 +20,9 @@ from config.asgi import application
 from proyectos.models import Cliente, Proyecto
 from proyectos.roles import Rol
 from proyectos.services import usuario_crear_o_actualizar
+from tests.asistente.conftest import responder_sse, uso_de_herramienta
+from tests.utilidades import ServidorLocal
+from tests.utilidades import mensaje_sse as sse
 
 
 @pytest.fixture
@@ -137,6 +140,33 @@ async def test_una_accion_se_confirma_por_el_socket(usuarias: Any, django_db_blo
 
     assert confirmacion["evento"] == "confirmacion" and confirmacion["datos"]["estado"] == "confirmada"
     assert creado == 1
+
+
+async def test_con_claude_tras_cancelar_el_socket_recibe_la_continuacion_del_modelo(
+    usuarias: Any, django_db_blocker: Any, servidor: ServidorLocal
+) -> None:
+    responder_sse(
+        servidor,
+        sse(
+            uso_de_herramienta("crear_proyecto", {"nombre": "Mina Ws", "region": "Atacama"}), stop="tool_use"
+        ),
+    )
+    responder_sse(servidor, sse({"type": "text", "text": "Cancelada. ¿La creo en otra región?"}))
+    with django_db_blocker.unblock():
+        comunicador = await conectar(usuarias[0])
+        await comunicador.send_json_to({"tipo": "mensaje", "mensaje": "crea la Mina Ws en Atacama"})
+        accion = next(m for m in await hasta_el_final(comunicador) if m["evento"] == "action")["datos"]
+        await comunicador.send_json_to(
+            {"tipo": "confirmar", "accion_id": accion["id"], "confirmada": False, "comentario": "otra región"}
+        )
+        confirmacion = await comunicador.receive_json_from(timeout=20)
+        seguimiento = await comunicador.receive_json_from(timeout=20)
+        await comunicador.disconnect()
+
+    assert confirmacion["evento"] == "confirmacion" and confirmacion["datos"]["continua"] is True
+    assert seguimiento["evento"] == "seguimiento"
+    assert seguimiento["datos"]["mensaje"]["contenido"] == "Cancelada. ¿La creo en otra región?"
+    assert "«otra región»" in json.loads(servidor.pedidos[-1][3])["messages"][-1]["content"]
 
 
 async def test_limites_de_uso_y_marcos_invalidos_vuelven_como_marcos_de_error(

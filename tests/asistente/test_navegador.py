@@ -18,7 +18,7 @@ import pytest
 from django.contrib.auth import get_user_model
 from django.utils import timezone
 
-from asistente.models import AccionPendiente, Aviso, ConfiguracionAvisos, Conversacion, Mensaje
+from asistente.models import AccionPendiente, Aviso, ConfiguracionAvisos, Conversacion, Dominio, Mensaje
 from config.redis_clientes import cliente_redis
 from proyectos.models import Cliente, Proyecto
 from proyectos.roles import Rol
@@ -539,3 +539,48 @@ def test_un_aviso_de_la_tarea_periodica_aparece_en_el_chat_abierto_sin_recargar(
         with django_db_blocker.unblock():
             ConfiguracionAvisos.objects.filter(pk=1).update(hora_inicio=horario[0], hora_fin=horario[1])
             Aviso.objects.filter(usuario__username=USUARIA).delete()
+
+
+def test_una_preferencia_dicha_en_el_chat_se_ve_en_mi_memoria_y_se_olvida_y_una_pregunta_parecida_se_recuerda(
+    cliente_confirmado: Cliente, daphne: Callable[..., str], django_db_blocker: Any
+) -> None:
+    from playwright.sync_api import expect
+
+    def conversacion_anterior() -> None:
+        usuaria = get_user_model().objects.get(username=USUARIA)
+        anterior = Conversacion.objects.create(
+            usuario_id=usuaria.pk, dominio=Dominio.objects.get(codigo="mineria"), titulo="Plazos DIA"
+        )
+        pregunta = Mensaje.objects.create(
+            conversacion=anterior, rol="user", contenido="¿Cuál es el plazo de evaluación de una DIA?"
+        )
+        Mensaje.objects.create(
+            conversacion=anterior, rol="assistant", pregunta=pregunta, contenido="Sesenta días [1]."
+        )
+
+    url = daphne()
+    with chromium(django_db_blocker) as navegador:
+        en_hilo(conversacion_anterior)
+        chat = Pagina(navegador, url)
+        chat.preguntar("Respóndeme breve, por favor.")
+        expect(chat.pagina.locator(".chat-mensaje.assistant").last).to_contain_text(
+            "Anotado: Respuestas breves."
+        )
+
+        chat.preguntar("plazos de evaluación de una DIA minera")
+        recuerdo = chat.pagina.locator(".chat-mensaje.assistant .recuerdos").last
+        expect(recuerdo).to_contain_text("Usted preguntó algo parecido antes:")
+        expect(recuerdo.locator("a")).to_have_text("«¿Cuál es el plazo de evaluación de una DIA?»")
+
+        chat.pagina.get_by_role("link", name="Mi memoria").click()
+        fila = chat.pagina.locator("tr[data-preferencia=largo]")
+        expect(fila).to_contain_text("Respuestas breves")
+        expect(fila).to_contain_text("«Respóndeme breve, por favor.»")
+        expect(chat.pagina.locator("tr[data-pregunta]")).to_have_count(2)  # «respóndeme breve» no es pregunta
+        chat.capturar("mi_memoria")
+        fila.get_by_role("button", name="Olvidar Largo de las respuestas").click()
+        expect(chat.pagina.locator(".mensajes")).to_contain_text("Listo: lo olvidé.")
+        expect(chat.pagina.locator("tr[data-preferencia]")).to_have_count(0)
+        chat.pagina.get_by_role("button", name="Olvidar todo").click()
+        expect(chat.pagina.locator("tr[data-pregunta]")).to_have_count(0)
+        assert chat.errores == []

@@ -279,24 +279,6 @@ def test_veinte_confirmaciones_simultaneas_ejecutan_el_servicio_una_vez(
     assert creados == 1 and seguimientos == 1
 
 
-def test_los_mensajes_que_salen_de_la_ventana_pasan_al_resumen(usuaria: Callable[..., AbstractUser]) -> None:
-    from asistente.services import conversacion_resumir
-
-    consultora = usuaria()
-    turno = turno_iniciar(usuario=consultora, mensaje="primera pregunta sobre glaciares")
-    for n in range(24):
-        Mensaje.objects.create(
-            conversacion=turno.conversacion, rol="assistant" if n % 2 else "user", contenido=f"mensaje {n}"
-        )
-
-    conversacion_resumir(conversacion=turno.conversacion)
-    conversacion_resumir(conversacion=turno.conversacion)
-
-    resumen = Conversacion.objects.get(pk=turno.conversacion.pk).resumen
-    assert resumen.startswith("Usuario: primera pregunta sobre glaciares")
-    assert resumen.count("primera pregunta") == 1 and "mensaje 3" in resumen and "mensaje 4" not in resumen
-
-
 def test_los_proyectos_consultados_se_recuerdan_como_frecuentes(
     proyecto_eia: Proyecto, conversar: Callable[..., Charla]
 ) -> None:

@@ -41,3 +41,33 @@ def test_la_pagina_de_la_conversacion_de_otro_usuario_no_existe(usuaria: Callabl
     )
 
     assert navegador(usuaria("otra")).get(f"/asistente/?c={conversacion.pk}").status_code == 404
+
+
+@pytest.mark.django_db
+def test_mi_memoria_muestra_lo_recordado_y_borra_cada_elemento_con_su_boton(
+    usuaria: Callable[..., AbstractUser],
+) -> None:
+    from asistente.models import MemoriaUsuario
+
+    consultora = usuaria()
+    MemoriaUsuario.objects.create(
+        usuario_id=consultora.pk,
+        preferencias={
+            "region": {"valor": "Atacama", "descripcion": "Región de Atacama", "dicho": "trabajo en Atacama"}
+        },
+    )
+    cliente = navegador(consultora)
+
+    pagina = cliente.get("/asistente/memoria/").content.decode()
+    borrado = cliente.post("/asistente/memoria/", {"tipo": "preferencia", "clave": "region"}, follow=True)
+    otra_vez = cliente.post("/asistente/memoria/", {"tipo": "preferencia", "clave": "region"}, follow=True)
+
+    assert "Región de Atacama" in pagina and "«trabajo en Atacama»" in pagina
+    assert "Listo: lo olvidé." in borrado.content.decode()
+    assert MemoriaUsuario.objects.get(usuario_id=consultora.pk).preferencias == {}
+    assert "No se borró: Esa preferencia no está en su memoria." in otra_vez.content.decode()
+
+
+@pytest.mark.django_db
+def test_mi_memoria_pide_sesion() -> None:
+    assert Client().get("/asistente/memoria/").status_code == 302
