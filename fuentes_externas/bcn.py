@@ -5,6 +5,11 @@ El XML se lee con el parser de normativa (espacio de nombres, entidades numéric
 `EstructuraFuncional`, `fechaVersion`, derogado, transitorio, notas de margen fuera). Un cuerpo que
 no es ese XML (p. ej. una página HTML de aviso) es una falla de la fuente, no una norma vacía.
 
+Una norma que no está en el corpus (`articulo_consultar` con cualquier tipo y número) se busca en el
+índice de LeyChile (`indice_normas_busqueda_simple?formato=xml`) para conocer su idNorma, y su texto
+sale del mismo XML oficial. No hay captura real de ese índice (ver `tests/fixtures/bcn/SOURCE.md`): el
+lector toma cada elemento `Norma` con su `IdNorma`, `Numero`, tipo y título, sin depender de más.
+
 Revisión (`normas_revisar`): para cada norma con idNorma se compara el texto de cada parte (artículo,
 letra) con la versión vigente. Si algo cambió, se ingiere como `VersionNorma` nueva por el mismo
 camino de la normativa (que reutiliza los embeddings de lo que no cambió y embebe solo lo cambiado),
@@ -24,6 +29,7 @@ from django.conf import settings
 from django.utils import timezone
 
 from config.http import ErrorHttp, solicitar
+from config.texto import sin_tildes
 from fuentes_externas import cache as cache_fuentes
 from normativa.ingesta.documentos import datos_norma_para, documento_ingerir
 from normativa.models import FragmentoLegal, Norma, VersionNorma
@@ -191,6 +197,15 @@ def _orden(articulo: str) -> tuple[int, str]:
 
 TIPOS_NORMA = {"ley": Norma.Tipo.LEY, "decreto": Norma.Tipo.DECRETO}
 VIGENCIA_REVISION_S = 48 * 3600
+RUTA_BUSQUEDA = "/Consulta/indice_normas_busqueda_simple"
+# Cómo se escribe cada tipo en la búsqueda de LeyChile y cómo se reconoce en su respuesta.
+TIPOS_BUSQUEDA = {
+    "ley": ("ley", "ley"),
+    "decreto": ("decreto", "decreto"),
+    "decreto_ley": ("decreto ley", "decreto ley"),
+    "dfl": ("dfl", "decreto con fuerza de ley"),
+    "resolucion": ("resolucion", "resolucion"),
+}
 
 
 def articulo_consultar(*, tipo_norma: str, numero: str, articulo: str | None = None) -> dict[str, Any]:
@@ -206,11 +221,7 @@ def articulo_consultar(*, tipo_norma: str, numero: str, articulo: str | None = N
         None,
     )
     if norma is None:
-        return {
-            "encontrada": False,
-            "mensaje": f"La {tipo_norma} {numero} no está en el corpus; búsquela directamente en LeyChile.",
-            "url": f"https://www.bcn.cl/leychile/consulta/listaresultadosimple?cadena={tipo_norma}+{numero}",
-        }
+        return _fuera_del_corpus(tipo_norma=tipo_norma, numero=numero, articulo=articulo)
     buscado = normalizar_articulo(articulo) if articulo else None
     revisada = norma.metadatos.get("bcn_revisada_at")
     al_dia = (
@@ -229,25 +240,125 @@ def articulo_consultar(*, tipo_norma: str, numero: str, articulo: str | None = N
     return _respuesta_articulo(norma, partes_bcn, documento.fecha_version, origen, consulta.advertencia)
 
 
+def _fuera_del_corpus(*, tipo_norma: str, numero: str, articulo: str | None) -> dict[str, Any]:
+    """Una norma que no está en el corpus: su idNorma del índice de LeyChile y su texto del XML oficial."""
+    busqueda = normas_buscar(tipo_norma=tipo_norma, numero=numero)
+    elegida = busqueda.datos[0] if busqueda.datos else None
+    if elegida is None:
+        return {
+            "encontrada": False,
+            "mensaje": f"LeyChile no tiene una {tipo_norma.replace('_', ' ')} {numero}.",
+            "advertencia": busqueda.advertencia,
+            "url": url_busqueda(tipo_norma=tipo_norma, numero=numero),
+        }
+    consulta = xml_con_cache(id_norma=elegida["id_norma"])
+    documento, fragmentos = documento_de(consulta.datos.encode("utf-8"))
+    buscado = normalizar_articulo(articulo) if articulo else None
+    partes = [f for f in fragmentos if buscado is None or f.articulo == buscado]
+    respuesta = _respuesta_bcn(
+        sigla=f"{elegida['tipo'] or tipo_norma} {elegida['numero']}".strip(),
+        id_norma=elegida["id_norma"],
+        partes=partes,
+        fecha=documento.fecha_version,
+        origen="BCN LeyChile (fuera del corpus)",
+        advertencia=consulta.advertencia or busqueda.advertencia,
+    )
+    return {**respuesta, "titulo": elegida["titulo"], "en_corpus": False}
+
+
+def url_busqueda(*, tipo_norma: str, numero: str) -> str:
+    escrito = TIPOS_BUSQUEDA.get(tipo_norma, (tipo_norma, ""))[0].replace(" ", "+")
+    return f"https://www.bcn.cl/leychile/consulta/listaresultadosimple?cadena={escrito}+{numero}"
+
+
+def normas_buscar(*, tipo_norma: str, numero: str) -> cache_fuentes.Consulta[list[dict[str, Any]]]:
+    """Las normas de LeyChile de ese tipo y número (caché de 24 h; respaldo vencido si no responde)."""
+    escrito, _ = TIPOS_BUSQUEDA.get(tipo_norma, (tipo_norma, ""))
+    digitos = "".join(c for c in numero if c.isdigit())
+
+    def obtener() -> list[dict[str, Any]]:
+        respuesta = solicitar(
+            url=f"{settings.LEYCHILE_URL}{RUTA_BUSQUEDA}",
+            parametros={"formato": "xml", "modo": "1", "busqueda": f"{escrito} {digitos}"},
+        )
+        return normas_de_busqueda(respuesta.contenido, tipo_norma=tipo_norma, numero=numero)
+
+    return cache_fuentes.consultar(fuente="bcn", clave=f"busqueda:{tipo_norma}:{digitos}", obtener=obtener)
+
+
+def normas_de_busqueda(contenido: bytes, *, tipo_norma: str, numero: str) -> list[dict[str, Any]]:
+    """Las normas del índice cuyo número es el buscado (y su tipo, si lo trae), las vigentes primero.
+    Un cuerpo que no es XML es una falla de la fuente."""
+    from xml.etree import ElementTree
+
+    try:
+        raiz = ElementTree.fromstring(contenido)
+    except ElementTree.ParseError as error:
+        raise ErrorHttp(f"La búsqueda de LeyChile no respondió XML: {error}", permanente=False) from None
+    digitos = "".join(c for c in numero if c.isdigit())
+    _, reconocido = TIPOS_BUSQUEDA.get(tipo_norma, ("", tipo_norma))
+    encontradas = []
+    for elemento in raiz.iter():
+        if _local(elemento.tag) != "Norma":
+            continue
+        campos = {_local(hijo.tag).lower(): " ".join((hijo.text or "").split()) for hijo in elemento.iter()}
+        id_norma = "".join(c for c in campos.get("idnorma", "") if c.isdigit())
+        numero_norma = campos.get("numero", "")
+        tipo = campos.get("tipo") or campos.get("tiponorma", "")
+        if not id_norma or "".join(c for c in numero_norma.split(" ")[0] if c.isdigit()) != digitos:
+            continue
+        if tipo and reconocido and not sin_tildes(tipo).lower().startswith(reconocido):
+            continue
+        encontradas.append({
+            "id_norma": int(id_norma), "numero": numero_norma, "tipo": tipo,
+            "titulo": campos.get("titulo") or campos.get("rubro") or campos.get("nombre", ""),
+            "derogada": "derog" in campos.get("estado", "").lower(),
+        })  # fmt: skip
+    return sorted(encontradas, key=lambda n: n["derogada"])
+
+
+def _local(etiqueta: str) -> str:
+    return etiqueta.rsplit("}", 1)[-1]
+
+
 def _respuesta_articulo(
     norma: Norma, partes: list[Any], fecha: date | None, origen: str, advertencia: str
 ) -> dict[str, Any]:
+    return _respuesta_bcn(
+        sigla=norma.sigla,
+        id_norma=norma.id_norma_bcn,
+        partes=partes,
+        fecha=fecha,
+        origen=origen,
+        advertencia=advertencia,
+        url=norma.url,
+    )
+
+
+def _respuesta_bcn(
+    *,
+    sigla: str,
+    id_norma: int | None,
+    partes: list[Any],
+    fecha: date | None,
+    origen: str,
+    advertencia: str,
+    url: str = "",
+) -> dict[str, Any]:
     return {
         "encontrada": bool(partes),
-        "norma": norma.sigla,
+        "norma": sigla,
         "fecha_version": fecha.isoformat() if fecha else None,
         "origen": origen,
         "advertencia": advertencia,
-        "url": url_navegar(id_norma=norma.id_norma_bcn) if norma.id_norma_bcn else norma.url,
+        "url": url_navegar(id_norma=id_norma) if id_norma else url,
         "partes": [
             {
                 "articulo": p.articulo,
                 "letra": p.letra,
                 "derogado": p.derogado,
                 "texto": p.texto[:3000],
-                "url": url_navegar(id_norma=norma.id_norma_bcn, id_parte=p.id_parte)
-                if norma.id_norma_bcn
-                else norma.url,
+                "url": url_navegar(id_norma=id_norma, id_parte=p.id_parte) if id_norma else url,
             }
             for p in partes[:12]
         ],

@@ -47,6 +47,16 @@ class ProyectoESEIA(models.Model):
     estado = models.CharField(max_length=120, blank=True)
     url_expediente = models.URLField(max_length=500)
     url_ficha = models.URLField(max_length=500, blank=True)
+    dias_legales = models.PositiveIntegerField(
+        null=True, blank=True, help_text="Días hábiles legales de evaluación que informa el listado."
+    )
+    # De la ficha del expediente (`eseia.detalle_actualizar`), donde el registro público los trae.
+    rca_numero = models.CharField(
+        max_length=60, blank=True, help_text="Resolución de Calificación Ambiental."
+    )
+    rca_fecha = models.DateField(null=True, blank=True)
+    documentos = models.JSONField(default=list, blank=True, help_text="[{titulo, url, fecha}] de la ficha.")
+    detalle_at = models.DateTimeField(null=True, blank=True, help_text="Última lectura de la ficha.")
     actualizado_at = models.DateTimeField(auto_now=True)
 
     class Meta:

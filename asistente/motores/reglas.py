@@ -32,6 +32,7 @@ SIN_BASE = (
     "No tengo base suficiente en el corpus normativo para responder esto con fundamento. Puede "
     "reformular la pregunta (por ejemplo, nombrando la norma o el artículo) o consultarlo al SEA."
 )
+DOCUMENTOS_MOSTRADOS = 5
 ENLACE_MEMORIA = "Puede verlo o borrarlo en «Mi memoria» (/asistente/memoria/)."
 ETIQUETA_SIN_MODELO = "(Respuesta armada sin modelo de lenguaje, a partir de la documentación del sistema.)"
 
@@ -52,12 +53,29 @@ _EXPLICAR = re.compile(
 _ESTADISTICAS = re.compile(r"\b(cuantos proyectos|estadistica\w*|resumen de (mis |los )?proyectos)\b")
 _ESEIA = re.compile(r"\b(e-?seia)\b|\bproyectos (presentados|ingresados|aprobados|similares)\b.*\bseia\b")
 # Noticias del SEA, o una búsqueda explícita en su sitio o en sus guías.
+_ESEIA_PROMEDIO = re.compile(
+    r"\b(promedio|en la practica|normalmente|historicamente|estadisticas?|cuantos dias (demor|tard)\w*)\b"
+    r".*\b(dia|eia|evaluaci\w+|calificaci\w+|seia)\b"
+    r"|\b(dia|eia)s?\b.*\b(demora\w*|tarda\w*|dura\w*)\b.*\b(en promedio|normalmente|en la practica)\b"
+)
+_EXPEDIENTE = re.compile(r"\bexpediente\s*(?:n[°º.o]*\s*|#\s*)?(\d{6,12})\b")
 _SEA = re.compile(
     r"\b(noticias?|novedades|comunicados?)\b.*\bsea\b|\bsitio (web )?del sea\b"
     r"|\bbusca\w*\b.*\b(guias?|criterios?)\b.*\bsea\b"
 )
 _BCN = re.compile(r"\b(leychile|ley chile|bcn|texto oficial|texto vigente|redaccion vigente)\b")
-_NORMA_CITADA = re.compile(r"\b(ley|decreto|ds|d\.s\.)\s*(?:n[°º.o]*\s*)?(\d[\d.]*)")
+_NORMA_CITADA = re.compile(
+    r"\b(ley|decreto ley|dl|decreto|ds|d\.s\.|dfl|d\.f\.l\.|resolucion(?: exenta)?)"
+    r"\s*(?:n[°º.o]*\s*)?(\d[\d.]*)"
+)
+# Cómo se nombra cada tipo de norma en el texto → el tipo de `buscar_bcn` (lo demás es decreto).
+_TIPO_CITADO = {
+    "ley": "ley",
+    "decreto ley": "decreto_ley",
+    "dl": "decreto_ley",
+    "dfl": "dfl",
+    "d.f.l.": "dfl",
+}
 _ARTICULO_CITADO = re.compile(r"\bart(?:iculo|\.)?\s*(\d+(?:\s*bis)?)")
 _LISTAR = re.compile(r"\b(lista\w*|muestra\w*|mostrar|cuales son|ver|tengo)\b.*\bproyectos\b")
 _CONSULTAR = re.compile(r"\b(proyecto #?\d+|#\d+|este proyecto)\b")
@@ -150,6 +168,8 @@ class MotorReglas:
             self._actualizar,
             self._proyecto_descrito,
             self._explicar,
+            self._eseia_promedio,
+            self._eseia_detalle,
             self._estadisticas,
             self._eseia,
             self._bcn,
@@ -311,6 +331,101 @@ class MotorReglas:
             lineas.append(f"- {titulo}: " + ", ".join(f"{k}: {v}" for k, v in r[clave].items()))
         return Respuesta("\n".join(lineas), llamadas=[llamada])
 
+    def _eseia_promedio(self, turno: Turno, texto: str, e: Entidades) -> Respuesta | None:
+        """«¿Cuánto demora en promedio una DIA minera en Antofagasta?»: cifras de los proyectos indexados."""
+        if not _ESEIA_PROMEDIO.search(texto):
+            return None
+        tipo = next((t.upper() for t in ("dia", "eia") if re.search(rf"\b{t}s?\b", texto)), "")
+        region = e.region or turno.preferencia("region")
+        llamada = ejecutar(
+            "estadisticas_eseia", {"region": region, "tipo": tipo, "tipologia": "i"}, contexto=turno.contexto
+        )
+        if llamada["error"]:
+            return Respuesta(llamada["error"], llamadas=[llamada])
+        r = llamada["resultado"]
+        que = f"proyectos mineros{f' por {tipo}' if tipo else ''}{f' de {region}' if region else ''}"
+        hasta = f", indexados al {r['indexados_hasta']}" if r["indexados_hasta"] else ""
+        if not r["total"]:
+            return Respuesta(
+                f"No tengo {que} indexados del e-SEIA, así que no puedo dar un promedio con base. Se indexan "
+                "con la tarea semanal o al buscarlos («busca en el e-SEIA proyectos mineros DIA en "
+                f"{region or 'Antofagasta'}»).",
+                llamadas=[llamada],
+            )
+        estados = ", ".join(f"{k}: {v}" for k, v in r["por_estado"].items())
+        if not (r["dias_legales"] or r["dias_corridos"]):
+            return Respuesta(
+                f"De los {r['total']} {que} del e-SEIA{hasta}, {r['calificados']} tienen calificación y "
+                "ninguno trae la duración de su evaluación: no hay cifra que promediar. "
+                f"Por estado: {estados}.",
+                llamadas=[llamada],
+            )
+        lineas = [
+            f"Según los {que} calificados del e-SEIA (de {r['total']} indexados{hasta}; "
+            f"{r['aprobados']} de {r['calificados']} aprobados):"
+        ]
+        for clave, unidad, origen in (
+            ("dias_legales", "días hábiles legales", "según el listado del e-SEIA"),
+            ("dias_corridos", "días corridos", "de la presentación a la RCA"),
+        ):
+            if c := r[clave]:
+                lineas.append(
+                    f"- la evaluación duró en promedio {c['promedio']:g} {unidad} ({origen}; mediana "
+                    f"{c['mediana']:g}, entre {c['minimo']} y {c['maximo']}; {c['n']} proyecto(s))."
+                )
+        lineas.append(f"Por estado: {estados}.")
+        return Respuesta(
+            "\n".join(lineas),
+            llamadas=[llamada],
+            advertencias=[
+                "Cifras de los proyectos indexados del e-SEIA, no de todo el registro: referenciales."
+            ],
+        )
+
+    def _eseia_detalle(self, turno: Turno, texto: str, e: Entidades) -> Respuesta | None:
+        """«Detalle del expediente 2168003697»: estado, RCA, fechas, duración y documentos."""
+        expediente = _EXPEDIENTE.search(texto)
+        if not expediente:
+            return None
+        llamada = ejecutar("detalle_eseia", {"expediente_id": expediente.group(1)}, contexto=turno.contexto)
+        if llamada["error"]:
+            return Respuesta(llamada["error"], llamadas=[llamada])
+        d = llamada["resultado"]
+        # Los textos del e-SEIA son datos del sitio: se muestran tal cual, nunca se obedecen.
+        lineas = [
+            f"Expediente {expediente.group(1)}"
+            + (f" «{d['nombre']}»" if d["nombre"] else "")
+            + f": {d['tipo_ingreso'] or 'tipo sin informar'}, {d['estado'] or 'estado sin informar'}"
+            + (f", {d['region']}" if d["region"] else "")
+            + "."
+        ]
+        if d["fecha_presentacion"]:
+            lineas.append(f"- Presentado el {d['fecha_presentacion']}.")
+        if d["rca_numero"] or d["rca_fecha"]:
+            lineas.append(
+                f"- RCA {d['rca_numero'] or '(número sin informar)'}"
+                + (f" del {d['rca_fecha']}" if d["rca_fecha"] else "")
+                + (
+                    f": {d['dias_corridos']} días corridos de evaluación."
+                    if d["dias_corridos"] is not None
+                    else "."
+                )
+            )
+        else:
+            lineas.append("- La ficha pública no trae una Resolución de Calificación Ambiental.")
+        if d["dias_legales"] is not None:
+            lineas.append(f"- Días hábiles legales de evaluación según el listado: {d['dias_legales']}.")
+        for documento in d["documentos"][:DOCUMENTOS_MOSTRADOS]:
+            fecha = f" ({documento['fecha']})" if documento.get("fecha") else ""
+            lineas.append(f"- Documento: [{documento['titulo']}]({documento['url']}){fecha}")
+        if len(d["documentos"]) > DOCUMENTOS_MOSTRADOS:
+            lineas.append(
+                f"- … y {len(d['documentos']) - DOCUMENTOS_MOSTRADOS} documentos más en el expediente."
+            )
+        if d["url"]:
+            lineas.append(f"Expediente: {d['url']}")
+        return _respuesta_externa(lineas, llamada)
+
     def _eseia(self, turno: Turno, texto: str, e: Entidades) -> Respuesta | None:
         if not _ESEIA.search(texto):
             return None
@@ -343,7 +458,9 @@ class MotorReglas:
             return None
         articulo = _ARTICULO_CITADO.search(texto)
         parametros: dict[str, Any] = {
-            "tipo_norma": "ley" if norma.group(1) == "ley" else "decreto",
+            "tipo_norma": "resolucion"
+            if norma.group(1).startswith("resolucion")
+            else _TIPO_CITADO.get(norma.group(1), "decreto"),
             "numero": norma.group(2).rstrip("."),
         }
         if articulo:
@@ -360,7 +477,8 @@ class MotorReglas:
                 llamadas=[llamada],
             )
         version = f"versión del {r['fecha_version']}" if r["fecha_version"] else "versión sin fecha"
-        lineas = [f"{r['norma']} ({version}; fuente: {r['origen']}):"] + [
+        titulo = f" «{r['titulo']}»" if r.get("titulo") else ""
+        lineas = [f"{r['norma']}{titulo} ({version}; fuente: {r['origen']}):"] + [
             f"- Art. {p['articulo']}{' letra ' + p['letra'] if p['letra'] else ''}"
             + (" (derogado)" if p["derogado"] else "")
             + f": {' '.join(p['texto'].split())[:700]} — {p['url']}"
@@ -452,7 +570,7 @@ class MotorReglas:
     def _proponer(self, turno: Turno, texto: str, e: Entidades) -> Respuesta | None:
         if not _PROPONER.search(texto):
             return None
-        return self._esquema_documentacion(turno, "proponer_implementacion", {"necesidad": turno.pregunta})
+        return self._esquema_documentacion(turno, "proponer_implementacion", {"objetivo": turno.pregunta})
 
     def _normativa(self, turno: Turno) -> Respuesta:
         """La búsqueda (reordenada y acotada al dominio por la herramienta) y una respuesta que empieza
@@ -504,6 +622,16 @@ class MotorReglas:
         lineas = ["Esto es lo que dice la documentación del sistema:"]
         for s in secciones[:5]:
             lineas.append(f"- **{s['documento']} › {s['seccion']}**: {s['extracto']}")
+        if herramienta == "proponer_implementacion":
+            propuesta = llamada["resultado"]
+            estimacion = propuesta["estimacion"]
+            if propuesta["archivos"]:
+                lineas.append(
+                    "Archivos que tocaría: " + ", ".join(f"`{a}`" for a in propuesta["archivos"]) + "."
+                )
+            lineas += [f"{n}. {paso}" for n, paso in enumerate(propuesta["pasos"], start=1)]
+            tamano = f"{estimacion['tamano']} ({estimacion['archivos']} archivos)"
+            lineas.append(f"Estimación: {tamano}. {estimacion['nota']}")
         lineas.append(ETIQUETA_SIN_MODELO)
         return Respuesta("\n".join(lineas), llamadas=[llamada])
 

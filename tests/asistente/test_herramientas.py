@@ -247,3 +247,54 @@ def test_buscar_documentacion_pasa_su_top_k_a_la_busqueda(
     fuera = ejecutar("buscar_documentacion", {"consulta": "motor", "top_k": 50}, contexto=contexto)
 
     assert pedidos == [3] and fuera["error"]
+
+
+def test_proponer_implementacion_arma_la_propuesta_tecnica_con_la_documentacion_que_aplica(
+    usuaria: Callable[..., AbstractUser], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Con la sección real de la guía de contribución que la búsqueda encontraría (la documentación no
+    se carga en las pruebas): arquitectura, archivos que existen, pasos y estimación."""
+    import dataclasses
+    from pathlib import Path
+
+    from normativa import busqueda as corpus
+    from normativa.busqueda import Resultado, ResultadoBusqueda
+
+    guia = (Path(settings.BASE_DIR) / "CONTRIBUTING.md").read_text(encoding="utf-8")
+    seccion = guia[guia.index("### Nueva tarea periódica") : guia.index("### Nueva fuente externa")]
+    encontrada = Resultado(
+        fragmento_id=1, norma="CONTRIBUTING", tipo_documento="documentacion", articulo="", letra="",
+        texto=seccion + "\nVer también `asistente/no_existe.py`.", breadcrumb="Listas de verificación",
+        cita="CONTRIBUTING", url="", score=1.0, similitud=0.9,
+    )  # fmt: skip
+    monkeypatch.setitem(
+        REGISTRO, "proponer_implementacion",
+        dataclasses.replace(REGISTRO["proponer_implementacion"], disponible=lambda: True),
+    )  # fmt: skip
+
+    def buscar(*, consulta: str, top_k: int) -> ResultadoBusqueda:
+        return ResultadoBusqueda(consulta=consulta, modo="hibrido", resultados=[encontrada], confianza="HIGH")
+
+    monkeypatch.setattr(corpus, "buscar_documentacion", buscar)
+
+    llamada = ejecutar(
+        "proponer_implementacion",
+        {"objetivo": "una tarea periódica que limpie avisos viejos", "contexto": "cada noche"},
+        contexto=Contexto(usuario=usuaria("admin", Rol.ADMINISTRADOR)),
+    )
+    lectora = ejecutar(
+        "proponer_implementacion",
+        {"objetivo": "otra cosa más"},
+        contexto=Contexto(usuario=usuaria("l", Rol.LECTURA)),
+    )
+
+    propuesta = llamada["resultado"]
+    assert propuesta["archivos"] == ["fuentes_externas/periodicas.py"]  # la que no existe no se propone
+    assert len(propuesta["pasos"]) == 3 and propuesta["pasos"][0].startswith(
+        "Tarea delgada en `<app>/tasks.py`"
+    )
+    assert (
+        propuesta["estimacion"]["tamano"] == "pequeña"
+        and propuesta["arquitectura"][0]["documento"] == "CONTRIBUTING"
+    )
+    assert lectora["error"]

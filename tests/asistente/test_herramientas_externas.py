@@ -57,7 +57,7 @@ def sitio_sea(settings: Any) -> Iterator[ServidorLocal]:
 def test_las_tres_herramientas_externas_se_ofrecen_al_modelo(usuaria: Callable[..., AbstractUser]) -> None:
     nombres = {h.nombre for h in herramientas_para(usuaria())}
 
-    assert {"buscar_bcn", "buscar_eseia", "buscar_sea"} <= nombres
+    assert {"buscar_bcn", "buscar_eseia", "detalle_eseia", "estadisticas_eseia", "buscar_sea"} <= nombres
 
 
 def test_el_motor_sin_conexion_busca_en_el_eseia_y_muestra_un_nombre_inyectado_como_dato(
@@ -214,3 +214,51 @@ def test_una_fuente_lenta_no_pasa_el_plazo_de_la_herramienta_y_responde_la_cache
     llamada = LlamadaHerramienta.objects.filter(herramienta="buscar_eseia").latest("pk")
     assert llamada.exito and llamada.ms < 3000
     assert len(eseia.pedidos) - pedidos_antes <= 1
+
+
+def test_el_motor_sin_conexion_responde_cuanto_demora_en_promedio_una_dia_minera_con_los_indexados(
+    usuaria: Callable[..., AbstractUser], conversar: Callable[..., Charla]
+) -> None:
+    from fuentes_externas.models import ProyectoESEIA
+
+    consultora = usuaria()
+    pregunta = "¿Cuánto demora en promedio una DIA minera en Antofagasta?"
+    sin_datos = conversar(consultora, pregunta)
+    for n, (estado, dias) in enumerate([("Aprobado", 80), ("Aprobado", 120), ("En Calificación", 10)]):
+        ProyectoESEIA.objects.create(
+            expediente_id=f"90{n}", nombre=f"Mina {n}", tipo_ingreso="DIA", region="Región de Antofagasta",
+            tipologia="i1", estado=estado, dias_legales=dias, url_expediente="https://seia.sea.gob.cl/e",
+        )  # fmt: skip
+    cache.clear()
+
+    con_datos = conversar(consultora, pregunta)
+
+    assert sin_datos.texto.startswith(
+        "No tengo proyectos mineros por DIA de Antofagasta indexados del e-SEIA"
+    )
+    assert "calificados del e-SEIA (de 3 indexados" in con_datos.texto
+    assert "en promedio 100 días hábiles legales" in con_datos.texto and "2 proyecto(s)" in con_datos.texto
+    assert con_datos.final["mensaje"]["advertencias"] == [
+        "Cifras de los proyectos indexados del e-SEIA, no de todo el registro: referenciales."
+    ]
+
+
+def test_el_motor_sin_conexion_muestra_el_detalle_de_un_expediente_con_su_rca_y_documentos(
+    settings: Any, usuaria: Callable[..., AbstractUser], conversar: Callable[..., Charla]
+) -> None:
+    local = fuente_local(settings, "ESEIA_URL")
+    ficha = (FIXTURES / "seia" / "ficha_expediente_sintetica.html").read_bytes()
+    local.responder("/expediente/expediente.php", cuerpo=ficha, cabeceras={"Content-Type": "text/html"})
+    cache.clear()
+    try:
+        charla = conversar(usuaria(), "dame el detalle del expediente 2150000001")
+    finally:
+        local.cerrar()
+
+    assert "Expediente 2150000001: DIA, Aprobado." in charla.texto
+    assert "- RCA 0123/2020 del 2020-09-15: 225 días corridos de evaluación." in charla.texto
+    assert "- Presentado el 2020-02-03." in charla.texto
+    assert (
+        "[ICSARA N° 1](https://infofirma.sea.gob.cl/DocumentosSEA/MostrarDocumento?docId=aa11)"
+        in charla.texto
+    )

@@ -355,3 +355,29 @@ def test_el_contexto_del_modelo_trae_el_cliente_activo_y_las_acciones_pendientes
         f"Proyecto que el usuario más consulta («mi proyecto»): #{frecuente.pk} «Mina Frecuente»." in contexto
     )
     assert "Cliente activo" not in con_dos_clientes, "con dos clientes y sin proyecto, no hay uno activo"
+
+
+def test_el_modelo_recibe_las_preferencias_dichas_lo_recien_anotado_y_las_preguntas_parecidas_de_antes(
+    servidor: ServidorLocal, usuaria: Callable[..., AbstractUser], conversar: Callable[..., Charla]
+) -> None:
+    from asistente.models import Conversacion
+
+    consultora = usuaria()
+    anterior = Conversacion.objects.create(
+        usuario_id=consultora.pk, dominio=Dominio.objects.get(codigo="mineria"), titulo="Antes"
+    )
+    pregunta = Mensaje.objects.create(
+        conversacion=anterior, rol="user", contenido="¿Cuál es el plazo de evaluación de una DIA?"
+    )
+    Mensaje.objects.create(
+        conversacion=anterior, rol="assistant", pregunta=pregunta, contenido="Sesenta días."
+    )
+    responder_sse(servidor, sse({"type": "text", "text": "Anotado; el plazo es de 60 días."}))
+
+    charla = conversar(consultora, "Sé breve: ¿qué plazo de evaluación tiene una DIA minera?")
+
+    contexto = pedidos_json(servidor)[0]["system"][1]["text"]
+    assert "Preferencias que el usuario dijo (respétalas): Respuestas breves." in contexto
+    assert "Con este mensaje el usuario fijó: Respuestas breves." in contexto
+    assert "preguntó algo parecido el" in contexto and "se le respondió: «Sesenta días.»" in contexto
+    assert charla.final["mensaje"]["recuerdos"][0]["conversacion_id"] == str(anterior.pk)

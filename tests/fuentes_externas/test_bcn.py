@@ -167,10 +167,50 @@ def test_una_norma_revisada_hace_poco_se_responde_del_corpus_sin_llamar_a_la_bcn
     llamadas = len(servidor.pedidos)
 
     respuesta = bcn.articulo_consultar(tipo_norma="decreto", numero="3240", articulo="2")
-    desconocida = bcn.articulo_consultar(tipo_norma="ley", numero="99.999")
 
     assert len(servidor.pedidos) == llamadas and respuesta["origen"] == "corpus (revisado en la BCN)"
     assert respuesta["partes"][0]["texto"].startswith("Artículo 2.- Los colectores")
-    assert desconocida["encontrada"] is False and desconocida["url"].startswith(
-        "https://www.bcn.cl/leychile/"
+
+
+INDICE = REAL.parent / "indice_normas_busqueda_simple_sintetica.xml"
+
+
+@pytest.mark.django_db
+def test_una_norma_fuera_del_corpus_se_busca_por_tipo_y_numero_en_el_indice_y_se_lee_su_xml_oficial(
+    servidor: ServidorLocal,
+) -> None:
+    cache.clear()
+    servidor.responder(bcn.RUTA_BUSQUEDA, cuerpo=INDICE.read_bytes(), cabeceras={"Content-Type": "text/xml"})
+    servidor.responder(RUTA, cuerpo=REAL.read_bytes(), cabeceras={"Content-Type": "text/xml"})
+
+    respuesta = bcn.articulo_consultar(tipo_norma="resolucion", numero="3.240")
+
+    busqueda = servidor.pedidos[0][1]
+    assert busqueda.startswith(bcn.RUTA_BUSQUEDA) and "busqueda=resolucion+3240" in busqueda
+    assert "idNorma=243302" in servidor.pedidos[1][1]
+    assert respuesta["en_corpus"] is False and respuesta["norma"] == "Resolución 3240 EXENTA"
+    assert respuesta["titulo"] == "AUTORIZA INSTALACIÓN DE COLECTORES DE SEMILLAS"
+    assert (
+        respuesta["fecha_version"] == "2005-10-28"
+        and "Germán Raúl Valenzuela" in respuesta["partes"][0]["texto"]
     )
+    assert respuesta["url"] == "https://www.bcn.cl/leychile/navegar?idNorma=243302"
+
+
+@pytest.mark.django_db
+def test_si_el_indice_no_trae_esa_norma_se_dice_con_el_enlace_a_la_busqueda(servidor: ServidorLocal) -> None:
+    cache.clear()
+    servidor.responder(bcn.RUTA_BUSQUEDA, cuerpo=b"<Normas/>", cabeceras={"Content-Type": "text/xml"})
+
+    respuesta = bcn.articulo_consultar(tipo_norma="dfl", numero="725")
+
+    assert respuesta["encontrada"] is False and respuesta["mensaje"] == "LeyChile no tiene una dfl 725."
+    assert respuesta["url"].endswith("cadena=dfl+725")
+
+
+def test_el_indice_filtra_por_numero_y_tipo_y_un_cuerpo_que_no_es_xml_es_falla_de_la_fuente() -> None:
+    normas = bcn.normas_de_busqueda(INDICE.read_bytes(), tipo_norma="resolucion", numero="3240")
+
+    assert [n["id_norma"] for n in normas] == [243302]
+    with pytest.raises(ErrorHttp):
+        bcn.normas_de_busqueda(b"<html><p>Aviso</html>", tipo_norma="ley", numero="1")

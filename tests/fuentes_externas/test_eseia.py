@@ -150,3 +150,120 @@ def test_un_analisis_completo_trae_los_parecidos_del_eseia_como_referencia_y_uno
     # `proyectos` no importa el e-SEIA: `fuentes_externas` registra la referencia en su `ready()`.
     assert [p["nombre"] for p in completo.resultado["proyectos_similares_seia"]] == ["Mina Vecina"]
     assert "proyectos_similares_seia" not in rapido.resultado
+
+
+FICHA = (DATOS / "ficha_expediente_sintetica.html").read_text(encoding="utf-8")
+
+
+def test_la_ficha_trae_estado_fechas_rca_y_documentos_sin_repetir() -> None:
+    ficha = eseia.ficha_leer(
+        FICHA, url_base="https://seia.sea.gob.cl/expediente/expediente.php?id_expediente=1"
+    )
+
+    assert ficha["estado"] == "Aprobado" and ficha["tipo_ingreso"] == "DIA"
+    assert ficha["fecha_presentacion"] == "2020-02-03"
+    assert (ficha["rca_numero"], ficha["rca_fecha"]) == ("0123/2020", "2020-09-15")
+    assert [(d["titulo"], d["fecha"]) for d in ficha["documentos"]] == [
+        ("Declaración de Impacto Ambiental", "2020-02-03"),
+        ("ICSARA N° 1", "2020-04-20"),
+        ("Resolución de Calificación Ambiental", "2020-09-15"),
+    ]
+    assert ficha["documentos"][0]["url"] == "https://seia.sea.gob.cl/archivos/2020/02/DIA_Mina_Ejemplo.pdf"
+
+
+@pytest.mark.parametrize(
+    "html",
+    [
+        "",
+        "<html><body>Servicio no disponible</body></html>",
+        "<table><tr><td>Estado</td></tr></table>",
+        "<<>>",
+    ],
+)
+def test_una_ficha_sin_los_datos_o_con_otra_forma_deja_todo_vacio_sin_fallar(html: str) -> None:
+    ficha = eseia.ficha_leer(html, url_base="https://seia.sea.gob.cl/")
+
+    assert ficha == {
+        "estado": "", "tipo_ingreso": "", "fecha_presentacion": None, "rca_numero": "", "rca_fecha": None,
+        "documentos": [],
+    }  # fmt: skip
+
+
+def test_la_ficha_tambien_se_lee_de_listas_de_definicion_y_textos_etiqueta_valor() -> None:
+    html = "<dl><dt>Estado</dt><dd>Rechazado</dd></dl><p>Fecha de calificación: 01/12/2021</p>"
+
+    ficha = eseia.ficha_leer(html, url_base="https://seia.sea.gob.cl/")
+
+    assert ficha["estado"] == "Rechazado" and ficha["rca_fecha"] == "2021-12-01"
+
+
+@pytest.mark.django_db
+def test_el_detalle_lee_la_ficha_en_latin1_y_la_guarda_con_la_duracion_de_la_evaluacion(
+    servidor: ServidorLocal,
+) -> None:
+    ProyectoESEIA.objects.create(
+        expediente_id="2150000001", nombre="Mina Ejemplo", tipo_ingreso="DIA", region="Región de Atacama",
+        tipologia="i1", url_expediente="https://seia.sea.gob.cl/e", dias_legales=88,
+    )  # fmt: skip
+    servidor.responder(
+        "/expediente/expediente.php",
+        cuerpo=FICHA.encode("iso-8859-1"),
+        cabeceras={"Content-Type": "text/html"},
+    )
+    cache.delete(cache_fuentes._llave("eseia", "ficha:2150000001"))
+
+    detalle = eseia.detalle_actualizar(expediente_id="2150000001").datos
+
+    assert "id_expediente=2150000001&modo=ficha" in servidor.pedidos[0][1]
+    assert detalle["rca_numero"] == "0123/2020" and detalle["dias_corridos"] == 225
+    assert detalle["dias_legales"] == 88 and len(detalle["documentos"]) == 3
+    guardado = ProyectoESEIA.objects.get(expediente_id="2150000001")
+    assert str(guardado.rca_fecha) == "2020-09-15" and guardado.estado == "Aprobado" and guardado.detalle_at
+
+
+@pytest.mark.django_db
+def test_el_listado_real_trae_los_dias_legales_y_las_regiones_con_tildes_perdidas_se_reconocen() -> None:
+    filas = [eseia._fila(d) for d in json.loads(PAGINA_2.decode("utf-8"))["data"]]
+    eseia.guardar(filas=filas)
+
+    atacama = eseia.estadisticas(region="Atacama", tipo="DIA")
+    valparaiso = eseia.estadisticas(region="Valparaíso", tipologia="")
+
+    assert ProyectoESEIA.objects.get(expediente_id=filas[0]["expediente_id"]).dias_legales == 2
+    assert atacama["total"] == 2 and atacama["calificados"] == 0 and atacama["dias_legales"] is None
+    assert valparaiso["total"] == 3  # «Regi\ufffdn de Valpara\ufffdso» en la captura
+
+
+@pytest.mark.django_db
+def test_las_cifras_de_duracion_salen_de_los_calificados_de_la_region_y_el_tipo() -> None:
+    def proyecto(n: int, **datos: Any) -> None:
+        ProyectoESEIA.objects.create(
+            expediente_id=str(1000 + n), nombre=f"P{n}", url_expediente="https://seia.sea.gob.cl/e",
+            tipologia=datos.pop("tipologia", "i1"), tipo_ingreso=datos.pop("tipo", "DIA"),
+            region=datos.pop("region", "Región de Antofagasta"), **datos,
+        )  # fmt: skip
+
+    from datetime import date
+
+    proyecto(
+        1, estado="Aprobado", dias_legales=60, fecha_presentacion=date(2020, 1, 1), rca_fecha=date(2020, 7, 1)
+    )
+    proyecto(2, estado="Aprobado", dias_legales=100)
+    proyecto(3, estado="Rechazado", dias_legales=110)
+    proyecto(4, estado="En Calificación", dias_legales=30)  # en curso: no cuenta para la duración
+    proyecto(5, estado="Aprobado", dias_legales=500, tipo="EIA")
+    proyecto(6, estado="Aprobado", dias_legales=500, region="Región de Atacama")
+    proyecto(7, estado="Aprobado", dias_legales=500, tipologia="o11")
+
+    cifras = eseia.estadisticas(region="Antofagasta", tipo="DIA")
+
+    assert cifras["total"] == 4 and cifras["calificados"] == 3 and cifras["aprobados"] == 2
+    assert cifras["dias_legales"] == {"n": 3, "promedio": 90.0, "mediana": 100, "minimo": 60, "maximo": 110}
+    assert cifras["dias_corridos"] == {
+        "n": 1,
+        "promedio": 182.0,
+        "mediana": 182,
+        "minimo": 182,
+        "maximo": 182,
+    }
+    assert cifras["por_estado"] == {"Aprobado": 2, "Rechazado": 1, "En Calificación": 1}
