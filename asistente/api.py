@@ -339,6 +339,7 @@ class MemoriaApi(APIView):
 
 class MemoriaElementoApi(APIView):
     @extend_schema(
+        operation_id="asistente_memoria_elemento_destroy",
         summary="Olvidar un elemento de mi memoria",
         description=(
             "`tipo`: preferencia (clave largo, cliente o region), proyecto (su id), resumen (id de la "

@@ -16,7 +16,7 @@ from django.conf import settings
 from asistente.models import AccionPendiente, Mensaje
 from asistente.motores import motor_llm_configurado
 from asistente.motores.claude import contexto_del_turno, politicas_del_dominio, redactar
-from asistente.turno.medicion import Reloj, publicar
+from asistente.turno.medicion import Reloj, del_modelo, publicar
 from asistente.turno.tipos import VENTANA_MENSAJES, Turno
 from proyectos.roles import Usuario
 
@@ -75,16 +75,7 @@ def decision_continuar(*, accion: AccionPendiente, usuario: Usuario) -> Mensaje 
         conversacion=conversacion,
         rol=Mensaje.Rol.ASISTENTE,
         contenido=respuesta.texto.strip(),
-        tokens_entrada=respuesta.tokens_entrada,
-        tokens_salida=respuesta.tokens_salida,
-        tokens_cache_lectura=respuesta.tokens_cache_lectura,
-        tokens_cache_escritura=respuesta.tokens_cache_escritura,
-        costo_usd=respuesta.costo_usd,
-        motor=respuesta.motor,
-        modelo=respuesta.modelo,
-        latencia_ms=reloj.ms(),
-        primer_token_ms=reloj.primer_texto_ms(),
-        limitado=respuesta.limitado,
+        **del_modelo(respuesta, reloj),
     )
     publicar(mensaje)
     return mensaje

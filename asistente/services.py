@@ -29,7 +29,14 @@ from asistente.models import Conversacion, Dominio, MemoriaUsuario, Mensaje
 from asistente.motores import motor_flujo, motor_para
 from asistente.registro import REGISTRO, Fuente
 from asistente.turno.eventos import SecuenciaDeEventos
-from asistente.turno.medicion import Reloj, de_la_busqueda, enlazar_llamadas, es_abstencion, publicar
+from asistente.turno.medicion import (
+    Reloj,
+    de_la_busqueda,
+    del_modelo,
+    enlazar_llamadas,
+    es_abstencion,
+    publicar,
+)
 from asistente.turno.tipos import Evento, Respuesta, Turno
 from config.errores import EntradaNoValida, NoEncontrado
 from config.texto import normalizar, sin_tildes
@@ -176,18 +183,9 @@ def turno_eventos(turno: Turno) -> Iterator[Evento]:
         fuentes=fuentes,
         advertencias=advertencias,
         sugerencias=respuesta.sugerencias,
-        tokens_entrada=respuesta.tokens_entrada,
-        tokens_salida=respuesta.tokens_salida,
-        tokens_cache_lectura=respuesta.tokens_cache_lectura,
-        tokens_cache_escritura=respuesta.tokens_cache_escritura,
-        costo_usd=respuesta.costo_usd,
-        motor=respuesta.motor,
-        modelo=respuesta.modelo,
-        latencia_ms=reloj.ms(),
-        primer_token_ms=reloj.primer_texto_ms(),
         abstuvo=es_abstencion(texto, fuentes),
         respaldo=respuesta.respaldo,
-        limitado=respuesta.limitado,
+        **del_modelo(respuesta, reloj),
         recuerdos=turno.recuerdos,
         **de_la_busqueda(respuesta.llamadas),
     )

@@ -195,13 +195,28 @@ def _fecha(valor: Any) -> str | None:
         return None
 
 
-def mineros_actualizar(*, regiones: list[str]) -> int:
-    """Tarea semanal: los proyectos mineros del e-SEIA de las regiones indicadas, guardados."""
+def mineros_actualizar(*, regiones: list[str], detalles: int = 0) -> int:
+    """Tarea semanal: los proyectos mineros del e-SEIA de las regiones indicadas, guardados; y la ficha
+    de hasta `detalles` proyectos calificados que aún no la tienen (la RCA y sus fechas dan la duración
+    de su evaluación a las cifras). Una ficha que falla no detiene las demás."""
     total = 0
     with cache_fuentes.ejecucion(fuente="eseia", maximo_s=1800) as resumen:
         for region in regiones:
             total += len(proyectos_buscar(region=region, tipologia="i").datos)
-        resumen["resultado"] = f"{total} proyectos mineros en {len(regiones)} regiones"
+        leidas = fallidas = 0
+        pendientes = ProyectoESEIA.objects.filter(
+            tipologia__istartswith="i", detalle_at__isnull=True, estado__iregex=r"aprobado|rechazado"
+        ).order_by("-fecha_presentacion")
+        for proyecto in pendientes[:detalles]:
+            try:
+                detalle_actualizar(expediente_id=proyecto.expediente_id)
+                leidas += 1
+            except ErrorHttp:
+                fallidas += 1
+        resumen["resultado"] = (
+            f"{total} proyectos mineros en {len(regiones)} regiones; {leidas} fichas leídas"
+            + (f", {fallidas} fallidas" if fallidas else "")
+        )
     return total
 
 
@@ -299,9 +314,7 @@ def detalle_actualizar(*, expediente_id: str) -> cache_fuentes.Consulta[dict[str
     """El detalle del expediente: lo indexado del listado más lo que trae su ficha (caché de 24 h;
     respaldo vencido si el e-SEIA no responde). Lo leído queda guardado en `ProyectoESEIA`."""
     proyecto = ProyectoESEIA.objects.filter(expediente_id=expediente_id).first()
-    url = (proyecto.url_ficha if proyecto and proyecto.url_ficha else "") or (
-        f"{settings.ESEIA_URL}/expediente/expediente.php?id_expediente={expediente_id}&modo=ficha"
-    )
+    url = f"{settings.ESEIA_URL}/expediente/expediente.php?id_expediente={expediente_id}&modo=ficha"
 
     def obtener() -> dict[str, Any]:
         respuesta = solicitar(url=url, metodo="GET")

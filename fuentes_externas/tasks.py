@@ -5,6 +5,7 @@ hacer nada («ocupada»).
 """
 
 from celery import shared_task
+from django.conf import settings
 
 from fuentes_externas import bcn, eseia, sea
 from fuentes_externas.cache import FuenteOcupada
@@ -23,10 +24,12 @@ def revisar_bcn() -> str:
 
 @shared_task(name="fuentes_externas.eseia_actualizar", soft_time_limit=1700, time_limit=1800)
 def actualizar_eseia() -> str:
-    """Proyectos mineros del e-SEIA de las regiones donde hay proyectos en el sistema."""
+    """Proyectos mineros del e-SEIA de las regiones donde hay proyectos en el sistema, y las fichas de los
+    calificados que aún no la tienen (`ESEIA_FICHAS_POR_EJECUCION`)."""
     regiones = sorted(set(Proyecto.objects.values_list("region__nombre", flat=True)))
     try:
-        return f"{eseia.mineros_actualizar(regiones=regiones)} proyectos"
+        total = eseia.mineros_actualizar(regiones=regiones, detalles=settings.ESEIA_FICHAS_POR_EJECUCION)
+        return f"{total} proyectos"
     except FuenteOcupada:
         return "ocupada"
 

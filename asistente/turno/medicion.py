@@ -79,6 +79,23 @@ class Reloj:
         return round((fin - self.inicio) * 1000)
 
 
+def del_modelo(respuesta: Respuesta, reloj: Reloj) -> dict[str, Any]:
+    """Los campos del registro del turno que vienen del motor: tokens, costo, motor y modelo, tiempos y
+    si el modelo respondió 429."""
+    return {
+        "tokens_entrada": respuesta.tokens_entrada,
+        "tokens_salida": respuesta.tokens_salida,
+        "tokens_cache_lectura": respuesta.tokens_cache_lectura,
+        "tokens_cache_escritura": respuesta.tokens_cache_escritura,
+        "costo_usd": respuesta.costo_usd,
+        "motor": respuesta.motor,
+        "modelo": respuesta.modelo,
+        "latencia_ms": reloj.ms(),
+        "primer_token_ms": reloj.primer_texto_ms(),
+        "limitado": respuesta.limitado,
+    }
+
+
 def de_la_busqueda(llamadas: list[dict[str, Any]]) -> dict[str, str]:
     """Confianza y familia de la última búsqueda normativa del turno (vacías si no buscó)."""
     for llamada in reversed(llamadas):

@@ -299,6 +299,8 @@ BCN_URL = entorno.texto("BCN_URL", defecto="https://www.bcn.cl")
 LEYCHILE_URL = entorno.texto("LEYCHILE_URL", defecto="https://www.leychile.cl")
 SEA_URL = entorno.texto("SEA_URL", defecto="https://www.sea.gob.cl")
 ESEIA_URL = entorno.texto("ESEIA_URL", defecto="https://seia.sea.gob.cl")
+# Fichas de expedientes calificados que la tarea semanal lee por ejecución (≥ 1 s cada una, por cortesía).
+ESEIA_FICHAS_POR_EJECUCION = entorno.entero("ESEIA_FICHAS_POR_EJECUCION", defecto=100, minimo=0)
 # Sitio del SEA: cuántas páginas del listado de noticias se leen y qué páginas listan guías (PDF).
 SEA_PAGINAS_NOTICIAS = entorno.entero("SEA_PAGINAS_NOTICIAS", defecto=3, minimo=1)
 SEA_RUTAS_GUIAS = entorno.lista("SEA_RUTAS_GUIAS", defecto=["/documentacion/guias-y-criterios"])

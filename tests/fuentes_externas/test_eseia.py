@@ -13,7 +13,7 @@ from config import http
 from config.http import ErrorHttp
 from fuentes_externas import cache as cache_fuentes
 from fuentes_externas import eseia
-from fuentes_externas.models import ProyectoESEIA
+from fuentes_externas.models import EstadoFuente, ProyectoESEIA
 from proyectos.models import Analisis, Cliente
 from proyectos.services import analisis_ejecutar, proyecto_crear
 from tests.utilidades import ServidorLocal, fuente_local
@@ -267,3 +267,26 @@ def test_las_cifras_de_duracion_salen_de_los_calificados_de_la_region_y_el_tipo(
         "maximo": 182,
     }
     assert cifras["por_estado"] == {"Aprobado": 2, "Rechazado": 1, "En Calificación": 1}
+
+
+@pytest.mark.django_db
+def test_la_tarea_semanal_lee_las_fichas_de_los_calificados_y_una_que_falla_no_detiene_las_demas(
+    servidor: ServidorLocal,
+) -> None:
+    pagina = json.loads(PAGINA_1.decode("utf-8"))
+    pagina["recordsTotal"] = "3"
+    pagina["data"] = pagina["data"][:3]
+    for fila, estado in zip(pagina["data"], ["Aprobado", "Rechazado", "En Calificación"], strict=True):
+        fila |= {"TIPO_PROYECTO": "i1", "ESTADO_PROYECTO": estado, "REGION_NOMBRE": "Región de Atacama"}
+    servidor.responder(eseia.RUTA, cuerpo=json.dumps(pagina), cabeceras=JSON)
+    servidor.responder("/expediente/expediente.php", 404, "no existe")  # la primera ficha falla
+    servidor.responder("/expediente/expediente.php", cuerpo=FICHA.encode("iso-8859-1"))
+    cache.clear()
+
+    eseia.mineros_actualizar(regiones=["Atacama"], detalles=5)
+
+    fichas = [p for p in servidor.pedidos if p[1].startswith("/expediente/")]
+    con_ficha = ProyectoESEIA.objects.filter(detalle_at__isnull=False)
+    assert len(fichas) == 2, "solo los dos calificados"
+    assert con_ficha.count() == 1 and con_ficha.get().rca_numero == "0123/2020"
+    assert "1 fichas leídas, 1 fallidas" in EstadoFuente.objects.get(fuente="eseia").resultado
