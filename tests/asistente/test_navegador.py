@@ -291,7 +291,13 @@ def test_una_accion_propuesta_muestra_sus_parametros_tal_cual_con_opciones_fijas
     sse = mensaje_sse(
         {"type": "tool_use", "id": "toolu_1", "name": "crear_proyecto", "input": propuesta}, stop="tool_use"
     )
-    with con_claude(daphne, lambda pedido: sse) as (url, _), chromium(django_db_blocker) as navegador:
+    # Tras la decisión, el modelo recibe la cancelación (un pedido sin herramientas) y sigue la conversación.
+    continuacion = mensaje_sse({"type": "text", "text": "Entendido, no la creé. ¿La quiere en otra región?"})
+
+    def guion(pedido: dict[str, Any]) -> str:
+        return sse if "tools" in pedido else continuacion
+
+    with con_claude(daphne, guion) as (url, _), chromium(django_db_blocker) as navegador:
         chat = Pagina(navegador, url)
         chat.preguntar("crea el proyecto que te indiqué")
         parametros = chat.pagina.locator("#parametros-accion")
@@ -305,12 +311,16 @@ def test_una_accion_propuesta_muestra_sus_parametros_tal_cual_con_opciones_fijas
         expect(chat.pagina.locator("#dialogo-accion")).to_be_hidden()
         cancelada = chat.pagina.locator(".chat-mensaje.assistant", has_text="Acción cancelada.")
         expect(cancelada).to_have_count(1)
+        siguio = chat.pagina.locator(".chat-mensaje.assistant", has_text="¿La quiere en otra región?")
+        expect(siguio).to_have_count(1)
+        expect(chat.pagina.locator("#actividad")).to_be_hidden()
 
         chat.preguntar("créalo de nuevo")  # Escape también cancela (no deja la acción pendiente)
         expect(parametros.locator('input[name="nombre"]')).to_be_visible()
         chat.pagina.keyboard.press("Escape")
         expect(chat.pagina.locator("#dialogo-accion")).to_be_hidden()
         expect(cancelada).to_have_count(2)
+        expect(siguio).to_have_count(2)
         acciones = AccionPendiente.objects.filter(usuario__username=USUARIA)
         estados = en_hilo(lambda: list(acciones.values_list("estado", flat=True)))
         assert estados == ["cancelada", "cancelada"]
