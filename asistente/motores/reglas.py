@@ -33,7 +33,7 @@ SIN_BASE = (
     "reformular la pregunta (por ejemplo, nombrando la norma o el artículo) o consultarlo al SEA."
 )
 DOCUMENTOS_MOSTRADOS = 5
-ENLACE_MEMORIA = "Puede verlo o borrarlo en «Mi memoria» (/asistente/memoria/)."
+ENLACE_MEMORIA = "Puede verlo o borrarlo en [Mi memoria](/asistente/memoria/)."
 ETIQUETA_SIN_MODELO = "(Respuesta armada sin modelo de lenguaje, a partir de la documentación del sistema.)"
 
 _SALUDO = re.compile(r"^(hola|buen[oa]s? (dias|tardes|noches)|buenas|saludos|hey)\b")

@@ -582,7 +582,8 @@ def test_una_preferencia_dicha_en_el_chat_se_ve_en_mi_memoria_y_se_olvida_y_una_
         expect(recuerdo).to_contain_text("Usted preguntó algo parecido antes:")
         expect(recuerdo.locator("a")).to_have_text("«¿Cuál es el plazo de evaluación de una DIA?»")
 
-        chat.pagina.get_by_role("link", name="Mi memoria").click()
+        # El enlace de la confirmación lleva a «Mi memoria» (también está en la barra).
+        chat.pagina.locator(".chat-mensaje.assistant").first.get_by_role("link", name="Mi memoria").click()
         fila = chat.pagina.locator("tr[data-preferencia=largo]")
         expect(fila).to_contain_text("Respuestas breves")
         expect(fila).to_contain_text("«Respóndeme breve, por favor.»")
