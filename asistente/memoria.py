@@ -24,7 +24,7 @@ from asistente.models import Conversacion, MemoriaUsuario, Mensaje
 from asistente.motores import motor_llm_configurado
 from asistente.motores.claude import redactar
 from asistente.turno.medicion import publicar_costo
-from asistente.turno.memoria import NOMBRES, preferencias_dichas, solo_preferencias
+from asistente.turno.memoria import NOMBRES, acortar, preferencias_dichas, sin_marcas, solo_preferencias
 from asistente.turno.tipos import VENTANA_MENSAJES, Respuesta
 from config.errores import NoEncontrado
 from proyectos.roles import Usuario, id_de
@@ -133,7 +133,7 @@ def resumen_extractivo(mensajes: list[Mensaje]) -> str:
         if mensaje.rol != Mensaje.Rol.USUARIO:
             continue
         respuesta = respuestas.get(mensaje.pk)
-        linea = f"- Preguntó: «{_corto(mensaje.contenido, 160)}»"
+        linea = f"- Preguntó: «{acortar(mensaje.contenido, 160)}»"
         proyectos = _proyectos_nombrados(mensaje.contenido + " " + (respuesta.contenido if respuesta else ""))
         if proyectos:
             linea += f" (proyectos {', '.join(proyectos)})"
@@ -154,7 +154,7 @@ def _resumen_del_modelo(
     conversacion: Conversacion, fuera: list[Mensaje], turno: Mensaje | None
 ) -> str | None:
     transcripcion = "\n".join(
-        f"{'Usuario' if m.rol == Mensaje.Rol.USUARIO else 'Asistente'}: {_corto(m.contenido, 1200)}"
+        f"{'Usuario' if m.rol == Mensaje.Rol.USUARIO else 'Asistente'}: {acortar(m.contenido, 1200)}"
         for m in fuera
     )
     pedido = (
@@ -202,15 +202,9 @@ def _recortar(resumen: str) -> str:
     return recorte[recorte.find("\n") + 1 :].strip() if "\n" in recorte else recorte.strip()
 
 
-def _corto(texto: str, largo: int) -> str:
-    plano = " ".join(texto.split())
-    return plano if len(plano) <= largo else plano[: largo - 1].rsplit(" ", 1)[0] + "…"
-
-
 def _primera_oracion(texto: str) -> str:
-    plano = " ".join(re.sub(r"[*_#>`]|\s?\[\d+\]", "", texto).split())
-    oracion = re.split(r"(?<=[.!?])\s+(?=[A-ZÁÉÍÓÚÑ¿¡«\d-])", plano, maxsplit=1)[0]
-    return _corto(oracion, 200)
+    oracion = re.split(r"(?<=[.!?])\s+(?=[A-ZÁÉÍÓÚÑ¿¡«\d-])", sin_marcas(texto), maxsplit=1)[0]
+    return acortar(oracion, 200)
 
 
 def _proyectos_nombrados(texto: str) -> list[str]:

@@ -23,6 +23,7 @@ from dataclasses import dataclass, field
 from datetime import date, datetime
 from pathlib import Path
 from typing import Any
+from xml.etree import ElementTree
 
 import structlog
 from django.conf import settings
@@ -211,12 +212,12 @@ TIPOS_BUSQUEDA = {
 def articulo_consultar(*, tipo_norma: str, numero: str, articulo: str | None = None) -> dict[str, Any]:
     """Un artículo (o la norma) con su fecha de versión y enlace a LeyChile: del corpus si la norma se
     revisó en la BCN hace poco; si no, del XML de la BCN (caché de 24 h; respaldo vencido con aviso)."""
-    digitos = "".join(c for c in numero if c.isdigit())
+    digitos = _digitos(numero)
     norma = next(
         (
             n
             for n in Norma.objects.filter(tipo=TIPOS_NORMA.get(tipo_norma, tipo_norma))
-            if "".join(c for c in n.numero if c.isdigit()) == digitos and digitos
+            if _digitos(n.numero) == digitos and digitos
         ),
         None,
     )
@@ -274,7 +275,7 @@ def url_busqueda(*, tipo_norma: str, numero: str) -> str:
 def normas_buscar(*, tipo_norma: str, numero: str) -> cache_fuentes.Consulta[list[dict[str, Any]]]:
     """Las normas de LeyChile de ese tipo y número (caché de 24 h; respaldo vencido si no responde)."""
     escrito, _ = TIPOS_BUSQUEDA.get(tipo_norma, (tipo_norma, ""))
-    digitos = "".join(c for c in numero if c.isdigit())
+    digitos = _digitos(numero)
 
     def obtener() -> list[dict[str, Any]]:
         respuesta = solicitar(
@@ -289,23 +290,21 @@ def normas_buscar(*, tipo_norma: str, numero: str) -> cache_fuentes.Consulta[lis
 def normas_de_busqueda(contenido: bytes, *, tipo_norma: str, numero: str) -> list[dict[str, Any]]:
     """Las normas del índice cuyo número es el buscado (y su tipo, si lo trae), las vigentes primero.
     Un cuerpo que no es XML es una falla de la fuente."""
-    from xml.etree import ElementTree
-
     try:
         raiz = ElementTree.fromstring(contenido)
     except ElementTree.ParseError as error:
         raise ErrorHttp(f"La búsqueda de LeyChile no respondió XML: {error}", permanente=False) from None
-    digitos = "".join(c for c in numero if c.isdigit())
+    digitos = _digitos(numero)
     _, reconocido = TIPOS_BUSQUEDA.get(tipo_norma, ("", tipo_norma))
     encontradas = []
     for elemento in raiz.iter():
         if _local(elemento.tag) != "Norma":
             continue
         campos = {_local(hijo.tag).lower(): " ".join((hijo.text or "").split()) for hijo in elemento.iter()}
-        id_norma = "".join(c for c in campos.get("idnorma", "") if c.isdigit())
+        id_norma = _digitos(campos.get("idnorma", ""))
         numero_norma = campos.get("numero", "")
         tipo = campos.get("tipo") or campos.get("tiponorma", "")
-        if not id_norma or "".join(c for c in numero_norma.split(" ")[0] if c.isdigit()) != digitos:
+        if not id_norma or _digitos(numero_norma.split(" ")[0]) != digitos:
             continue
         if tipo and reconocido and not sin_tildes(tipo).lower().startswith(reconocido):
             continue
@@ -315,6 +314,11 @@ def normas_de_busqueda(contenido: bytes, *, tipo_norma: str, numero: str) -> lis
             "derogada": "derog" in campos.get("estado", "").lower(),
         })  # fmt: skip
     return sorted(encontradas, key=lambda n: n["derogada"])
+
+
+def _digitos(texto: str) -> str:
+    """Las cifras de un número de norma como se escriba («19.300», «3240 EXENTA» → «19300», «3240»)."""
+    return "".join(c for c in texto if c.isdigit())
 
 
 def _local(etiqueta: str) -> str:

@@ -18,9 +18,11 @@ from __future__ import annotations
 import json
 import re
 import statistics
+from collections import Counter
 from datetime import date, datetime
 from decimal import Decimal, InvalidOperation
 from typing import Any
+from urllib.parse import urljoin
 from zoneinfo import ZoneInfo
 
 from bs4 import BeautifulSoup
@@ -283,8 +285,6 @@ def _pares(sopa: BeautifulSoup) -> list[tuple[str, str]]:
 
 def _documentos(sopa: BeautifulSoup, url_base: str) -> list[dict[str, Any]]:
     """Enlaces a documentos del expediente (PDF o el visor de documentos del e-SEIA), sin repetir."""
-    from urllib.parse import urljoin
-
     vistos: dict[str, dict[str, Any]] = {}
     for enlace in sopa.find_all("a", href=True):
         href = str(enlace["href"])
@@ -390,9 +390,7 @@ def estadisticas(*, region: str = "", tipo: str = "", tipologia: str = "i") -> d
     buscada = normalizar(region).removeprefix("region de ").removeprefix("region del ").strip()
     proyectos = [p for p in filas if not buscada or _contiene(p.region, buscada)]
     calificados = [p for p in proyectos if any(e in normalizar(p.estado) for e in CALIFICADOS)]
-    por_estado: dict[str, int] = {}
-    for p in proyectos:
-        por_estado[p.estado or "sin informar"] = por_estado.get(p.estado or "sin informar", 0) + 1
+    por_estado = Counter(p.estado or "sin informar" for p in proyectos)
     corridos = [
         d
         for p in calificados
@@ -404,7 +402,7 @@ def estadisticas(*, region: str = "", tipo: str = "", tipologia: str = "i") -> d
         "tipo": tipo.upper(),
         "tipologia": tipologia,
         "total": len(proyectos),
-        "por_estado": dict(sorted(por_estado.items(), key=lambda par: -par[1])),
+        "por_estado": dict(por_estado.most_common()),
         "calificados": len(calificados),
         "aprobados": sum("aprobado" in normalizar(p.estado) for p in calificados),
         "dias_corridos": _cifras(corridos),

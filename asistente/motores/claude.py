@@ -87,12 +87,7 @@ class MotorClaude:
             return respuesta
 
     def _flujo(self, turno: Turno) -> FlujoMotor:
-        cliente = cliente_anthropic(
-            settings.ANTHROPIC_API_KEY or "sin-clave",
-            settings.ANTHROPIC_BASE_URL or None,
-            settings.ANTHROPIC_MAX_RETRIES,
-            settings.ANTHROPIC_TIMEOUT_S,
-        )
+        cliente = _cliente()
         with rol_memorizado():  # las herramientas y el contexto consultan el rol una sola vez
             herramientas = [h.esquema() for h in herramientas_para(turno.usuario)]
             sistema = [
@@ -199,12 +194,7 @@ class MotorClaude:
 def redactar(*, sistema: str, mensajes: list[dict[str, Any]], max_tokens: int) -> Respuesta:
     """Una llamada breve al modelo, sin herramientas (el resumen de una conversación, la continuación
     tras una decisión): el texto y su uso de tokens y costo. Los errores de la API se propagan."""
-    cliente = cliente_anthropic(
-        settings.ANTHROPIC_API_KEY or "sin-clave",
-        settings.ANTHROPIC_BASE_URL or None,
-        settings.ANTHROPIC_MAX_RETRIES,
-        settings.ANTHROPIC_TIMEOUT_S,
-    )
+    cliente = _cliente()
     respuesta = Respuesta("", motor=NOMBRE, modelo=settings.ANTHROPIC_MODEL)
     ronda = Ronda()
     with (
@@ -222,6 +212,16 @@ def redactar(*, sistema: str, mensajes: list[dict[str, Any]], max_tokens: int) -
     respuesta.limitado = bool(respuestas_429)
     _sumar_uso(respuesta, ronda.uso)
     return respuesta
+
+
+def _cliente() -> anthropic.Anthropic:
+    """El cliente de la configuración vigente (uno por configuración, ver `cliente_anthropic`)."""
+    return cliente_anthropic(
+        settings.ANTHROPIC_API_KEY or "sin-clave",
+        settings.ANTHROPIC_BASE_URL or None,
+        settings.ANTHROPIC_MAX_RETRIES,
+        settings.ANTHROPIC_TIMEOUT_S,
+    )
 
 
 @functools.lru_cache(maxsize=4)

@@ -239,14 +239,20 @@ def recuerdos_de(
             "titulo": p.conversacion.titulo,
             "fecha": p.creado_at.date().isoformat(),
             "pregunta": " ".join(p.contenido.split())[:200],
-            "respuesta": _comienzo(respuestas[p.pk].contenido) if p.pk in respuestas else "",
+            "respuesta": acortar(sin_marcas(respuestas[p.pk].contenido), LARGO_RESPUESTA_RECORDADA)
+            if p.pk in respuestas
+            else "",
         }
         for p in elegidas
     ]
 
 
-def _comienzo(texto: str) -> str:
-    plano = " ".join(re.sub(r"[*_#>`]|\s?\[\d+\]", "", texto).split())
-    if len(plano) <= LARGO_RESPUESTA_RECORDADA:
-        return plano
-    return plano[: LARGO_RESPUESTA_RECORDADA - 1].rsplit(" ", 1)[0] + "…"
+def sin_marcas(texto: str) -> str:
+    """El texto de una respuesta sin Markdown ni marcadores de cita [n], en una línea."""
+    return " ".join(re.sub(r"[*_#>`]|\s?\[\d+\]", "", texto).split())
+
+
+def acortar(texto: str, largo: int) -> str:
+    """A lo más `largo` caracteres en una línea, cortando entre palabras y con «…» si cortó."""
+    plano = " ".join(texto.split())
+    return plano if len(plano) <= largo else plano[: largo - 1].rsplit(" ", 1)[0] + "…"
