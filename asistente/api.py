@@ -171,9 +171,10 @@ class ChatStreamApi(APIView):
 class EventosApi(APIView):
     @extend_schema(
         summary="Reanudar el flujo SSE del último turno de una conversación",
-        description="Los eventos del turno más reciente (vigente una hora) con id mayor que el del "
-        "encabezado `Last-Event-ID` (o el parámetro `ultimo_evento`; 0 por omisión), y los que falten "
-        "hasta `done` o `error`, con la misma forma que `chat/stream`.",
+        description="Los eventos del turno más reciente con id mayor que el del encabezado "
+        "`Last-Event-ID` (o el parámetro `ultimo_evento`; 0 por omisión), y los que falten hasta `done` "
+        "o `error`, con la misma forma que `chat/stream`. Si los eventos ya no están (pasó una hora, o "
+        "Redis se reinició) y la respuesta está guardada, llega solo su `done`.",
         parameters=[
             OpenApiParameter("ultimo_evento", int, description="Último id recibido."),
             OpenApiParameter(
@@ -196,9 +197,9 @@ class EventosApi(APIView):
                 {"error": "El último evento debe ser un número entero ≥ 0."},
                 status=status.HTTP_400_BAD_REQUEST,
             )
-        turno_id = flujos.ultimo_turno_sincrono(str(conversacion.pk))
+        turno_id = flujos.ultimo_turno(str(conversacion.pk))
         if turno_id is None:
-            raise NotFound("La conversación no tiene un turno reciente que reanudar.")
+            raise NotFound("La conversación no tiene turnos que reanudar.")
         return _respuesta_sse(turno_id, despues_de=ultimo)
 
 

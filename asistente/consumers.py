@@ -19,6 +19,7 @@ from channels.generic.websocket import AsyncJsonWebsocketConsumer
 
 from asistente import acciones, avisos, decisiones, flujos, services
 from asistente.models import Conversacion
+from config.canales import FALLAS_DE_REDIS
 from config.errores import ErrorDeAplicacion, NoEncontrado, marco_de_error
 from config.validacion import problema_json
 from proyectos.roles import puede_consultar
@@ -26,6 +27,8 @@ from proyectos.roles import puede_consultar
 registro = structlog.get_logger(__name__)
 
 CIERRE_NO_AUTENTICADO = 4401
+# Las aplicaciones cierran con 1000 o 3000–4999: 4503 es «no disponible, reintente» (como un 503).
+CIERRE_REINTENTAR = 4503
 LATIDO_S = 25
 
 
@@ -47,8 +50,16 @@ class AsistenteConsumer(AsyncJsonWebsocketConsumer):
         self.vista = ""
         self.proyecto_id: int | None = None
         self.tareas: set[asyncio.Task[None]] = set()
-        self.grupo = avisos.grupo_de_avisos(usuario.pk)
-        await self.channel_layer.group_add(self.grupo, self.channel_name)
+        grupo = avisos.grupo_de_avisos(usuario.pk)
+        try:
+            await self.channel_layer.group_add(grupo, self.channel_name)
+        except FALLAS_DE_REDIS:
+            # Sin Redis no hay chat: se dice con 4503 («reintente más tarde») y chat.js reconecta solo,
+            # en vez de un 500 en el saludo del websocket.
+            await self.accept()
+            await self.close(code=CIERRE_REINTENTAR)
+            return
+        self.grupo = grupo
         await self.accept()
         self._lanzar(self._latidos())
 
@@ -57,7 +68,8 @@ class AsistenteConsumer(AsyncJsonWebsocketConsumer):
         for tarea in getattr(self, "tareas", set()):
             tarea.cancel()
         if hasattr(self, "grupo"):
-            await self.channel_layer.group_discard(self.grupo, self.channel_name)
+            with contextlib.suppress(*FALLAS_DE_REDIS):  # sin Redis, el grupo se perdió con él
+                await self.channel_layer.group_discard(self.grupo, self.channel_name)
 
     async def aviso_nuevo(self, evento: dict[str, Any]) -> None:
         """Un aviso recién creado para este usuario (tarea periódica u otra pestaña): llega sin recargar."""
@@ -139,7 +151,7 @@ class AsistenteConsumer(AsyncJsonWebsocketConsumer):
             if _uuid(conversacion_id)
             else False
         )
-        turno_id = await flujos.ultimo_turno(conversacion_id) if propia else None
+        turno_id = await database_sync_to_async(flujos.ultimo_turno)(conversacion_id) if propia else None
         if turno_id is None:
             await self._error_de(NoEncontrado("Conversación no encontrada o sin turnos para reanudar."))
             return

@@ -25,13 +25,15 @@ from uuid import uuid4
 import kombu.exceptions
 import redis
 import structlog
+from asgiref.sync import sync_to_async
 from celery import current_app as celery
 from django.conf import settings
 from django.db import connection as conexion_bd
 from redis.typing import EncodableT, FieldT
 
 from asistente.limites import REINTENTAR_SIN_REDIS_S
-from asistente.services import turno_eventos
+from asistente.selectors import turno_ultimo_de
+from asistente.services import turno_eventos, turno_final_guardado
 from asistente.turno.tipos import Turno
 from config.errores import NoDisponible
 from config.redis_clientes import cliente_redis, cliente_redis_asincrono
@@ -39,6 +41,12 @@ from config.redis_clientes import cliente_redis, cliente_redis_asincrono
 registro = structlog.get_logger(__name__)
 
 VIGENCIA_S = 3600
+MENSAJE_SIN_REDIS = (
+    "Se cortó la transmisión: el servicio de mensajería (Redis) no responde. Su turno sigue y la "
+    "respuesta queda guardada: se reanuda sola desde el último evento recibido cuando vuelva, o "
+    "recargue la conversación. Por la API: GET /api/asistente/conversaciones/<id>/eventos con "
+    "Last-Event-ID."
+)
 FINALES = ("done", "error")
 COLA_TURNOS = "turnos"
 TAREA_PUBLICAR = "asistente.turno_publicar"
@@ -71,15 +79,10 @@ def clave_turno(turno_id: str) -> str:
     return f"asistente:flujo:{turno_id}"
 
 
-def clave_ultimo(conversacion_id: str) -> str:
-    return f"asistente:flujo:ultimo:{conversacion_id}"
-
-
 def turno_lanzar(turno: Turno) -> str:
     """Publica los eventos del turno en su stream desde un hilo propio; devuelve el id del turno."""
     turno_id = str(turno.mensaje.pk)
     try:
-        cliente_redis().set(clave_ultimo(str(turno.conversacion.pk)), turno_id, ex=VIGENCIA_S)
         if settings.ASISTENTE_TURNOS_EN == "worker":
             # Por nombre: la tarea (asistente/tasks.py) es un adaptador que depende de este módulo.
             celery.send_task(TAREA_PUBLICAR, (turno_id, turno.vista), queue=COLA_TURNOS)
@@ -102,10 +105,27 @@ async def eventos_desde(
 ) -> AsyncIterator[Marco]:
     """Eventos del turno con id mayor que `despues_de`, esperando los que falten hasta el final.
 
-    Los lee el lector común del proceso (`_Difusor`). Si el turno no avanza en `paciencia_s`, un
-    marco de error (id 0: no es parte del turno, y el cliente puede reanudar).
+    Los lee el lector común del proceso (`_Difusor`). Siempre termina con un marco final:
+    - `done` o `error` del turno;
+    - si el stream ya no está (venció, o Redis se reinició sin él) y la respuesta está guardada, un
+      `done` armado desde la base: el turno no se pierde aunque se pierdan sus eventos en vivo;
+    - si Redis se cae, en el acto, un `error` reanudable que dice que el turno sigue y se guarda, y
+      desde qué evento reanudar;
+    - si el turno no avanza en `paciencia_s`, un `error` reanudable.
+    Los marcos que no son del turno llevan id 0: no cambian el último id que el cliente vio.
     """
     difusor = _difusor()
+    ultimo = despues_de
+    try:
+        if not await difusor.redis.exists(clave_turno(turno_id)):
+            guardado = await sync_to_async(turno_final_guardado, thread_sensitive=False)(turno_id)
+            if guardado is not None:
+                evento, datos = guardado
+                yield _marco(despues_de + 1, evento, datos)
+                return
+    except redis.exceptions.RedisError:
+        yield _marco_sin_redis(ultimo)
+        return
     suscripcion = difusor.suscribir(clave_turno(turno_id))
     try:
         while True:
@@ -113,8 +133,15 @@ async def eventos_desde(
                 async with asyncio.timeout(paciencia_s):
                     lote = await suscripcion.cola.get()
             except TimeoutError:
-                datos = {"mensaje": "El turno no avanzó; reintente.", "reanudable": True}
-                yield Marco(0, "error", json.dumps({"evento": "error", "id": 0, "datos": datos}))
+                datos = {
+                    "mensaje": "El turno no avanzó; reintente.",
+                    "reanudable": True,
+                    "ultimo_evento": ultimo,
+                }
+                yield _marco(0, "error", datos)
+                return
+            if isinstance(lote, redis.exceptions.RedisError):
+                yield _marco_sin_redis(ultimo)
                 return
             if isinstance(lote, BaseException):
                 raise lote
@@ -122,10 +149,31 @@ async def eventos_desde(
                 marco = _decodificar(campos)
                 if marco.id > despues_de:
                     yield marco
+                    ultimo = max(ultimo, marco.id)
                 if marco.evento in FINALES:
                     return
     finally:
         difusor.retirar(suscripcion)
+
+
+def _marco(id_evento: int, evento: str, datos: dict[str, Any]) -> Marco:
+    return Marco(
+        id_evento,
+        evento,
+        json.dumps({"evento": evento, "id": id_evento, "datos": datos}, ensure_ascii=False, default=str),
+    )
+
+
+def _marco_sin_redis(ultimo: int) -> Marco:
+    """El final de una retransmisión que perdió Redis: el turno sigue en su worker y se guarda."""
+    datos = {
+        "mensaje": MENSAJE_SIN_REDIS,
+        "codigo": 503,
+        "reanudable": True,
+        "ultimo_evento": ultimo,
+        "reintentar_en": REINTENTAR_SIN_REDIS_S,
+    }
+    return _marco(0, "error", datos)
 
 
 @dataclass(eq=False)
@@ -149,8 +197,10 @@ class _Difusor:
     MAXIMO_POR_STREAM = 500
 
     def __init__(self) -> None:
-        # El plazo del socket debe superar el bloqueo del XREAD (5 s por omisión en redis-py 8).
-        self.redis = cliente_redis_asincrono(espera_s=self.ESPERA_MS / 1000 + 10)
+        # El plazo del socket debe superar el bloqueo del XREAD (5 s por omisión en redis-py 8). Sin
+        # reintentos: si Redis cae, cada retransmisión termina en el acto con un error reanudable, en
+        # vez de reconectarse y quedar esperando eventos que el Redis nuevo quizá ya no tiene.
+        self.redis = cliente_redis_asincrono(espera_s=self.ESPERA_MS / 1000 + 10, reintentar=False)
         self.despertador = f"asistente:flujo:despertar:{uuid4().hex}"
         self.suscripciones: dict[str, set[_Suscripcion]] = {}  # por stream
         self.visto_despertador: Any = "0-0"
@@ -251,20 +301,10 @@ def _id_stream(id_stream: bytes) -> tuple[int, int]:
     return int(ms), int(secuencia)
 
 
-async def ultimo_turno(conversacion_id: str) -> str | None:
-    valor = await _difusor().redis.get(clave_ultimo(conversacion_id))  # el cliente asíncrono del bucle
-    return _texto(valor)
-
-
-def ultimo_turno_sincrono(conversacion_id: str) -> str | None:
-    """El turno más reciente de la conversación (vigente una hora), desde código síncrono."""
-    return _texto(cliente_redis().get(clave_ultimo(conversacion_id)))
-
-
-def _texto(valor: Any) -> str | None:
-    if isinstance(valor, bytes):
-        return valor.decode()
-    return valor or None
+def ultimo_turno(conversacion_id: str) -> str | None:
+    """El turno más reciente de la conversación: el id del último mensaje del usuario (desde la base,
+    que sobrevive a un reinicio de Redis)."""
+    return turno_ultimo_de(conversacion_id)
 
 
 @dataclass(frozen=True)

@@ -13,6 +13,17 @@ from proyectos.roles import Usuario, id_de, puede_escribir
 from proyectos.selectors import proyectos_visibles
 
 
+def turno_ultimo_de(conversacion_id: str) -> str | None:
+    """El id del turno más reciente de la conversación: el de su último mensaje del usuario."""
+    ultimo = (
+        Mensaje.objects.filter(conversacion_id=conversacion_id, rol=Mensaje.Rol.USUARIO)
+        .order_by("-creado_at")
+        .values_list("pk", flat=True)
+        .first()
+    )
+    return str(ultimo) if ultimo else None
+
+
 def conversaciones_de(*, usuario: Usuario) -> QuerySet[Conversacion]:
     return Conversacion.objects.filter(usuario_id=usuario.pk, eliminada_at__isnull=True)
 

@@ -25,7 +25,7 @@ from django.utils import timezone
 from asistente.acciones import accion_json
 from asistente.limites import limites_consumir
 from asistente.memoria import conversacion_resumir, preferencias_anotar, proyectos_recordar
-from asistente.models import Conversacion, Dominio, MemoriaUsuario, Mensaje
+from asistente.models import AccionPendiente, Conversacion, Dominio, MemoriaUsuario, Mensaje
 from asistente.motores import motor_flujo, motor_para
 from asistente.registro import REGISTRO, Fuente
 from asistente.turno.eventos import SecuenciaDeEventos
@@ -295,6 +295,39 @@ def mensaje_calificar(*, mensaje: Mensaje, valor: int, comentario: str = "") -> 
     ][-50:]
     memoria.save()
     return mensaje
+
+
+def turno_final_guardado(turno_id: str) -> tuple[str, dict[str, Any]] | None:
+    """El evento final del turno armado desde la base (`done`, o `error` si el turno falló), o None si
+    su respuesta aún no se guarda. Lo que recibe quien reanuda un turno cuyos eventos ya no están en
+    Redis (vencieron, o Redis se reinició sin ellos)."""
+    try:
+        pregunta = UUID(turno_id)
+    except ValueError:
+        return None
+    respuesta = (
+        Mensaje.objects.filter(pregunta_id=pregunta, rol=Mensaje.Rol.ASISTENTE).order_by("-creado_at").first()
+    )
+    if respuesta is None:
+        return None
+    if respuesta.error:
+        return "error", {"mensaje": respuesta.contenido}
+    pendiente = (
+        AccionPendiente.objects.filter(
+            conversacion_id=respuesta.conversacion_id,
+            estado=AccionPendiente.Estado.PENDIENTE,
+            creada_at__gte=respuesta.pregunta.creado_at,
+        )
+        .order_by("-creada_at")
+        .first()
+        if respuesta.pregunta
+        else None
+    )
+    return "done", {
+        "mensaje": mensaje_json(respuesta),
+        "accion_pendiente": accion_json(pendiente) if pendiente else None,
+        "sugerencias": respuesta.sugerencias,
+    }
 
 
 def mensaje_json(mensaje: Mensaje) -> dict[str, Any]:

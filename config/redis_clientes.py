@@ -9,10 +9,13 @@ entra en la clave: una prueba que apunta `REDIS_URL` a otro puerto recibe otro c
 from __future__ import annotations
 
 import functools
+from typing import Any
 
 import redis
 import redis.asyncio as redis_asincrono
 from django.conf import settings
+from redis.asyncio.retry import Retry
+from redis.backoff import NoBackoff
 
 
 def cliente_redis(*, espera_s: float | None = None) -> redis.Redis:
@@ -20,10 +23,17 @@ def cliente_redis(*, espera_s: float | None = None) -> redis.Redis:
     return _cliente(settings.REDIS_URL, espera_s)
 
 
-def cliente_redis_asincrono(*, espera_s: float | None = None) -> redis_asincrono.Redis:
-    """Un cliente asíncrono nuevo: vive en el bucle de eventos que lo usa (no se comparte entre bucles)."""
+def cliente_redis_asincrono(
+    *, espera_s: float | None = None, reintentar: bool = True
+) -> redis_asincrono.Redis:
+    """Un cliente asíncrono nuevo: vive en el bucle de eventos que lo usa (no se comparte entre bucles).
+
+    Con `reintentar=False`, una conexión caída se informa en el acto en vez de reintentarse (redis-py
+    reintenta 3 veces con esperas crecientes por omisión).
+    """
+    opciones: dict[str, Any] = {} if reintentar else {"retry": Retry(NoBackoff(), 0)}
     return redis_asincrono.Redis.from_url(
-        settings.REDIS_URL, socket_timeout=espera_s, socket_connect_timeout=espera_s
+        settings.REDIS_URL, socket_timeout=espera_s, socket_connect_timeout=espera_s, **opciones
     )
 
 

@@ -27,14 +27,22 @@ class EstadoSistema(TypedDict):
     componentes: dict[str, Any]
 
 
-def estado_del_sistema() -> EstadoSistema:
-    """Devuelve el estado de cada componente y qué componentes esenciales fallan."""
+def estado_del_sistema(*, solo_esenciales: bool = False) -> EstadoSistema:
+    """Devuelve el estado de cada componente y qué componentes esenciales fallan.
+
+    Con `solo_esenciales` (lo que pide un balanceador: ¿atiende esta réplica?) no revisa Celery ni lo
+    que agregan las apps: un worker detenido no saca de servicio la web, y su revisión esperaba hasta
+    `SALUD_ESPERA_CELERY_S` en cada sondeo.
+    """
     componentes: dict[str, Any] = {
         "base_de_datos": _revisar(_base_de_datos),
         "pgvector": _revisar(_pgvector),
         "redis": _revisar(_redis),
     }
     componentes["canales"] = _revisar(_canales)
+    if solo_esenciales:
+        fallas = [nombre for nombre in ESENCIALES if not componentes[nombre]["ok"]]
+        return {"estado": "ok" if not fallas else "falla", "fallas": fallas, "componentes": componentes}
     componentes["celery"] = (
         _revisar(_celery) if componentes["redis"]["ok"] else {"ok": False, "detalle": "broker no disponible"}
     )

@@ -89,9 +89,10 @@ class SaludApi(APIView):
         },
     )
     def get(self, request: Request) -> Response:
-        estado = estado_del_sistema()
+        detalle = _ve_detalle_de_salud(request)
+        estado = estado_del_sistema(solo_esenciales=not detalle)
         codigo = status.HTTP_200_OK if not estado["fallas"] else status.HTTP_503_SERVICE_UNAVAILABLE
-        if not _ve_detalle_de_salud(request):
+        if not detalle:
             return Response({"estado": estado["estado"], "fallas": estado["fallas"]}, status=codigo)
         return Response(estado, status=codigo)
 

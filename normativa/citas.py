@@ -46,9 +46,11 @@ def resolver_citas(pedidos: Sequence[PedidoDeCita]) -> list[Cita]:
     """Devuelve cada pedido con fragmento, extracto y enlace, en el mismo orden (una consulta)."""
     if not pedidos:
         return []
+    # Una condición por artículo distinto: un análisis con cientos de elementos cita cientos de veces
+    # los mismos pocos artículos, y armar el filtro con todos costaba más que la consulta.
     filtro = Q()
-    for p in pedidos:
-        filtro |= Q(norma__sigla=p.norma, articulo=p.articulo, letra=p.letra)
+    for norma, articulo, letra in dict.fromkeys((p.norma, p.articulo, p.letra) for p in pedidos):
+        filtro |= Q(norma__sigla=norma, articulo=articulo, letra=letra)
     fragmentos = {
         (f.norma.sigla, f.articulo, f.letra): f
         for f in FragmentoLegal.objects.filter(filtro, transitorio=False, derogado=False)

@@ -48,11 +48,16 @@ INSTALLED_APPS = [
 ]
 
 MIDDLEWARE = [
+    # Primero: el único asíncrono (se entera de que el cliente se fue) y luego el que envuelve todo el
+    # trabajo síncrono del pedido (ver `config/middleware.py`).
+    "config.middleware.marcar_abandono",
+    "config.middleware.DevolverConexiones",
+    # Antes de toda capa que toca la base (sesión, usuario, mensajes, registro): su falla es un 503.
+    "config.middleware.BaseDeDatosNoDisponible",
     "django.middleware.security.SecurityMiddleware",
     "config.middleware.RechazarCaracterNulo",
     "whitenoise.middleware.WhiteNoiseMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
-    "config.middleware.BaseDeDatosNoDisponible",
     "django.middleware.common.CommonMiddleware",
     "django.middleware.csrf.CsrfViewMiddleware",
     "django.contrib.auth.middleware.AuthenticationMiddleware",
@@ -83,12 +88,14 @@ TEMPLATES = [
 # --- Servicios --------------------------------------------------------------------------------
 
 DATABASES = {"default": entorno.base_de_datos()}
+# El motor PostgreSQL de Django con un pool que se recupera solo de un corte (`config/bd/base.py`).
+DATABASES["default"]["ENGINE"] = "config.bd"
 DATABASES["default"]["CONN_HEALTH_CHECKS"] = True
 # Pool de conexiones por proceso (psycopg_pool): los hilos toman una conexión abierta en vez de abrir
 # una por llamada (docs/rendimiento.md). 0 = sin pool, una conexión por hilo.
 BD_CONEXIONES_POR_PROCESO = entorno.entero("BD_CONEXIONES_POR_PROCESO", defecto=12, minimo=0)
-# Lo que un pedido espera una conexión del pool: con PostgreSQL caído, es lo que tarda en recibir el
-# 503; con el pool lleno, lo que espera su turno.
+# Lo que un pedido espera una conexión del pool lleno. Con PostgreSQL caído no se espera: en cuanto
+# el pool no logra conectar, los pedidos reciben el 503 en el acto (`config/bd/base.py`).
 BD_ESPERA_CONEXION_S = entorno.entero("BD_ESPERA_CONEXION_S", defecto=10, minimo=1)
 if BD_CONEXIONES_POR_PROCESO:
     DATABASES["default"].setdefault("OPTIONS", {})["pool"] = {
@@ -96,8 +103,8 @@ if BD_CONEXIONES_POR_PROCESO:
         "max_size": BD_CONEXIONES_POR_PROCESO,
         "timeout": BD_ESPERA_CONEXION_S,
     }
-# Con el pool, CONN_HEALTH_CHECKS hace que Django pase `check=ConnectionPool.check_connection`: cada
-# conexión se verifica al tomarla y, tras un reinicio de PostgreSQL, las muertas se descartan.
+# Con el pool, CONN_HEALTH_CHECKS revisa cada conexión al tomarla; tras un reinicio de PostgreSQL la
+# primera muerta hace descartar todas las muertas de una vez (`config/bd/base.py`).
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 
 REDIS_URL = entorno.url_redis()
@@ -114,7 +121,8 @@ CACHES = {
 # https://channels.readthedocs.io/en/latest/topics/channel_layers.html
 CHANNEL_LAYERS = {
     "default": {
-        "BACKEND": "channels_redis.core.RedisChannelLayer",
+        # La de channels_redis, que espera a Redis en vez de cerrar los websockets (`config/canales.py`).
+        "BACKEND": "config.canales.CapaDeCanalesRedis",
         # redis-py 8 corta por defecto toda lectura a los 5 s, lo mismo que la espera bloqueante de la
         # capa (BZPOPMIN 5 s): sin un plazo mayor, un socket inactivo moría con TimeoutError.
         "CONFIG": {"hosts": [{"address": REDIS_URL, "socket_timeout": 30}], "prefix": "prefactibilidad"},
@@ -137,7 +145,7 @@ CELERY_TASK_TIME_LIMIT = entorno.entero("CELERY_TIME_LIMIT", defecto=360, minimo
 CELERY_WORKER_PREFETCH_MULTIPLIER = 1
 CELERY_TASK_ACKS_LATE = True
 CELERY_BROKER_CONNECTION_RETRY_ON_STARTUP = True
-CELERY_BEAT_SCHEDULER = "django_celery_beat.schedulers:DatabaseScheduler"
+CELERY_BEAT_SCHEDULER = "config.beat:PlanificadorTolerante"
 # Dos colas: «celery» (tareas periódicas y de fondo, worker general: `-Q celery`) y «turnos» (turnos
 # del chat, workers con el pool gevent). «turnos» no lleva acuse de recibo (costo y riesgo medidos en
 # docs/rendimiento.md): el mensaje del usuario ya está guardado y el chat avisa si el turno no avanza.
@@ -200,6 +208,15 @@ SPECTACULAR_SETTINGS = {
 # y necesitan internet). Vacío: sin fondo, solo límites y capas propias.
 # https://operations.osmfoundation.org/policies/tiles/
 MAPA_TESELAS_URL = entorno.texto("MAPA_TESELAS_URL", defecto="https://tile.openstreetmap.org/{z}/{x}/{y}.png")
+
+# Cálculos pesados (el análisis espacial de un proyecto) que un proceso corre a la vez; los demás
+# esperan su cupo sin retener conexión, hasta `CALCULO_ESPERA_MAXIMA_S` (luego 503). Con un núcleo
+# libre, un pedido liviano no espera a cuatro análisis grandes (`config/concurrencia.py`,
+# docs/rendimiento.md).
+CALCULOS_SIMULTANEOS = entorno.entero(
+    "CALCULOS_SIMULTANEOS", defecto=max(1, (os.cpu_count() or 2) - 1), minimo=1
+)
+CALCULO_ESPERA_MAXIMA_S = entorno.entero("CALCULO_ESPERA_MAXIMA_S", defecto=30, minimo=1)
 
 # --- Asistente --------------------------------------------------------------------------------
 

@@ -79,7 +79,11 @@ class IndiceEspacial:
         for posicion in candidatos.tolist():
             elemento = self.elementos[posicion]
             if elemento.geometria.intersects(geometria):
-                interseccion = _transformar(shapely.intersection(elemento.geometria, geometria), local)
+                # La intersección cabe en la caja del elemento: recortar antes el proyecto a esa caja da
+                # el mismo resultado y evita que GEOS recorra todos los vértices de un polígono grande
+                # por cada elemento (1 400 elementos × 6 000 vértices: 2,1 s → ver docs/rendimiento.md).
+                recorte_proyecto = shapely.clip_by_rect(geometria, *elemento.geometria.bounds)
+                interseccion = _transformar(shapely.intersection(elemento.geometria, recorte_proyecto), local)
                 resultado.append(Cercania(elemento, 0.0, interseccion.area / 10_000))
                 continue
             # Solo la parte del elemento dentro de la caja ampliada importa para la distancia.

@@ -15,6 +15,7 @@ from typing import Any, TypedDict
 
 from django.db.models import Prefetch
 
+from config.concurrencia import cupo_de_calculo
 from proyectos.analisis import fundamentos
 from proyectos.analisis.entrada import CIRCUNSTANCIAS, Entrada, validar_entrada
 from proyectos.analisis.espacial import Cercania, IndiceEspacial, indice_actual
@@ -84,7 +85,11 @@ class _Espaciales(TypedDict):
 
 def evaluar(datos: Any, *, espacial: bool = True) -> ResultadoAnalisis:
     """Valida `datos` (lanza `EntradaInvalida`) y devuelve el resultado del contrato de salida."""
-    return evaluar_entrada(validar_entrada(datos), espacial=espacial)
+    if not espacial:
+        return evaluar_entrada(validar_entrada(datos), espacial=False)
+    # Validar un polígono de miles de vértices también pesa: dentro del mismo cupo.
+    with cupo_de_calculo():
+        return evaluar_entrada(validar_entrada(datos), espacial=True)
 
 
 def evaluar_entrada(
@@ -125,8 +130,10 @@ def evaluar_entrada(
             "revisar efectos por localización."
         )
     else:
-        indice = indice or indice_actual()
-        espaciales = _efectos_espaciales(entrada, indice)
+        # El paso pesado (índice y geometrías): con cupo, para que no detenga a los pedidos livianos.
+        with cupo_de_calculo():
+            indice = indice or indice_actual()
+            espaciales = _efectos_espaciales(entrada, indice)
         efectos += espaciales["efectos"]
         alertas += espaciales["alertas"]
         advertencias += espaciales["advertencias"]

@@ -8,7 +8,7 @@
   const fuentes = $("fuentes"), advertencias = $("advertencias"), panelAdv = $("panel-advertencias");
   const error = $("error"), dialogo = $("dialogo-accion");
   let socket = null, burbuja = null, texto = "", conversacion = config.conversacion_id, enCurso = false;
-  let ultimoMensaje = "", accion = null, cuenta = null, reintentos = 0, primera = true, yaGuardada = false;
+  let ultimoMensaje = "", accion = null, cuenta = null, reintentos = 0, reanudaciones = 0, primera = true, yaGuardada = false;
   let pintura = 0;  // cuadro de pantalla pedido para pintar los trozos recibidos
   let fuentesTurno = 0;  // fuentes del turno en curso: los marcadores [n] hasta ese número se enlazan
   let pendiente = null;  // mensaje escrito antes de que el websocket abriera: sale al conectar
@@ -59,6 +59,7 @@
     const protocolo = location.protocol === "https:" ? "wss://" : "ws://";
     socket = new WebSocket(protocolo + location.host + config.ws);
     socket.onopen = function () {
+      if (reintentos) actividad.hidden = true;
       reintentos = 0;
       socket.send(JSON.stringify({ tipo: "contexto", vista: config.vista, proyecto_id: config.proyecto_id }));
       const ultimo = conversacion ? sessionStorage.getItem(clave()) : null;
@@ -77,7 +78,9 @@
     socket.onmessage = function (m) { recibir(JSON.parse(m.data)); };
     socket.onclose = function (e) {
       if (e.code === 4401) { mostrarError("Su sesión terminó: vuelva a ingresar."); return; }
-      setTimeout(conectar, Math.min(1000 * 2 ** reintentos++, 15000));
+      // A lo más 4 s entre intentos: cuando el servidor vuelve, el chat vuelve con él.
+      actividad.hidden = false; actividad.textContent = "Sin conexión con el servidor; reconectando…";
+      setTimeout(conectar, Math.min(500 * 2 ** reintentos++, 4000));
     };
   }
   function recibir(marco) {
@@ -132,7 +135,7 @@
           cerrarAccion(); mostrarError(d.mensaje || "No se pudo decidir la acción.", false); break;
         }
         if (d.reanudable && conversacion) {  // la transmisión se cortó, el turno sigue: se pide lo que falta
-          socket.send(JSON.stringify({ tipo: "reanudar", conversacion_id: conversacion, ultimo_evento: Number(sessionStorage.getItem(clave()) || 0) }));
+          reanudarLuego(d);
           break;
         }
         terminar(null); mostrarError(d.mensaje || "Ocurrió un error.", true); break;
@@ -161,7 +164,22 @@
       burbuja.scrollIntoView({ block: "end" });
     }
   }
+  // Sin Redis el turno sigue y se guarda: se avisa y se pide lo que falta cuando vuelva (con esperas
+  // crecientes si aún no está), sin que el usuario tenga que hacer nada.
+  function reanudarLuego(d) {
+    const espera = Math.min(1000 * (d.reintentar_en || 0) * 2 ** reanudaciones++, 15000);
+    if (d.reintentar_en) { actividad.hidden = false; actividad.textContent = d.mensaje; }
+    setTimeout(function () {
+      if (socket.readyState !== WebSocket.OPEN) return;  // al reconectar, onopen pide lo que falta
+      socket.send(JSON.stringify({ tipo: "reanudar", conversacion_id: conversacion, ultimo_evento: Number(sessionStorage.getItem(clave()) || 0) }));
+    }, espera);
+  }
   function terminar(d) {
+    reanudaciones = 0;
+    // Una respuesta reanudada cuyo comienzo se perdió (llegó solo su `done`, desde lo guardado).
+    if (d && d.mensaje && !burbuja && !lista.querySelector('[data-id="' + d.mensaje.id + '"]')) {
+      burbuja = agregar("assistant", ""); burbuja.dataset.id = d.mensaje.id;
+    }
     pintarAhora();
     if (burbuja) burbuja.removeAttribute("aria-busy");
     enCurso = false; entrada.disabled = enviar.disabled = false; actividad.hidden = true;
