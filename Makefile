@@ -4,6 +4,7 @@ VENV := .venv
 BIN := $(VENV)/bin
 INSTALADO := $(VENV)/.instalado
 CHROMIUM := /usr/bin/chromium
+HAPROXY := /usr/sbin/haproxy
 
 .PHONY: run test bench lint formato detener
 
@@ -18,13 +19,19 @@ $(CHROMIUM):
 	-@apt-get install -y -q chromium >/dev/null 2>&1 || { apt-get update -q >/dev/null 2>&1 && \
 	  apt-get install -y -q chromium >/dev/null 2>&1; } || echo "AVISO: no se pudo instalar chromium."
 
+# HAProxy de Debian para la prueba de dos réplicas (la receta de escalamiento del README); sin él,
+# esa prueba se omite diciéndolo.
+$(HAPROXY):
+	-@apt-get install -y -q haproxy >/dev/null 2>&1 || { apt-get update -q >/dev/null 2>&1 && \
+	  apt-get install -y -q haproxy >/dev/null 2>&1; } || echo "AVISO: no se pudo instalar haproxy."
+
 ## Prepara servicios, migra, crea el superusuario de demostración y sirve web + worker + beat.
 run: $(INSTALADO)
 	$(BIN)/python manage.py ejecutar
 
 ## Prepara lo mismo y ejecuta la batería de pruebas (PostgreSQL+pgvector y Redis reales, y Chromium
-## de Debian para las pruebas en navegador).
-test: $(INSTALADO) $(CHROMIUM)
+## de Debian para las pruebas en navegador; HAProxy para la de dos réplicas).
+test: $(INSTALADO) $(CHROMIUM) $(HAPROXY)
 	$(BIN)/python -m pytest
 
 ## Benchmarks de rendimiento (latencias p50/p95); imprimen tablas.

@@ -16,6 +16,7 @@ BENCHMARKS: list[str] = [
     "busqueda_normativa",
     "panel_metricas",
     "enrutador",
+    "concurrencia",
 ]
 
 

@@ -9,13 +9,15 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
+from django.core.exceptions import RequestDataTooBig
 from django.db import DataError
 from drf_spectacular.utils import inline_serializer
-from rest_framework import exceptions, serializers
+from rest_framework import exceptions, serializers, status
 from rest_framework.response import Response
 from rest_framework.views import exception_handler
 
 from config.errores import ErrorDeAplicacion, estado_http
+from config.middleware import MENSAJE_DEMASIADO_GRANDE
 
 ERROR = inline_serializer("Error", {"error": serializers.CharField()})
 ERROR_ENTRADA = inline_serializer(
@@ -43,6 +45,8 @@ def manejar_excepcion(exc: Exception, context: dict[str, Any]) -> Response | Non
         if exc.reintentar_en:
             respuesta_dominio["Retry-After"] = str(exc.reintentar_en)
         return respuesta_dominio
+    if isinstance(exc, RequestDataTooBig):
+        return Response({"error": MENSAJE_DEMASIADO_GRANDE}, status=status.HTTP_413_REQUEST_ENTITY_TOO_LARGE)
     if isinstance(exc, DataError):
         # Red de seguridad: la validación de cada vista debería haberlo detenido antes.
         exc = exceptions.ValidationError(

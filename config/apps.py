@@ -1,7 +1,7 @@
 from django.apps import AppConfig
 from django.core.signals import got_request_exception
 
-from config.middleware import marcar_falla_de_base
+from config.middleware import anotar_excepcion
 
 
 class ConfigConfig(AppConfig):
@@ -11,5 +11,6 @@ class ConfigConfig(AppConfig):
     verbose_name = "Configuración"
 
     def ready(self) -> None:
-        # Un 500 causado por la base caída, en cualquier capa, se responde como 503.
-        got_request_exception.connect(marcar_falla_de_base, dispatch_uid="config.marcar_falla_de_base")
+        # Un 500 causado por la base caída, en cualquier capa, se responde como 503; un error de la API,
+        # siempre en JSON (`config/middleware.py`).
+        got_request_exception.connect(anotar_excepcion, dispatch_uid="config.anotar_excepcion")

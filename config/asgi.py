@@ -12,6 +12,7 @@ from channels.auth import AuthMiddlewareStack  # noqa: E402
 from channels.routing import ProtocolTypeRouter, URLRouter  # noqa: E402
 from channels.security.websocket import AllowedHostsOriginValidator  # noqa: E402
 
+from config.daphne import ajustar_daphne  # noqa: E402
 from config.recolector import congelar_lo_cargado  # noqa: E402
 from config.routing import websocket_urlpatterns  # noqa: E402
 
@@ -21,4 +22,5 @@ application = ProtocolTypeRouter(
         "websocket": AllowedHostsOriginValidator(AuthMiddlewareStack(URLRouter(websocket_urlpatterns))),
     }
 )
+ajustar_daphne()
 congelar_lo_cargado()

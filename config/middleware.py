@@ -7,19 +7,44 @@ import sys
 import threading
 from collections.abc import Callable
 from typing import Any
-from urllib.parse import unquote
 
 from asgiref.sync import iscoroutinefunction
+from django.conf import settings
+from django.core.exceptions import RequestDataTooBig, TooManyFieldsSent, TooManyFilesSent
 from django.db import InterfaceError, OperationalError
-from django.http import HttpRequest, HttpResponse, HttpResponseBadRequest, JsonResponse
+from django.http import HttpRequest, HttpResponse, JsonResponse
+from django.http.multipartparser import MultiPartParserError
 from django.utils.decorators import sync_and_async_middleware
 
 from config.concurrencia import abandono_del_pedido, conexiones_devolver
+from config.validacion import nombre_visible, problema_de_formulario, problema_de_texto
 
-MENSAJE_NULO = "La dirección no puede contener el carácter nulo (%00)."
+_MB = f"{settings.DATA_UPLOAD_MAX_MEMORY_SIZE / 1_048_576:.1f}".replace(".", ",")
+MENSAJE_DEMASIADO_GRANDE = (
+    f"El cuerpo del pedido supera el máximo de {_MB} MB (sin contar los archivos subidos)."
+)
+MENSAJE_FORMULARIO_INVALIDO = (
+    "El formulario no es válido: demasiados campos o archivos, o un multipart mal formado."
+)
+_FORMULARIOS = ("multipart/form-data", "application/x-www-form-urlencoded")
 MENSAJE_SIN_BASE = "La base de datos no responde en este momento; nada se guardó. Reintente en unos segundos."
 REINTENTAR_SIN_BASE_S = 5
-ATRIBUTO_SIN_BASE = "_base_no_disponible"
+ATRIBUTO_EXCEPCION = "_excepcion_del_pedido"
+MENSAJES_POR_ESTADO = {
+    400: "La solicitud no es válida.",
+    401: "Se requiere autenticación.",
+    403: "No tiene permiso para hacer esto.",
+    404: "No existe lo pedido.",
+    405: "Método no permitido para esta dirección.",
+    408: "La solicitud tardó demasiado en llegar.",
+    413: MENSAJE_DEMASIADO_GRANDE,
+    415: "Tipo de contenido no admitido: use application/json.",
+    429: "Demasiadas solicitudes; espere antes de reintentar.",
+    500: "Error interno del servidor: quedó registrado. Intente nuevamente.",
+    502: "Un servicio del que dependemos respondió mal; intente nuevamente.",
+    503: "El servicio no está disponible en este momento; reintente en unos segundos.",
+    504: "Un servicio del que dependemos no respondió a tiempo; intente nuevamente.",
+}
 
 
 @sync_and_async_middleware
@@ -72,22 +97,79 @@ class DevolverConexiones:
             conexiones_devolver()
 
 
-class RechazarCaracterNulo:
-    """Un carácter nulo en la ruta o en los parámetros de la URL: 400 en castellano.
+class RechazarTextoNoPermitido:
+    """La única revisión en el borde de los textos que llegan fuera de un JSON: la ruta, los parámetros
+    de la URL y los campos de un formulario (páginas, admin y la API con `multipart` o
+    `x-www-form-urlencoded`) con el carácter nulo u otros de control: 400 en castellano. Los cuerpos
+    JSON los revisa su parser (`config.parsers`) y los marcos del websocket su consumidor, con la misma
+    regla (`config.validacion.problema_de_texto`).
 
     PostgreSQL no admite el carácter nulo en un texto; sin esto, un filtro `?region=%00` llegaba a la
-    consulta y respondía 500.
+    consulta y respondía 500, y un nombre de cliente podía guardar caracteres de control. Un cuerpo
+    de formulario demasiado grande recibe aquí su 413 (la API en JSON, como todo error suyo).
     """
 
     def __init__(self, siguiente: Callable[[HttpRequest], HttpResponse]) -> None:
         self.siguiente = siguiente
 
     def __call__(self, request: HttpRequest) -> HttpResponse:
-        if "\x00" in request.path or "\x00" in unquote(request.META.get("QUERY_STRING", "")):
-            if request.path.startswith("/api/"):
-                return JsonResponse({"error": MENSAJE_NULO}, status=400)
-            return HttpResponseBadRequest(MENSAJE_NULO, content_type="text/plain; charset=utf-8")
+        try:
+            problema = _problema_en_el_pedido(request)
+        except RequestDataTooBig:
+            return _error(request, MENSAJE_DEMASIADO_GRANDE, 413)
+        except (TooManyFieldsSent, TooManyFilesSent, MultiPartParserError):
+            return _error(request, MENSAJE_FORMULARIO_INVALIDO, 400)
+        if problema:
+            return _error(request, problema, 400)
         return self.siguiente(request)
+
+
+def _problema_en_el_pedido(request: HttpRequest) -> str:
+    if problema := problema_de_texto(request.path):
+        return f"La dirección {problema}."
+    for clave, valores in request.GET.lists():
+        for texto in (clave, *valores):
+            if problema := problema_de_texto(texto):
+                return f"El parámetro «{nombre_visible(clave)}» de la dirección {problema}."
+    # Django lee el formulario solo en un POST; en PUT/PATCH lo lee el parser de DRF (`config.parsers`).
+    if request.method == "POST" and request.content_type in _FORMULARIOS:
+        return problema_de_formulario(request.POST, request.FILES)
+    return ""
+
+
+def _error(request: HttpRequest, mensaje: str, estado: int) -> HttpResponse:
+    if request.path.startswith("/api/"):
+        return _json(mensaje, estado)
+    return HttpResponse(mensaje, status=estado, content_type="text/plain; charset=utf-8")
+
+
+class ErroresDeLaApiEnJson:
+    """Todo error de la API sale en JSON (`{"error": …}` en castellano), lo produzca quien lo produzca.
+
+    Las vistas de la API ya responden así; esta capa cubre lo que ocurre fuera de ellas: un 500 de
+    Django, el 400 de un cuerpo que Django rechaza antes de la vista (demasiado grande: 413), una
+    página de error en HTML. Conserva el estado y encabezados como `Retry-After` y `Allow`.
+    """
+
+    def __init__(self, siguiente: Callable[[HttpRequest], HttpResponse]) -> None:
+        self.siguiente = siguiente
+
+    def __call__(self, request: HttpRequest) -> HttpResponse:
+        respuesta = self.siguiente(request)
+        if (
+            not request.path.startswith("/api/")
+            or respuesta.status_code < 400
+            or respuesta.get("Content-Type", "").startswith(("application/json", "text/event-stream"))
+        ):
+            return respuesta
+        excepcion = getattr(request, ATRIBUTO_EXCEPCION, None)
+        estado = 413 if isinstance(excepcion, RequestDataTooBig) else respuesta.status_code
+        mensaje = MENSAJE_DEMASIADO_GRANDE if estado == 413 else MENSAJES_POR_ESTADO.get(estado, "")
+        en_json = _json(mensaje or f"Error {estado}.", estado)
+        for encabezado in ("Retry-After", "Allow", "WWW-Authenticate"):
+            if encabezado in respuesta:
+                en_json[encabezado] = respuesta[encabezado]
+        return en_json
 
 
 class BaseDeDatosNoDisponible:
@@ -105,7 +187,9 @@ class BaseDeDatosNoDisponible:
 
     def __call__(self, request: HttpRequest) -> HttpResponse:
         respuesta = self.siguiente(request)
-        if respuesta.status_code >= 500 and getattr(request, ATRIBUTO_SIN_BASE, False):
+        if respuesta.status_code >= 500 and isinstance(
+            getattr(request, ATRIBUTO_EXCEPCION, None), (OperationalError, InterfaceError)
+        ):
             return _respuesta_sin_base(request)
         return respuesta
 
@@ -115,17 +199,24 @@ class BaseDeDatosNoDisponible:
         return None
 
 
-def marcar_falla_de_base(sender: Any, request: HttpRequest | None = None, **kwargs: Any) -> None:
-    """Receptor de `got_request_exception`: anota en el pedido que falló por la base de datos."""
-    if request is not None and isinstance(sys.exc_info()[1], (OperationalError, InterfaceError)):
-        setattr(request, ATRIBUTO_SIN_BASE, True)
+def anotar_excepcion(sender: Any, request: HttpRequest | None = None, **kwargs: Any) -> None:
+    """Receptor de `got_request_exception`: anota en el pedido la excepción que Django convirtió en
+    respuesta de error, para que las capas de más afuera sepan qué pasó (`BaseDeDatosNoDisponible`,
+    `ErroresDeLaApiEnJson`)."""
+    if request is not None:
+        setattr(request, ATRIBUTO_EXCEPCION, sys.exc_info()[1])
 
 
 def _respuesta_sin_base(request: HttpRequest) -> HttpResponse:
     respuesta: HttpResponse
     if request.path.startswith("/api/"):
-        respuesta = JsonResponse({"error": MENSAJE_SIN_BASE}, status=503)
+        respuesta = _json(MENSAJE_SIN_BASE, 503)
     else:
         respuesta = HttpResponse(MENSAJE_SIN_BASE, status=503, content_type="text/plain; charset=utf-8")
     respuesta["Retry-After"] = str(REINTENTAR_SIN_BASE_S)
     return respuesta
+
+
+def _json(mensaje: str, estado: int) -> JsonResponse:
+    """`{"error": mensaje}` con las tildes tal cual (como las respuestas de DRF)."""
+    return JsonResponse({"error": mensaje}, status=estado, json_dumps_params={"ensure_ascii": False})

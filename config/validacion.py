@@ -1,7 +1,9 @@
 """Revisión de entradas que ningún adaptador acepta, común a API, páginas y websockets.
 
-Lo que el JSON no puede traer (el carácter nulo, que PostgreSQL rechaza; enteros que no caben en una
-columna; anidación que agotaría la pila) y los números de un parámetro de URL.
+Lo que un texto no puede traer (el carácter nulo, que PostgreSQL rechaza; otros caracteres de control;
+un sustituto UTF-16 suelto como «\ud800», que no es texto y hacía fallar la escritura en la base), lo
+que el JSON no puede traer (enteros que no caben en una columna; anidación que agotaría la pila) y los
+números de un parámetro de URL.
 """
 
 from __future__ import annotations
@@ -14,19 +16,56 @@ from typing import Any
 PROFUNDIDAD_MAXIMA = 32
 ENTERO_MAXIMO = 2**63 - 1
 _ENTERO_ASCII = re.compile(r"[0-9]{1,18}")
+# Los de control (categoría Cc) salvo tabulador y saltos de línea, y los sustitutos sueltos.
+_NO_PERMITIDO = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\x7f-\x9f\ud800-\udfff]")
+
+
+def problema_de_texto(texto: str) -> str:
+    """Qué carácter no admite este texto (vacío si ninguno), dicho para una persona."""
+    encontrado = _NO_PERMITIDO.search(texto)
+    if encontrado is None:
+        return ""
+    caracter = encontrado.group()
+    codigo = f"U+{ord(caracter):04X}"
+    if caracter == "\x00":
+        return "contiene el carácter nulo (\\u0000)"
+    if "\ud800" <= caracter <= "\udfff":
+        return f"contiene un sustituto UTF-16 suelto ({codigo}), que no es un carácter válido"
+    return f"contiene un carácter de control ({codigo}); solo se admiten tabulador y saltos de línea"
+
+
+def problema_de_formulario(campos: Any, archivos: Any = None) -> str:
+    """Qué texto no se admite en un formulario (vacío si nada), nombrando el campo. `campos` y
+    `archivos` son los `MultiValueDict` de Django (`request.POST`/`request.FILES`, o lo que leen los
+    parsers de formulario de DRF)."""
+    for clave, valores in campos.lists():
+        for texto in (clave, *valores):
+            if isinstance(texto, str) and (problema := problema_de_texto(texto)):
+                return f"El campo «{nombre_visible(clave)}» {problema}."
+    for archivo in archivos.values() if archivos is not None else ():
+        if problema := problema_de_texto(getattr(archivo, "name", "") or ""):
+            return f"El nombre del archivo {problema}."
+    return ""
+
+
+def nombre_visible(clave: str) -> str:
+    """El nombre de un campo sin los caracteres que no se pueden mostrar, para nombrarlo en un mensaje."""
+    return "".join("?" if _NO_PERMITIDO.match(c) else c for c in clave)[:60]
 
 
 def problema_json(datos: Any) -> str:
-    """Qué impide aceptar este JSON ya leído (vacío si nada): anidación, carácter nulo o un número
-    fuera de rango. Recorre sin recursión."""
-    pendientes: list[tuple[Any, int]] = [(datos, 1)]
+    """Qué impide aceptar este JSON ya leído (vacío si nada): anidación, un texto con un carácter no
+    permitido (dice en qué campo) o un número fuera de rango. Recorre sin recursión; la ruta de cada
+    valor se arma solo si hace falta nombrarla (un polígono trae decenas de miles de números)."""
+    pendientes: list[tuple[Any, int, Any]] = [(datos, 1, None)]
     while pendientes:
-        valor, nivel = pendientes.pop()
+        valor, nivel, ruta = pendientes.pop()
         if nivel > PROFUNDIDAD_MAXIMA:
             return f"El JSON está anidado a demasiada profundidad (máximo {PROFUNDIDAD_MAXIMA} niveles)."
         if isinstance(valor, str):
-            if "\x00" in valor:
-                return "El texto no puede contener el carácter nulo (\\u0000)."
+            if problema := problema_de_texto(valor):
+                campo = _nombre_de(ruta)
+                return f"El texto {f'del campo «{campo}» ' if campo else ''}{problema}."
         elif isinstance(valor, bool):
             continue
         elif isinstance(valor, int):
@@ -36,11 +75,22 @@ def problema_json(datos: Any) -> str:
             if not math.isfinite(valor):
                 return "Los números deben ser finitos."
         elif isinstance(valor, Mapping):
-            pendientes.extend((clave, nivel + 1) for clave in valor)
-            pendientes.extend((hijo, nivel + 1) for hijo in valor.values())
+            for clave, hijo in valor.items():
+                if isinstance(clave, str) and (problema := problema_de_texto(clave)):
+                    return f"El nombre de un campo {problema}."
+                pendientes.append((hijo, nivel + 1, (ruta, clave)))
         elif isinstance(valor, list):
-            pendientes.extend((hijo, nivel + 1) for hijo in valor)
+            pendientes.extend((hijo, nivel + 1, (ruta, i)) for i, hijo in enumerate(valor))
     return ""
+
+
+def _nombre_de(ruta: Any) -> str:
+    """«geometria.coordinates.0» a partir de la cadena (padre, clave) que arma `problema_json`."""
+    partes: list[str] = []
+    while ruta is not None:
+        ruta, clave = ruta
+        partes.append(str(clave))
+    return ".".join(reversed(partes))
 
 
 def entero_de_parametro(texto: str | None) -> int | None:

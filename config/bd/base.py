@@ -39,7 +39,7 @@ MENSAJE_CAIDA = "PostgreSQL no responde (el pool no logra conectar); se reintent
 
 
 class EstadoDeLaBase:
-    """Si la base está caída para este proceso, y cuándo toca volver a sondearla."""
+    """Si la base de un pool está caída, y cuándo toca volver a sondearla."""
 
     def __init__(self) -> None:
         self.caida = False
@@ -47,8 +47,11 @@ class EstadoDeLaBase:
         self.candado = threading.Lock()
 
     def marcar_caida(self) -> None:
+        """Quien la marca caída acaba de intentar conectar: el próximo sondeo, en un segundo."""
         if not self.caida:
             registro.warning("base_de_datos_caida")
+        with self.candado:
+            self.proximo_sondeo = time.monotonic() + SONDEO_CADA_S
         self.caida = True
 
     def marcar_viva(self) -> None:
@@ -66,19 +69,37 @@ class EstadoDeLaBase:
             return True
 
 
-estado_de_la_base = EstadoDeLaBase()
-
-
 class PoolQueSana(ConnectionPool[Any]):
-    """El pool de psycopg que, con la base caída, falla en el acto en vez de esperar su plazo entero."""
+    """El pool de psycopg que, con la base caída, falla en el acto en vez de esperar su plazo entero.
+
+    Acepta lo mismo que `ConnectionPool`; fija `reconnect_timeout` y `reconnect_failed` (cuando el pool
+    se rinde de reponer una conexión, la base está caída) y envuelve `configure` y `check` (conectar es
+    la mejor prueba de que la base volvió; una conexión muerta hace revisar las demás).
+    """
+
+    def __init__(self, *args: Any, configure: Any = None, check: Any = None, **kwargs: Any) -> None:
+        self.estado = EstadoDeLaBase()
+
+        def configurar(conexion: Any) -> Any:
+            self.estado.marcar_viva()
+            return configure(conexion) if configure else None
+
+        super().__init__(
+            *args,
+            configure=configurar,
+            check=self._revisar_todas_si_una_murio if check else None,
+            reconnect_timeout=RECONEXION_S,
+            reconnect_failed=lambda _pool: self.estado.marcar_caida(),
+            **kwargs,
+        )
 
     def getconn(self, timeout: float | None = None) -> Any:
         total = self.timeout if timeout is None else timeout
-        if estado_de_la_base.caida:
-            if not estado_de_la_base.toca_sondear():
+        if self.estado.caida:
+            if not self.estado.toca_sondear():
                 raise psycopg.OperationalError(MENSAJE_CAIDA)
             self.sondear()
-            estado_de_la_base.marcar_viva()
+            self.estado.marcar_viva()
             self.check()  # las conexiones que sobrevivieron al corte, revisadas de una vez
         # Primero una espera corta: con el pool lleno basta casi siempre; si no alcanza, una conexión
         # directa dice si la base responde (seguir esperando un cupo) o está caída (fallar ya).
@@ -91,7 +112,7 @@ class PoolQueSana(ConnectionPool[Any]):
         try:
             self.sondear()
         except psycopg.OperationalError:
-            estado_de_la_base.marcar_caida()
+            self.estado.marcar_caida()
             raise
         return super().getconn(total - primera)
 
@@ -103,6 +124,19 @@ class PoolQueSana(ConnectionPool[Any]):
         parametros["connect_timeout"] = ESPERA_SONDEO_S
         psycopg.connect(**parametros).close()
 
+    def _revisar_todas_si_una_murio(self, conexion: Any) -> None:
+        """Revisión de cada conexión que entrega el pool (`CONN_HEALTH_CHECKS`).
+
+        Si está muerta, PostgreSQL se reinició o se cortó la red, y las demás del pool también lo
+        están: se revisan todas ahora (una ida y vuelta cada una), en vez de encontrarlas de a una, con
+        la pausa creciente que el pool intercala entre revisiones fallidas.
+        """
+        try:
+            ConnectionPool.check_connection(conexion)
+        except Exception:
+            self.check()
+            raise
+
 
 class DatabaseWrapper(base.DatabaseWrapper):
     @property
@@ -112,16 +146,14 @@ class DatabaseWrapper(base.DatabaseWrapper):
             return None
         pools: dict[str, ConnectionPool[Any]] = self._connection_pools  # type: ignore[attr-defined]
         if self.alias not in pools:
-            # Lo mismo que `base.DatabaseWrapper.pool`, con el pool que sana y sus opciones.
+            # Lo mismo que `base.DatabaseWrapper.pool`, con el pool que sana.
             parametros = self.get_connection_params()
             parametros["autocommit"] = True
             pool = PoolQueSana(
                 kwargs=parametros,
                 open=False,
-                configure=self._configure_connection,
-                check=_revisar_todas_si_una_murio if self.settings_dict["CONN_HEALTH_CHECKS"] else None,
-                reconnect_timeout=RECONEXION_S,
-                reconnect_failed=lambda _pool: estado_de_la_base.marcar_caida(),
+                configure=self._configure_connection,  # type: ignore[attr-defined]
+                check=self.settings_dict["CONN_HEALTH_CHECKS"],
                 **({} if opciones is True else opciones),
             )
             pools.setdefault(self.alias, pool)
@@ -131,23 +163,3 @@ class DatabaseWrapper(base.DatabaseWrapper):
         parametros: dict[str, Any] = super().get_connection_params()
         parametros.setdefault("connect_timeout", ESPERA_SONDEO_S)
         return parametros
-
-    def _configure_connection(self, connection: Any) -> Any:
-        # El pool llama a esto con cada conexión nueva: conectar es la mejor prueba de que la base volvió.
-        estado_de_la_base.marcar_viva()
-        return super()._configure_connection(connection)  # type: ignore[misc]
-
-
-def _revisar_todas_si_una_murio(conexion: Any) -> None:
-    """Revisión de cada conexión que entrega el pool (`CONN_HEALTH_CHECKS`).
-
-    Si está muerta, PostgreSQL se reinició o se cortó la red, y las demás del pool también lo están:
-    se revisan todas ahora (una ida y vuelta cada una), en vez de encontrarlas de a una, con la pausa
-    creciente que el pool intercala entre revisiones fallidas.
-    """
-    try:
-        ConnectionPool.check_connection(conexion)
-    except Exception:
-        if conexion._pool is not None:
-            conexion._pool.check()
-        raise

@@ -52,10 +52,11 @@ MIDDLEWARE = [
     # trabajo síncrono del pedido (ver `config/middleware.py`).
     "config.middleware.marcar_abandono",
     "config.middleware.DevolverConexiones",
+    "config.middleware.ErroresDeLaApiEnJson",
     # Antes de toda capa que toca la base (sesión, usuario, mensajes, registro): su falla es un 503.
     "config.middleware.BaseDeDatosNoDisponible",
     "django.middleware.security.SecurityMiddleware",
-    "config.middleware.RechazarCaracterNulo",
+    "config.middleware.RechazarTextoNoPermitido",
     "whitenoise.middleware.WhiteNoiseMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
     "django.middleware.common.CommonMiddleware",
@@ -173,8 +174,8 @@ REST_FRAMEWORK = {
     "DEFAULT_SCHEMA_CLASS": "drf_spectacular.openapi.AutoSchema",
     "DEFAULT_PARSER_CLASSES": [
         "config.parsers.ParserJson",
-        "rest_framework.parsers.FormParser",
-        "rest_framework.parsers.MultiPartParser",
+        "config.parsers.ParserFormulario",
+        "config.parsers.ParserMultipart",
     ],
     "EXCEPTION_HANDLER": "config.api.manejar_excepcion",
 }
@@ -350,7 +351,8 @@ USE_I18N = True
 USE_TZ = True
 
 STATIC_URL = "static/"
-STATIC_ROOT = BASE_DIR / "var" / "staticfiles"
+# Donde `collectstatic` deja los archivos (con su nombre con hash) que whitenoise sirve en producción.
+STATIC_ROOT = Path(entorno.texto("DJANGO_STATIC_ROOT", defecto=str(BASE_DIR / "var" / "staticfiles")))
 STATICFILES_DIRS = [BASE_DIR / "static"]
 STORAGES = {
     "default": {"BACKEND": "django.core.files.storage.FileSystemStorage"},

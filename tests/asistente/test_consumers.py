@@ -314,6 +314,41 @@ async def test_marcos_mal_formados_reciben_un_marco_de_error_y_el_socket_sigue_a
     assert sigue["evento"] == "contexto"
 
 
+@pytest.mark.parametrize(
+    ("marco", "campo"),
+    [
+        ({"tipo": "mensaje", "mensaje": "ho\ud800la"}, "mensaje"),
+        ({"tipo": "mensaje", "mensaje": "ho\x07la"}, "mensaje"),
+        ({"tipo": "contexto", "vista": "chat\x1b[2J"}, "vista"),
+        (
+            {"tipo": "confirmar", "accion_id": "x", "confirmada": False, "comentario": "no\udfff"},
+            "comentario",
+        ),
+    ],
+    ids=["sustituto_en_el_mensaje", "control_en_el_mensaje", "escape_en_la_vista", "sustituto_en_comentario"],
+)
+async def test_un_marco_con_un_sustituto_suelto_o_un_caracter_de_control_recibe_un_400_que_nombra_el_campo(
+    usuarias: Any, marco: dict[str, Any], campo: str
+) -> None:
+    from asistente.models import Mensaje
+
+    comunicador = await conectar(usuarias[0])
+    try:
+        # `json.dumps` escribe el sustituto como «\ud800», como lo mandaría un cliente.
+        await comunicador.send_to(text_data=json.dumps(marco))
+        error = await comunicador.receive_json_from(timeout=10)
+        await comunicador.send_json_to({"tipo": "contexto", "vista": "chat"})
+        sigue = await comunicador.receive_json_from(timeout=10)
+    finally:
+        await comunicador.disconnect()
+
+    assert error["evento"] == "error" and error["datos"]["codigo"] == 400
+    assert f"«{campo}»" in error["datos"]["mensaje"]
+    assert sigue["evento"] == "contexto"
+    guardados = Mensaje.objects.filter(conversacion__usuario=usuarias[0])
+    assert not await database_sync_to_async(guardados.exists)()
+
+
 async def test_con_redis_caido_un_mensaje_recibe_un_marco_503_sin_guardarse_y_el_socket_sigue(
     usuarias: Any, monkeypatch: pytest.MonkeyPatch
 ) -> None:

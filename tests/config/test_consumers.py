@@ -24,8 +24,13 @@ async def test_el_eco_devuelve_el_mensaje_pasando_por_la_capa_de_canales():
     await comunicador.disconnect()
 
 
-async def test_la_capa_de_canales_configurada_es_redis():
-    assert type(get_channel_layer()).__module__.startswith("channels_redis")
+async def test_la_capa_de_canales_configurada_es_la_de_redis_que_espera_a_redis():
+    from channels_redis.core import RedisChannelLayer
+
+    from config.canales import CapaDeCanalesRedis
+
+    capa = get_channel_layer()
+    assert isinstance(capa, CapaDeCanalesRedis) and isinstance(capa, RedisChannelLayer)
 
 
 async def test_un_origen_no_permitido_se_rechaza():
