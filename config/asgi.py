@@ -2,11 +2,17 @@
 
 import os
 
-from django.core.asgi import get_asgi_application
+import django
 
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings.local")
-# Django debe inicializarse antes de importar consumidores que usan modelos.
-aplicacion_http = get_asgi_application()
+# Django debe inicializarse antes de importar consumidores que usan modelos (lo mismo que hace
+# `get_asgi_application`, con el manejador que responde en JSON lo que la API rechaza antes de armar
+# el pedido).
+django.setup(set_prefix=False)
+
+from config.manejador_asgi import ManejadorAsgi  # noqa: E402
+
+aplicacion_http = ManejadorAsgi()
 
 from channels.auth import AuthMiddlewareStack  # noqa: E402
 from channels.routing import ProtocolTypeRouter, URLRouter  # noqa: E402

@@ -19,7 +19,6 @@ from typing import Any
 from urllib.parse import urlsplit, urlunsplit
 
 import httpx
-import psutil
 import pytest
 from django.contrib.auth import get_user_model
 from django.db import connection
@@ -183,23 +182,14 @@ backend daphne
 
 
 def _replica_que_transmite(replicas: dict[str, Any]) -> str:
-    """La réplica con una conexión abierta desde HAProxy que dura (la del flujo, no las de salud)."""
-    vistas: list[set[tuple[str, int]]] = []
-    for _ in range(3):
-        abiertas = set()
-        for nombre in ("a", "b"):
-            proceso = psutil.Process(replicas["procesos"][nombre].pid)
-            for conexion in proceso.net_connections(kind="tcp"):
-                if (
-                    conexion.status == psutil.CONN_ESTABLISHED
-                    and conexion.laddr.port == replicas["puertos"][nombre]
-                ):
-                    abiertas.add((nombre, conexion.raddr.port))
-        vistas.append(abiertas)
-        time.sleep(0.15)
-    persistentes = {nombre for nombre, _ in set.intersection(*vistas)}
-    assert len(persistentes) == 1, vistas
-    return persistentes.pop()
+    """La réplica que recibió el `chat/stream`: la que lo anotó en su registro (`request_started`)."""
+    recibieron = [
+        nombre
+        for nombre in ("a", "b")
+        if "POST /api/asistente/chat/stream" in (replicas["registros"] / f"daphne-{nombre}.log").read_text()
+    ]
+    assert len(recibieron) == 1, recibieron
+    return recibieron[0]
 
 
 def _eventos_sse(respuesta: httpx.Response) -> Iterator[tuple[int, str, dict[str, Any]]]:

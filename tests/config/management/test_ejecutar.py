@@ -282,6 +282,7 @@ def test_si_redis_muere_a_mitad_de_un_turno_el_sse_y_el_websocket_terminan_reanu
         LIMITE_RECUPERACION_S,
     )
     nuevo_ws_s = time.monotonic() - volvio
+    nuevo_sse = _esperar(lambda: _sse_termina(servidor, cabeceras, "hola"), LIMITE_RECUPERACION_S)
     reanudado_sse = _reanudar_sse(servidor, cabeceras, sse.conversacion, sse.ultimo)
     reanudado_ws = socket_ws.reanudar()
 
@@ -291,6 +292,7 @@ def test_si_redis_muere_a_mitad_de_un_turno_el_sse_y_el_websocket_terminan_reanu
         assert "guardada" in error["mensaje"] and "Last-Event-ID" in error["mensaje"]
     assert sse.error and sse.error["ultimo_evento"] == sse.ultimo
     assert nuevo_ws and nuevo_ws_s < LIMITE_RECUPERACION_S
+    assert nuevo_sse and time.monotonic() - volvio < 2 * LIMITE_RECUPERACION_S
     assert reanudado_sse[-1] == "done" and reanudado_ws[-1] == "done"
     assert socket_ws.abierto_al_reanudar  # el socket siguió abierto durante el corte
 
