@@ -7,10 +7,11 @@ API responde sus errores siempre en JSON (`config/middleware.py`): estos dos tam
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import Any
 
-from django.core.handlers.asgi import ASGIHandler
-from django.http import HttpResponse, JsonResponse
+from django.core.handlers.asgi import ASGIHandler, ASGIRequest
+from django.http import HttpResponseBase, JsonResponse
 
 from config.middleware import MENSAJE_DEMASIADO_GRANDE
 
@@ -18,10 +19,12 @@ MENSAJE_MAL_CODIFICADO = "La dirección del pedido no es UTF-8 válido."
 
 
 class ManejadorAsgi(ASGIHandler):
-    def create_request(self, scope: dict[str, Any], body_file: Any) -> tuple[Any, HttpResponse | None]:
+    def create_request(
+        self, scope: Mapping[str, Any], body_file: Any
+    ) -> tuple[ASGIRequest, None] | tuple[None, HttpResponseBase]:
         pedido, error = super().create_request(scope, body_file)
         if error is None or not str(scope.get("path", "")).startswith("/api/"):
-            return pedido, error
+            return pedido, error  # type: ignore[return-value]
         mensaje = MENSAJE_DEMASIADO_GRANDE if error.status_code == 413 else MENSAJE_MAL_CODIFICADO
         return None, JsonResponse(
             {"error": mensaje}, status=error.status_code, json_dumps_params={"ensure_ascii": False}

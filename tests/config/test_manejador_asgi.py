@@ -1,6 +1,8 @@
-"""Lo que Django rechaza antes de armar el pedido también sale en JSON bajo /api/ (`config/manejador_asgi.py`)."""
+"""Lo que Django rechaza antes de armar el pedido también sale en JSON bajo /api/
+(`config/manejador_asgi.py`)."""
 
 import json
+from typing import Any
 
 from asgiref.testing import ApplicationCommunicator
 
@@ -13,7 +15,7 @@ async def _pedir(ruta: str, consulta: bytes) -> tuple[int, dict[bytes, bytes], b
         "scheme": "http", "path": ruta, "raw_path": ruta.encode(), "query_string": consulta,
         "headers": [(b"host", b"127.0.0.1")], "client": ("127.0.0.1", 5000), "server": ("127.0.0.1", 80),
     }  # fmt: skip
-    comunicador = ApplicationCommunicator(aplicacion_http, alcance)
+    comunicador: Any = ApplicationCommunicator(aplicacion_http, alcance)  # type: ignore[no-untyped-call]
     await comunicador.send_input({"type": "http.request", "body": b""})
     inicio = await comunicador.receive_output(10)
     cuerpo = await comunicador.receive_output(10)
