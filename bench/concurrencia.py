@@ -5,7 +5,8 @@ Mide la latencia (p50/p95/máx) de pedidos livianos —`GET /api/health/` y la f
 - solos;
 - con 4 evaluaciones lentas en curso (`POST /api/analisis/evaluar/` de un polígono de miles de vértices
   en el Salar de Atacama, que sola tarda ≈ 1 s aquí), cada cliente pidiendo otra apenas recibe la suya;
-- con 4 evaluaciones lentas abandonadas: cada cliente se va a los 0,3 s y vuelve a pedir.
+- con 4 evaluaciones lentas abandonadas: cada cliente se va a los 0,3 s y vuelve a pedir al segundo
+  (un usuario que se impacienta y vuelve a hacer clic): cuatro pedidos pesados por segundo.
 
 Meta (issue «Fallas que sanan solas»): p95 ≤ 200 ms con las 4 evaluaciones en curso. Informa además
 cuántas evaluaciones lentas terminaron y su mediana. Decisión y cifras en docs/rendimiento.md.
@@ -14,6 +15,7 @@ cuántas evaluaciones lentas terminaron y su mediana. Decisión y cifras en docs
 from __future__ import annotations
 
 import json
+import logging
 import math
 import os
 import socket
@@ -29,7 +31,7 @@ import httpx
 from django.contrib.auth import get_user_model
 from django.test import Client as Navegador
 
-from proyectos.models import Cliente
+from proyectos.models import Cliente, Proyecto
 from proyectos.roles import Rol
 from proyectos.services import proyecto_crear, usuario_crear_o_actualizar
 
@@ -39,11 +41,14 @@ CLIENTE = "Minera Bench Concurrencia"
 LENTAS = 4
 SEGUNDOS_POR_ESCENARIO = 20
 ABANDONO_S = 0.3
-VERTICES = 30_000
+REINTENTO_TRAS_ABANDONAR_S = 1.0
+# Vértices del polígono lento (≈ 1 s aquí con 30 000; `BENCH_VERTICES` para otra máquina o versión).
+VERTICES = int(os.environ.get("BENCH_VERTICES", "30000"))
 META_P95_MS = 200
 
 
 def ejecutar() -> None:
+    logging.getLogger("httpx").setLevel(logging.WARNING)  # una línea por pedido taparía la tabla
     token, sesion, proyecto_id = _preparar()
     cuerpo = json.dumps(_poligono_lento())
     proceso, url = _lanzar_daphne()
@@ -53,7 +58,7 @@ def ejecutar() -> None:
         sola = statistics.median(_evaluar(url, cuerpo, cabeceras, espera_s=120) or math.inf for _ in range(3))
         print(f"Evaluación lenta sola: {sola:.2f} s ({VERTICES} vértices)\n")
         print(
-            f"{'escenario':<44} {'n':>4} {'p50 ms':>7} {'p95 ms':>7} {'máx ms':>7} "
+            f"{'escenario':<44} {'n':>4} {'p50 ms':>7} {'p95 ms':>7} {'máx ms':>7} {'no 200':>7} "
             f"{'lentas':>7} {'lenta p50 s':>11}"
         )
         livianos = _Livianos(url, sesion, proyecto_id)
@@ -66,7 +71,10 @@ def ejecutar() -> None:
         print(f"(meta: p95 ≤ {META_P95_MS} ms con las evaluaciones lentas en curso)")
     finally:
         proceso.terminate()
-        proceso.wait(20)
+        try:
+            proceso.wait(60)
+        except subprocess.TimeoutExpired:
+            proceso.kill()
         _borrar()
 
 
@@ -74,17 +82,19 @@ class _Livianos:
     def __init__(self, url: str, sesion: str, proyecto_id: int) -> None:
         self.url, self.sesion, self.proyecto_id = url, sesion, proyecto_id
 
-    def medir(self, hasta: float) -> list[float]:
+    def medir(self, hasta: float) -> tuple[list[float], int]:
+        """Latencias (ms) de los pedidos livianos hasta `hasta`, y cuántos no respondieron 200."""
         tiempos: list[float] = []
+        errores = 0
         with httpx.Client(cookies={"sessionid": self.sesion}, timeout=120) as cliente:
             while time.monotonic() < hasta:
                 for ruta in ("/api/health/", f"/proyectos/{self.proyecto_id}/"):
                     inicio = time.perf_counter()
                     respuesta = cliente.get(self.url + ruta)
                     tiempos.append((time.perf_counter() - inicio) * 1000)
-                    assert respuesta.status_code == 200, (ruta, respuesta.status_code)
+                    errores += respuesta.status_code != 200
                 time.sleep(0.05)
-        return tiempos
+        return tiempos, errores
 
 
 def _escenario(
@@ -99,14 +109,14 @@ def _escenario(
     for hilo in hilos:
         hilo.start()
     time.sleep(1.0 if hilos else 0)  # que las lentas ya estén calculando
-    tiempos = livianos.medir(fin)
+    tiempos, errores = livianos.medir(fin)
     for hilo in hilos:
         hilo.join()
     time.sleep(3 if espera == ABANDONO_S else 0)  # lo abandonado que aún corre no pasa al siguiente
     lenta = f"{statistics.median(terminadas):.2f}" if terminadas else "—"
     print(
         f"{nombre:<44} {len(tiempos):>4} {_p(tiempos, 50):>7.0f} {_p(tiempos, 95):>7.0f} "
-        f"{max(tiempos):>7.0f} {len(terminadas):>7} {lenta:>11}"
+        f"{max(tiempos):>7.0f} {errores:>7} {len(terminadas):>7} {lenta:>11}"
     )
 
 
@@ -119,9 +129,12 @@ def _lenta_en_bucle(
     terminadas: list[float],
 ) -> None:
     while time.monotonic() < fin:
+        inicio = time.monotonic()
         segundos = _evaluar(url, cuerpo, cabeceras, espera_s=espera or 120)
         if segundos is not None:
             terminadas.append(segundos)
+        else:  # abandonada: el usuario vuelve a hacer clic al rato
+            time.sleep(max(0.0, REINTENTO_TRAS_ABANDONAR_S - (time.monotonic() - inicio)))
 
 
 def _evaluar(url: str, cuerpo: str, cabeceras: dict[str, str], *, espera_s: float) -> float | None:
@@ -168,6 +181,7 @@ def _preparar() -> tuple[str, str, int]:
 
 
 def _borrar() -> None:
+    Proyecto.objects.filter(cliente__nombre=CLIENTE).delete()
     Cliente.objects.filter(nombre=CLIENTE).delete()
     get_user_model().objects.filter(username=USUARIO).delete()
 
@@ -196,4 +210,6 @@ def _lanzar_daphne() -> tuple[subprocess.Popen[bytes], str]:
 
 
 def _p(valores: list[float], percentil: int) -> float:
-    return statistics.quantiles(valores, n=100)[percentil - 1] if len(valores) > 1 else valores[0]
+    if len(valores) < 2:
+        return valores[0]
+    return statistics.quantiles(valores, n=100, method="inclusive")[percentil - 1]

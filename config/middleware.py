@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import sys
 import threading
 from collections.abc import Callable
@@ -65,11 +66,19 @@ def marcar_abandono(
         evento = threading.Event()
         marca = abandono_del_pedido.set(evento)
         try:
-            respuesta: HttpResponse = await siguiente(request)
-            return respuesta
-        except asyncio.CancelledError:
-            evento.set()
-            raise
+            # En su propia tarea (que hereda la marca) y con `shield`: asgiref no entrega la cancelación
+            # hasta que el hilo de la vista termina, y aquí se necesita en el acto, para que ese hilo
+            # la vea mientras espera.
+            tarea = asyncio.ensure_future(siguiente(request))
+            try:
+                respuesta: HttpResponse = await asyncio.shield(tarea)
+                return respuesta
+            except asyncio.CancelledError:
+                evento.set()
+                tarea.cancel()
+                with contextlib.suppress(asyncio.CancelledError):
+                    await tarea
+                raise
         finally:
             abandono_del_pedido.reset(marca)
 

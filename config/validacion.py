@@ -80,8 +80,21 @@ def problema_json(datos: Any) -> str:
                     return f"El nombre de un campo {problema}."
                 pendientes.append((hijo, nivel + 1, (ruta, clave)))
         elif isinstance(valor, list):
+            if _son_coordenadas(valor):
+                # Camino corto para un anillo de un polígono (miles de pares de números): sin apilar cada
+                # par ni cada número, que era la mayor parte del costo de revisar una geometría grande.
+                if not all(math.isfinite(x) for par in valor for x in par):
+                    return "Los números deben ser finitos."
+                continue
             pendientes.extend((hijo, nivel + 1, (ruta, i)) for i, hijo in enumerate(valor))
     return ""
+
+
+def _son_coordenadas(valores: list[Any]) -> bool:
+    """Si es una lista no vacía de listas de números decimales (pares o tríos de coordenadas)."""
+    return bool(valores) and all(
+        type(par) is list and all(type(x) is float for x in par) for par in valores
+    )
 
 
 def _nombre_de(ruta: Any) -> str:

@@ -15,6 +15,7 @@ los flujos quedaban colgados 60–150 s).
 """
 
 import asyncio
+import contextlib
 import json
 import os
 import re
@@ -153,8 +154,12 @@ def servidor(tmp_path_factory: pytest.TempPathFactory, claude: ServidorClaude) -
         sistema.esperar_salud()
         yield sistema
     finally:
-        if sistema.proceso.poll() is None:
-            os.killpg(sistema.proceso.pid, signal.SIGKILL)
+        if sistema.proceso.poll() is None:  # una prueba falló antes de Ctrl-C: que no quede nada
+            procesos = [psutil.Process(sistema.proceso.pid)]
+            procesos += procesos[0].children(recursive=True)
+            for proceso in procesos:
+                with contextlib.suppress(psutil.Error):
+                    proceso.kill()
             subprocess.run(
                 [sys.executable, "-m", "config.servicios", "detener"], env=sistema.entorno, cwd=RAIZ
             )
