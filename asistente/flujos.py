@@ -197,10 +197,11 @@ class _Difusor:
     MAXIMO_POR_STREAM = 500
 
     def __init__(self) -> None:
-        # El plazo del socket debe superar el bloqueo del XREAD (5 s por omisión en redis-py 8). Sin
-        # reintentos: si Redis cae, cada retransmisión termina en el acto con un error reanudable, en
-        # vez de reconectarse y quedar esperando eventos que el Redis nuevo quizá ya no tiene.
-        self.redis = cliente_redis_asincrono(espera_s=self.ESPERA_MS / 1000 + 10, reintentar=False)
+        # El plazo del socket debe superar el bloqueo del XREAD (5 s por omisión en redis-py 8). Un solo
+        # reintento, inmediato: una conexión vieja (de antes de un reinicio de Redis) se repone, y si
+        # Redis está caído cada retransmisión termina en el acto con un error reanudable, en vez de
+        # esperar reintentos y quedar aguardando eventos que el Redis nuevo quizá ya no tiene.
+        self.redis = cliente_redis_asincrono(espera_s=self.ESPERA_MS / 1000 + 10, reintentos_inmediatos=1)
         self.despertador = f"asistente:flujo:despertar:{uuid4().hex}"
         self.suscripciones: dict[str, set[_Suscripcion]] = {}  # por stream
         self.visto_despertador: Any = "0-0"

@@ -25,7 +25,6 @@ import sys
 import threading
 import time
 from pathlib import Path
-from typing import Any
 
 import httpx
 from django.contrib.auth import get_user_model
@@ -34,6 +33,7 @@ from django.test import Client as Navegador
 from proyectos.models import Cliente, Proyecto
 from proyectos.roles import Rol
 from proyectos.services import proyecto_crear, usuario_crear_o_actualizar
+from tests.utilidades import poligono_en_el_salar
 
 RAIZ = Path(__file__).resolve().parent.parent
 USUARIO = "bench-concurrencia"
@@ -50,7 +50,7 @@ META_P95_MS = 200
 def ejecutar() -> None:
     logging.getLogger("httpx").setLevel(logging.WARNING)  # una línea por pedido taparía la tabla
     token, sesion, proyecto_id = _preparar()
-    cuerpo = json.dumps(_poligono_lento())
+    cuerpo = json.dumps(poligono_en_el_salar(vertices=VERTICES))
     proceso, url = _lanzar_daphne()
     try:
         cabeceras = {"Authorization": f"Token {token}", "Content-Type": "application/json"}
@@ -147,24 +147,6 @@ def _evaluar(url: str, cuerpo: str, cabeceras: dict[str, str], *, espera_s: floa
     except httpx.TimeoutException:
         return None
     return time.perf_counter() - inicio if respuesta.status_code == 200 else None
-
-
-def _poligono_lento() -> dict[str, Any]:
-    """Un círculo de 1,2° de radio en el Salar de Atacama: cientos de glaciares y humedales cerca."""
-    centro_x, centro_y, radio = -68.2, -23.2, 1.2
-    anillo = [
-        [round(centro_x + radio * math.cos(2 * math.pi * i / VERTICES), 6),
-         round(centro_y + radio * math.sin(2 * math.pi * i / VERTICES), 6)]
-        for i in range(VERTICES)
-    ]  # fmt: skip
-    anillo.append(anillo[0])
-    return {
-        "nombre": "Bench concurrencia",
-        "region": "02",
-        "tipo": "explotacion",
-        "capacidad_extraccion_t_mes": 8000,
-        "geometria": {"type": "Polygon", "coordinates": [anillo]},
-    }
 
 
 def _preparar() -> tuple[str, str, int]:

@@ -17,7 +17,7 @@ from rest_framework.response import Response
 from rest_framework.views import exception_handler
 
 from config.errores import ErrorDeAplicacion, estado_http
-from config.middleware import MENSAJE_DEMASIADO_GRANDE
+from config.validacion import MENSAJE_DEMASIADO_GRANDE
 
 ERROR = inline_serializer("Error", {"error": serializers.CharField()})
 ERROR_ENTRADA = inline_serializer(

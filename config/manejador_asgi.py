@@ -13,7 +13,7 @@ from typing import Any
 from django.core.handlers.asgi import ASGIHandler, ASGIRequest
 from django.http import HttpResponseBase, JsonResponse
 
-from config.middleware import MENSAJE_DEMASIADO_GRANDE
+from config.validacion import MENSAJE_DEMASIADO_GRANDE
 
 MENSAJE_MAL_CODIFICADO = "La dirección del pedido no es UTF-8 válido."
 

@@ -10,7 +10,6 @@ from collections.abc import Callable
 from typing import Any
 
 from asgiref.sync import iscoroutinefunction
-from django.conf import settings
 from django.core.exceptions import RequestDataTooBig, TooManyFieldsSent, TooManyFilesSent
 from django.db import InterfaceError, OperationalError
 from django.http import HttpRequest, HttpResponse, JsonResponse
@@ -18,12 +17,13 @@ from django.http.multipartparser import MultiPartParserError
 from django.utils.decorators import sync_and_async_middleware
 
 from config.concurrencia import abandono_del_pedido, conexiones_devolver
-from config.validacion import nombre_visible, problema_de_formulario, problema_de_texto
-
-_MB = f"{settings.DATA_UPLOAD_MAX_MEMORY_SIZE / 1_048_576:.1f}".replace(".", ",")
-MENSAJE_DEMASIADO_GRANDE = (
-    f"El cuerpo del pedido supera el máximo de {_MB} MB (sin contar los archivos subidos)."
+from config.validacion import (
+    MENSAJE_DEMASIADO_GRANDE,
+    nombre_visible,
+    problema_de_formulario,
+    problema_de_texto,
 )
+
 MENSAJE_FORMULARIO_INVALIDO = (
     "El formulario no es válido: demasiados campos o archivos, o un multipart mal formado."
 )

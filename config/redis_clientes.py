@@ -24,14 +24,17 @@ def cliente_redis(*, espera_s: float | None = None) -> redis.Redis:
 
 
 def cliente_redis_asincrono(
-    *, espera_s: float | None = None, reintentar: bool = True
+    *, espera_s: float | None = None, reintentos_inmediatos: int | None = None
 ) -> redis_asincrono.Redis:
     """Un cliente asíncrono nuevo: vive en el bucle de eventos que lo usa (no se comparte entre bucles).
 
-    Con `reintentar=False`, una conexión caída se informa en el acto en vez de reintentarse (redis-py
-    reintenta 3 veces con esperas crecientes por omisión).
+    Con `reintentos_inmediatos`, una conexión caída se reintenta esas veces sin esperar (redis-py
+    reintenta 3 veces con esperas crecientes por omisión): una conexión vieja del pool, de antes de un
+    reinicio de Redis, se repone en el acto, y un Redis caído se informa enseguida.
     """
-    opciones: dict[str, Any] = {} if reintentar else {"retry": Retry(NoBackoff(), 0)}
+    opciones: dict[str, Any] = {}
+    if reintentos_inmediatos is not None:
+        opciones["retry"] = Retry(NoBackoff(), reintentos_inmediatos)
     return redis_asincrono.Redis.from_url(
         settings.REDIS_URL, socket_timeout=espera_s, socket_connect_timeout=espera_s, **opciones
     )

@@ -186,7 +186,7 @@ def _puerto_redis_vivo(carpeta: Path) -> int | None:
     """Devuelve el puerto del Redis embebido si está vivo y responde; limpia restos si no."""
     pid = _leer_entero(carpeta / "redis.pid")
     puerto = _leer_entero(carpeta / "puerto")
-    if pid and puerto and _proceso_vivo(pid, "redis-server") and _redis_responde(puerto):
+    if pid and puerto and _proceso_vivo(pid, "redis-server") and redis_responde(puerto):
         return puerto
     (carpeta / "redis.pid").unlink(missing_ok=True)
     return None
@@ -212,7 +212,7 @@ def _iniciar_redis(carpeta: Path) -> int:
     subprocess.run(comando, check=True, stdout=subprocess.DEVNULL, timeout=ESPERA_REDIS_S)
     limite = time.monotonic() + ESPERA_REDIS_S
     while time.monotonic() < limite:
-        if _redis_responde(puerto):
+        if redis_responde(puerto):
             return puerto
         time.sleep(0.05)
     raise ErrorServicio(f"Redis embebido no respondió en el puerto {puerto}; ver {carpeta}/redis.log")
@@ -228,7 +228,8 @@ def _detener_redis(carpeta: Path) -> bool:
     return True
 
 
-def _redis_responde(puerto: int) -> bool:
+def redis_responde(puerto: int) -> bool:
+    """Si un Redis responde PING en ese puerto de 127.0.0.1 (medio segundo de plazo)."""
     try:
         with socket.create_connection(("127.0.0.1", puerto), timeout=0.5) as conexion:
             conexion.sendall(b"PING\r\n")
@@ -324,7 +325,7 @@ def vigilar_redis(*, directorio: Path | None = None, cada_s: float = 2.0, rondas
         ronda += 1
         carpeta = base / "redis"
         puerto = _leer_entero(carpeta / "puerto")
-        if puerto and not _redis_responde(puerto):
+        if puerto and not redis_responde(puerto):
             with _candado(base, "redis"):
                 if _puerto_redis_vivo(carpeta) is None:
                     _iniciar_redis(carpeta)

@@ -9,10 +9,12 @@ muestra y controla los procesos mientras corre.
 
 from __future__ import annotations
 
+import hashlib
 import os
 import secrets
 import shlex
 import sys
+import tempfile
 import threading
 import time
 from collections.abc import Callable, Sequence
@@ -25,6 +27,7 @@ from typing import TextIO
 # segundo (política de supervisord); con esta cantidad, durante horas, no queda en FATAL para siempre.
 REINTENTOS_DE_ARRANQUE = 1000
 SEGUNDOS_PARA_ESTAR_ARRIBA = 3
+LARGO_MAXIMO_SOCKET = 100
 NOMBRE_SUPERVISOR = "supervisor"
 
 
@@ -47,7 +50,12 @@ class Rutas:
     @classmethod
     def en(cls, directorio: Path) -> Rutas:
         supervision = directorio / "supervision"
-        return cls(supervision / "supervisord.conf", supervision / "supervisor.sock", directorio / "logs")
+        socket = supervision / "supervisor.sock"
+        if len(str(socket)) > LARGO_MAXIMO_SOCKET:
+            # Un socket Unix admite ~100 caracteres de ruta: con `var/` muy adentro, va a /tmp.
+            huella = hashlib.sha256(str(directorio).encode()).hexdigest()[:12]
+            socket = Path(tempfile.gettempdir()) / f"prefactibilidad-{huella}.sock"
+        return cls(supervision / "supervisord.conf", socket, directorio / "logs")
 
     def log_de(self, nombre: str) -> Path:
         return self.logs / f"{nombre}.log"

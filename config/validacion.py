@@ -13,7 +13,13 @@ import re
 from collections.abc import Mapping
 from typing import Any
 
+from django.conf import settings
+
 PROFUNDIDAD_MAXIMA = 32
+_MB = f"{settings.DATA_UPLOAD_MAX_MEMORY_SIZE / 1_048_576:.1f}".replace(".", ",")
+MENSAJE_DEMASIADO_GRANDE = (
+    f"El cuerpo del pedido supera el máximo de {_MB} MB (sin contar los archivos subidos)."
+)
 ENTERO_MAXIMO = 2**63 - 1
 _ENTERO_ASCII = re.compile(r"[0-9]{1,18}")
 # Los de control (categoría Cc) salvo tabulador y saltos de línea, y los sustitutos sueltos.
@@ -92,9 +98,7 @@ def problema_json(datos: Any) -> str:
 
 def _son_coordenadas(valores: list[Any]) -> bool:
     """Si es una lista no vacía de listas de números decimales (pares o tríos de coordenadas)."""
-    return bool(valores) and all(
-        type(par) is list and all(type(x) is float for x in par) for par in valores
-    )
+    return bool(valores) and all(type(par) is list and all(type(x) is float for x in par) for par in valores)
 
 
 def _nombre_de(ruta: Any) -> str:

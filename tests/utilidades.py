@@ -1,6 +1,7 @@
 """Utilidades de las pruebas (y del benchmark del asistente)."""
 
 import json
+import math
 import multiprocessing
 import socket
 from collections.abc import Callable, Iterator
@@ -336,3 +337,35 @@ def fuente_local(settings: Any, ajuste: str) -> ServidorLocal:
     settings.HTTP_INTERVALO_POR_HOST_MS = 0
     setattr(settings, ajuste, local.url)
     return local
+
+
+def eventos_sse(respuesta: Any) -> Iterator[tuple[int, str, dict[str, Any]]]:
+    """(id, evento, datos) de cada evento de un flujo SSE de `httpx.stream`; id 0 si el evento no
+    trae `id:` (los marcos fuera del turno)."""
+    id_evento, evento = 0, ""
+    for linea in respuesta.iter_lines():
+        if linea.startswith("id:"):
+            id_evento = int(linea[3:])
+        elif linea.startswith("event:"):
+            evento = linea[6:].strip()
+        elif linea.startswith("data:"):
+            yield id_evento, evento, json.loads(linea[5:])
+            id_evento, evento = 0, ""
+
+
+def poligono_en_el_salar(*, vertices: int) -> dict[str, Any]:
+    """La entrada del motor para un círculo de 1,2° de radio y `vertices` vértices en el Salar de
+    Atacama (cientos de glaciares y humedales cerca): con ~30 000 vértices, una evaluación de ~1 s."""
+    anillo = [
+        [round(-68.2 + 1.2 * math.cos(2 * math.pi * i / vertices), 6),
+         round(-23.2 + 1.2 * math.sin(2 * math.pi * i / vertices), 6)]
+        for i in range(vertices)
+    ]  # fmt: skip
+    anillo.append(anillo[0])
+    return {
+        "nombre": "Mina en el salar",
+        "region": "02",
+        "tipo": "explotacion",
+        "capacidad_extraccion_t_mes": 8000,
+        "geometria": {"type": "Polygon", "coordinates": [anillo]},
+    }

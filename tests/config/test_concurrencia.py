@@ -8,7 +8,6 @@
 import asyncio
 import copy
 import json
-import math
 import threading
 import time
 from collections.abc import Callable, Iterator
@@ -30,6 +29,7 @@ from config.errores import NoDisponible
 from config.middleware import marcar_abandono
 from proyectos.roles import Rol
 from proyectos.services import usuario_crear_o_actualizar
+from tests.utilidades import poligono_en_el_salar
 
 
 @pytest.fixture
@@ -132,7 +132,7 @@ def test_pedidos_abandonados_no_agotan_el_pool_y_los_demas_siguen_respondiendo(
     bases["default"]["OPTIONS"]["pool"].update(max_size=2, timeout=2)  # dos abandonos bastaban
     url = daphne(DATABASES=bases, CALCULOS_SIMULTANEOS=1)
     cabeceras = {"Authorization": f"Token {token}", "Content-Type": "application/json"}
-    lento = json.dumps(_poligono_de(vertices=30_000))
+    lento = json.dumps(poligono_en_el_salar(vertices=30_000))
     try:
         for _ in range(6):
             with pytest.raises(httpx.TimeoutException):
@@ -145,22 +145,3 @@ def test_pedidos_abandonados_no_agotan_el_pool_y_los_demas_siguen_respondiendo(
 
     assert [r.status_code for r in respuestas] == [200] * 4
     assert all(r.elapsed.total_seconds() < 1.5 for r in respuestas)
-
-
-def _poligono_de(*, vertices: int) -> dict[str, Any]:
-    """Un círculo de miles de vértices en el Salar de Atacama: una evaluación de ~1 s."""
-    anillo = [
-        [
-            -68.2 + 1.2 * math.cos(2 * math.pi * i / vertices),
-            -23.2 + 1.2 * math.sin(2 * math.pi * i / vertices),
-        ]
-        for i in range(vertices)
-    ]
-    anillo.append(anillo[0])
-    return {
-        "nombre": "Mina abandonada",
-        "region": "02",
-        "tipo": "explotacion",
-        "capacidad_extraccion_t_mes": 8000,
-        "geometria": {"type": "Polygon", "coordinates": [anillo]},
-    }

@@ -6,7 +6,6 @@ réplica: por eso sobrevive) y HAProxy de Debian con su revisión de salud (`/ap
 suplente local que escribe despacio: hay tiempo para matar la réplica a mitad de la respuesta.
 """
 
-import json
 import os
 import shutil
 import signal
@@ -26,7 +25,7 @@ from django.db import connection
 from asistente.models import Mensaje
 from proyectos.roles import Rol
 from proyectos.services import usuario_crear_o_actualizar
-from tests.utilidades import ServidorClaude, mensaje_sse, puerto_libre
+from tests.utilidades import ServidorClaude, eventos_sse, mensaje_sse, puerto_libre
 
 HAPROXY = shutil.which("haproxy") or "/usr/sbin/haproxy"
 pytestmark = [
@@ -119,7 +118,9 @@ def test_muere_la_replica_que_transmite_y_el_cliente_reanuda_en_la_otra_sin_perd
     ) as respuesta:  # fmt: skip
         assert respuesta.status_code == 200
         try:
-            for evento in _eventos_sse(respuesta):
+            for evento in eventos_sse(respuesta):
+                if not evento[0]:
+                    continue  # los marcos fuera del turno (id 0) no cuentan
                 eventos.append(evento)
                 if evento[1] == "meta":
                     conversacion = evento[2]["conversacion_id"]
@@ -137,7 +138,7 @@ def test_muere_la_replica_que_transmite_y_el_cliente_reanuda_en_la_otra_sin_perd
         headers={**cabeceras, "Last-Event-ID": str(eventos[-1][0])}, timeout=60,
     ) as reanudada:  # fmt: skip
         assert reanudada.status_code == 200
-        eventos.extend(_eventos_sse(reanudada))
+        eventos.extend(evento for evento in eventos_sse(reanudada) if evento[0])
 
     ids = [id_evento for id_evento, _, _ in eventos]
     assert ids == list(range(1, len(ids) + 1)), "se perdió o repitió un evento"
@@ -190,19 +191,6 @@ def _replica_que_transmite(replicas: dict[str, Any]) -> str:
     ]
     assert len(recibieron) == 1, recibieron
     return recibieron[0]
-
-
-def _eventos_sse(respuesta: httpx.Response) -> Iterator[tuple[int, str, dict[str, Any]]]:
-    id_evento, evento = 0, ""
-    for linea in respuesta.iter_lines():
-        if linea.startswith("id:"):
-            id_evento = int(linea[3:])
-        elif linea.startswith("event:"):
-            evento = linea[6:].strip()
-        elif linea.startswith("data:"):
-            if id_evento:  # los marcos fuera del turno (id 0) no cuentan
-                yield id_evento, evento, json.loads(linea[5:])
-            id_evento, evento = 0, ""
 
 
 def _lanzar(comando: list[str], entorno: dict[str, str], registro: Path) -> subprocess.Popen[bytes]:
