@@ -144,4 +144,4 @@ def test_pedidos_abandonados_no_agotan_el_pool_y_los_demas_siguen_respondiendo(
             get_user_model().objects.filter(username="abandona").delete()
 
     assert [r.status_code for r in respuestas] == [200] * 4
-    assert all(r.elapsed.total_seconds() < 1.5 for r in respuestas)
+    assert all(r.elapsed.total_seconds() < 2 for r in respuestas)  # el plazo del pool es 2 s

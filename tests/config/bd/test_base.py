@@ -101,7 +101,7 @@ def test_al_volver_la_base_el_pool_conecta_enseguida_sin_esperar_sus_reintentos(
     recuperacion_s = time.monotonic() - inicio
 
     assert resultado == 1
-    assert recuperacion_s < 2, f"tardó {recuperacion_s:.1f} s en volver"
+    assert recuperacion_s < 3, f"tardó {recuperacion_s:.1f} s en volver"
     assert not pool.estado.caida
 
 
@@ -116,4 +116,4 @@ def test_tras_un_reinicio_las_conexiones_muertas_se_descartan_todas_de_una_vez(
 
     inicio = time.monotonic()
     assert _consultar(pool) == 1
-    assert time.monotonic() - inicio < 2.5
+    assert time.monotonic() - inicio < 4
