@@ -27,11 +27,13 @@ from asistente import services
 from asistente.registro import Contexto, ejecutar, sin_cache
 from asistente.turno.medicion import es_abstencion
 from config.texto import sin_tildes
+from normativa import busqueda as corpus
 from proyectos.roles import Rol, Usuario
 
 TIPOS = ("normativa", "proyecto", "fuera_de_corpus")
 CLASIFICACIONES = ("NO_INGRESA", "DIA", "EIA")
 CITAS_PUNTUADAS = 3
+RECALL_BUSQUEDA = 5
 # Cifras que una abstención no debe dar: porcentajes, montos, tasas («19 %», «$ 1.000», «3 UTM»).
 _CIFRA = re.compile(r"\d[\d.,]*\s*(%|por ?ciento|utm|uf\b|pesos)|\$\s*\d", re.IGNORECASE)
 _CLASIFICACION_DECLARADA = re.compile(r"\b(EIA|DIA|no ingresa|no requiere ingresar|no debe ingresar)\b")
@@ -71,6 +73,9 @@ class Puntaje:
     clasificacion: bool | None = None
     abstencion: bool | None = None
     abstuvo: bool = False  # respondió «sin base» (en una pregunta del corpus, es un error)
+    # Si alguna cita esperada está entre los primeros `RECALL_BUSQUEDA` resultados de la búsqueda de
+    # `buscar_normativa` (solo preguntas del corpus): la calidad de lo que Claude alcanza a leer.
+    busqueda: bool | None = None
     clasificacion_obtenida: str | None = None
     fuentes: list[str] = field(default_factory=list)
     texto: str = ""
@@ -187,20 +192,35 @@ def _cita_corta(fuente: dict[str, Any]) -> str:
 def evaluar(items: list[Item], *, solo_busqueda: bool = False) -> list[Puntaje]:
     """Puntúa cada ítem; nada de lo que escriben los turnos queda guardado."""
     with _sin_rastro(), override_settings(ASISTENTE_MOTOR="reglas"), sin_cache():
-        return [puntuar(item, _observar(item, solo_busqueda=solo_busqueda)) for item in items]
+        puntajes = []
+        for item in items:
+            puntaje = puntuar(item, _observar(item, solo_busqueda=solo_busqueda))
+            if item.tipo != "fuera_de_corpus":
+                primeros = _recuperados(item.pregunta, RECALL_BUSQUEDA)
+                puntaje.busqueda = any(cita_coincide(f, c) for f in primeros for c in item.citas)
+            puntajes.append(puntaje)
+        return puntajes
 
 
 def _observar(item: Item, *, solo_busqueda: bool) -> Observada:
-    usuario = _usuario_nuevo()
     if solo_busqueda:
-        llamada = ejecutar(
-            "buscar_normativa",
-            {"consulta": item.pregunta, "top_k": CITAS_PUNTUADAS},
-            contexto=Contexto(usuario),
-        )
-        fuentes = [] if llamada["error"] else llamada["resultado"]["fuentes"]
-        return Observada(texto="", fuentes=fuentes)
-    return turno_observado(usuario=usuario, pregunta=item.pregunta)
+        return Observada(texto="", fuentes=_buscar(item.pregunta, CITAS_PUNTUADAS))
+    return turno_observado(usuario=_usuario_nuevo(), pregunta=item.pregunta)
+
+
+def _recuperados(pregunta: str, top_k: int) -> list[dict[str, Any]]:
+    """Los primeros resultados de la búsqueda de `buscar_normativa`, aunque su confianza sea NONE (la
+    herramienta entonces no los entrega): mide la recuperación, aparte de la decisión de abstenerse."""
+    busqueda = corpus.buscar_normativa(consulta=pregunta, top_k=top_k)
+    return [{"norma": r.norma, "articulo": r.articulo, "letra": r.letra} for r in busqueda.resultados]
+
+
+def _buscar(pregunta: str, top_k: int) -> list[dict[str, Any]]:
+    """Las fuentes que entrega la herramienta `buscar_normativa` (la misma que usan los motores)."""
+    llamada = ejecutar(
+        "buscar_normativa", {"consulta": pregunta, "top_k": top_k}, contexto=Contexto(_usuario_nuevo())
+    )
+    return [] if llamada["error"] else list(llamada["resultado"]["fuentes"])
 
 
 def turno_observado(*, usuario: Usuario, pregunta: str) -> Observada:
@@ -267,7 +287,7 @@ def _precision_y_recall_de_abstencion(puntajes: list[Puntaje]) -> dict[str, floa
 
 def resumen(puntajes: list[Puntaje]) -> dict[str, Any]:
     """Totales del README: ítems correctos (global y por tipo), cita@1, cita@3, hechos, clasificación
-    y abstención correcta; cada tasa sobre los ítems a los que aplica."""
+    y abstención correcta, más el recall@5 de la búsqueda; cada tasa sobre los ítems a los que aplica."""
 
     def tasa(valores: list[bool | None]) -> float | None:
         aplicables = [v for v in valores if v is not None]
@@ -287,6 +307,7 @@ def resumen(puntajes: list[Puntaje]) -> dict[str, Any]:
         "hechos": tasa([p.hechos for p in puntajes]),
         "clasificacion": tasa([p.clasificacion for p in puntajes]),
         "abstencion": tasa([p.abstencion for p in puntajes]),
+        "recall_busqueda": tasa([p.busqueda for p in puntajes]),
         **_precision_y_recall_de_abstencion(puntajes),
         "items": [asdict(p) for p in puntajes],
     }

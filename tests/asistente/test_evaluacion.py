@@ -10,6 +10,7 @@ from asistente.evaluacion import (
     Observada,
     cita_coincide,
     clasificacion_declarada,
+    evaluar,
     leer_items,
     puntuar,
     resumen,
@@ -123,3 +124,18 @@ def test_la_clasificacion_declarada_es_la_primera_que_nombra_el_texto():
     assert clasificacion_declarada("Se evalúa mediante una DIA, no un EIA.") == "DIA"
     assert clasificacion_declarada("El proyecto no ingresa al SEIA.") == "NO_INGRESA"
     assert clasificacion_declarada("Depende.") is None
+
+
+@pytest.mark.django_db
+def test_el_resumen_informa_el_recall_de_la_busqueda_en_las_preguntas_del_corpus(corpus):
+    pregunta = "¿Qué dice el artículo 11 de la Ley 19.300?"
+    items = [
+        Item("a", pregunta, "normativa", [{"norma": "Ley 19.300", "articulo": "11"}], []),
+        Item("b", pregunta, "normativa", [{"norma": "DS 40", "articulo": "999"}], []),
+        Item("c", "¿Cuánto IVA paga un camión importado?", "fuera_de_corpus", [], []),
+    ]
+
+    total = resumen(evaluar(items, solo_busqueda=True))
+
+    assert [p["busqueda"] for p in total["items"]] == [True, False, None]
+    assert total["recall_busqueda"] == 0.5

@@ -7,7 +7,7 @@ from typing import Any
 
 from django.core.management.base import BaseCommand, CommandError
 
-from asistente.evaluacion import ConjuntoInvalido, evaluar, leer_items, resumen
+from asistente.evaluacion import RECALL_BUSQUEDA, ConjuntoInvalido, evaluar, leer_items, resumen
 
 
 class Command(BaseCommand):
@@ -52,7 +52,9 @@ class Command(BaseCommand):
             f"hechos {_tasa(total['hechos'])}  clasificación {_tasa(total['clasificacion'])}  "
             f"abstención correcta {_tasa(total['abstencion'])}\n"
             f"abstención: precisión {_tasa(total['abstencion_precision'])}, "
-            f"recall {_tasa(total['abstencion_recall'])}"
+            f"recall {_tasa(total['abstencion_recall'])}\n"
+            f"recall@{RECALL_BUSQUEDA} de buscar_normativa (preguntas del corpus): "
+            f"{_tasa(total['recall_busqueda'])}"
         )
 
 
