@@ -133,6 +133,20 @@ def imanes(preguntas: list[PreguntaConCitas], *, k: int = 5) -> list[tuple[str, 
     veces: Counter[str] = Counter()
     for pregunta in preguntas:
         for resultado in buscar_normativa(consulta=pregunta.pregunta, top_k=k).resultados[:k]:
-            if not any(_coincide(resultado, esperado) for esperado in pregunta.esperados):
+            if not any(
+                _coincide(resultado, esperado) or _contiene(resultado, esperado)
+                for esperado in pregunta.esperados
+            ):
                 veces[resultado.cita] += 1
     return veces.most_common()
+
+
+def _contiene(resultado: Resultado, esperado: dict[str, str]) -> bool:
+    """Si el resultado es el artículo o la letra que contiene el literal esperado (la letra i) del Art. 3
+    del DS 40 para una pregunta por su literal i.2): no es ajeno a la pregunta, no es un imán."""
+    buscada = esperado.get("letra") or ""
+    if resultado.norma != esperado["norma"] or resultado.articulo != normalizar_articulo(
+        esperado["articulo"]
+    ):
+        return False
+    return bool(buscada) and (not resultado.letra or buscada.startswith(f"{resultado.letra}."))
