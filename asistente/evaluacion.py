@@ -24,10 +24,12 @@ from django.db import transaction
 from django.test import override_settings
 
 from asistente import services
+from asistente.motores.reglas import consulta_de
 from asistente.registro import Contexto, ejecutar, sin_cache
 from asistente.turno.medicion import es_abstencion
 from config.texto import sin_tildes
 from normativa import busqueda as corpus
+from normativa.busqueda import COBERTURA_MINIMA, PUNTOS_PARA_ABSTENERSE, SenalesDeAbstencion
 from proyectos.roles import Rol, Usuario
 
 TIPOS = ("normativa", "proyecto", "fuera_de_corpus")
@@ -79,6 +81,8 @@ class Puntaje:
     clasificacion_obtenida: str | None = None
     fuentes: list[str] = field(default_factory=list)
     texto: str = ""
+    # Las señales con que la búsqueda decide abstenerse (preguntas que no son de proyecto).
+    senales: SenalesDeAbstencion | None = None
 
 
 def leer_items(ruta: Path) -> list[Item]:
@@ -195,8 +199,13 @@ def evaluar(items: list[Item], *, solo_busqueda: bool = False) -> list[Puntaje]:
         puntajes = []
         for item in items:
             puntaje = puntuar(item, _observar(item, solo_busqueda=solo_busqueda))
+            busqueda = corpus.buscar_normativa(consulta=consulta_de(item.pregunta), top_k=RECALL_BUSQUEDA)
+            if item.tipo != "proyecto":
+                puntaje.senales = busqueda.senales
             if item.tipo != "fuera_de_corpus":
-                primeros = _recuperados(item.pregunta, RECALL_BUSQUEDA)
+                primeros = [
+                    {"norma": r.norma, "articulo": r.articulo, "letra": r.letra} for r in busqueda.resultados
+                ]
                 puntaje.busqueda = any(cita_coincide(f, c) for f in primeros for c in item.citas)
             puntajes.append(puntaje)
         return puntajes
@@ -206,13 +215,6 @@ def _observar(item: Item, *, solo_busqueda: bool) -> Observada:
     if solo_busqueda:
         return Observada(texto="", fuentes=_buscar(item.pregunta, CITAS_PUNTUADAS))
     return turno_observado(usuario=_usuario_nuevo(), pregunta=item.pregunta)
-
-
-def _recuperados(pregunta: str, top_k: int) -> list[dict[str, Any]]:
-    """Los primeros resultados de la búsqueda de `buscar_normativa`, aunque su confianza sea NONE (la
-    herramienta entonces no los entrega): mide la recuperación, aparte de la decisión de abstenerse."""
-    busqueda = corpus.buscar_normativa(consulta=pregunta, top_k=top_k)
-    return [{"norma": r.norma, "articulo": r.articulo, "letra": r.letra} for r in busqueda.resultados]
 
 
 def _buscar(pregunta: str, top_k: int) -> list[dict[str, Any]]:
@@ -282,6 +284,33 @@ def _precision_y_recall_de_abstencion(puntajes: list[Puntaje]) -> dict[str, floa
     }
 
 
+# Puntos de operación de la curva de abstención: puntos para abstenerse × cobertura mínima.
+PUNTOS_DE_OPERACION = [(minimo, cobertura) for minimo in (1, 2, 3) for cobertura in (0.15, 0.21, 0.3)]
+
+
+def curva_de_abstencion(puntajes: list[Puntaje]) -> list[dict[str, Any]]:
+    """Para cada punto de operación del clasificador de abstención (`SenalesDeAbstencion`): cuántas
+    preguntas del corpus se abstendrían sin deber (falsas) y cuántas fuera de corpus no (omitidas).
+    El punto en uso es el que marca `en_uso`."""
+    medidos = [(p.tipo == "fuera_de_corpus", p.senales) for p in puntajes if p.senales is not None]
+    curva = []
+    for minimo, cobertura in PUNTOS_DE_OPERACION:
+
+        def abstiene(s: SenalesDeAbstencion, minimo: int = minimo, cobertura: float = cobertura) -> bool:
+            return s.sin_evidencia or s.fuera_del_corpus(minimo=minimo, cobertura_minima=cobertura)
+
+        curva.append(
+            {
+                "puntos": minimo,
+                "cobertura_minima": cobertura,
+                "falsas": sum(not fuera and abstiene(senales) for fuera, senales in medidos),
+                "omitidas": sum(fuera and not abstiene(senales) for fuera, senales in medidos),
+                "en_uso": (minimo, cobertura) == (PUNTOS_PARA_ABSTENERSE, COBERTURA_MINIMA),
+            }
+        )
+    return curva
+
+
 # --- resumen ----------------------------------------------------------------------------------
 
 
@@ -309,5 +338,10 @@ def resumen(puntajes: list[Puntaje]) -> dict[str, Any]:
         "abstencion": tasa([p.abstencion for p in puntajes]),
         "recall_busqueda": tasa([p.busqueda for p in puntajes]),
         **_precision_y_recall_de_abstencion(puntajes),
+        "falsas_abstenciones": sum(p.abstuvo and p.tipo != "fuera_de_corpus" for p in puntajes),
+        "del_corpus": sum(p.tipo != "fuera_de_corpus" for p in puntajes),
+        "abstenciones_omitidas": sum(not p.abstuvo and p.tipo == "fuera_de_corpus" for p in puntajes),
+        "fuera_de_corpus": sum(p.tipo == "fuera_de_corpus" for p in puntajes),
+        "curva_abstencion": curva_de_abstencion(puntajes),
         "items": [asdict(p) for p in puntajes],
     }

@@ -24,7 +24,7 @@ _LETRA_TRAS_ARTICULO = re.compile(
 _NUMERAL = re.compile(r"(?<![\w.])([a-zñ]\.\d{1,2}(?:\.\d{1,2})?)(?![\w])", re.IGNORECASE)
 
 
-# «¿Qué es una DIA?», «¿Qué se entiende por daño ambiental?», «definición de línea de base».
+# «¿Qué es una DIA?», «¿qué significa impacto ambiental?», «definición de línea de base».
 _DEFINICION = re.compile(
     r"^\W*(?:qu[ée]\s+(?:es|son|significa|se\s+entiende\s+por)|c[óo]mo\s+(?:se\s+)?define(?:\s+la\s+ley)?|"
     r"definici[óo]n\s+(?:legal\s+)?de|defin[ae])\s+(?:(?:un|una|el|la|los|las|lo)\s+)?(?P<termino>[^?¿]+?)"

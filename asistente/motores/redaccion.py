@@ -8,10 +8,12 @@ artículos distintos: la mejor primero y luego ley, reglamento y guías, en ese 
 from __future__ import annotations
 
 import re
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 from asistente.registro import Fuente
 from config.texto import sin_tildes
+from proyectos.analisis.fundamentos import ARTICULO_REGLAMENTO as ARTICULO_DEL_REGLAMENTO
 
 MAXIMO_FUENTES = 3
 MAXIMO_FUENTES_A_PEDIDO = 6
@@ -104,10 +106,18 @@ _VIA = {
 }
 
 
-def redactar_evaluacion(resultado: dict[str, Any]) -> tuple[str, list[Fuente]]:
+def redactar_evaluacion(
+    resultado: dict[str, Any],
+    *,
+    supuestos: Sequence[str] = (),
+    dichas: Mapping[str, str] | None = None,
+) -> tuple[str, list[Fuente]]:
     """La respuesta a un proyecto descrito, desde el resultado de `evaluar_proyecto`: la vía primero,
-    luego el literal y cada cantidad frente a su umbral, los efectos del Art. 11 y lo que falta y
-    podría cambiar el resultado. Devuelve el texto y las fuentes en el orden de sus [n]."""
+    las cuentas hechas para llegar a las unidades del motor (`supuestos`), el literal y cada cantidad
+    frente a su umbral, los efectos del Art. 11 (con la frase del usuario que declaró cada uno:
+    `dichas`, circunstancia → frase) y lo que falta y podría cambiar el resultado. Devuelve el texto y
+    las fuentes en el orden de sus [n]."""
+    dichas = dichas or {}
     fuentes: list[Fuente] = []
 
     def marca(*referencias: tuple[str, str, str]) -> str:
@@ -131,6 +141,8 @@ def redactar_evaluacion(resultado: dict[str, Any]) -> tuple[str, list[Fuente]]:
     clasificacion = resultado["clasificacion"]
     lugar = ", ".join(x for x in (resultado.get("comuna"), resultado.get("region")) if x)
     parrafos = [f"Con los datos que indica ({lugar}), el proyecto {_VIA[clasificacion]}."]
+    if supuestos:
+        parrafos.append("Cuentas hechas con sus datos: " + "; ".join(supuestos) + ".")
     umbrales = resultado.get("umbrales", [])
     for literal in dict.fromkeys(u["literal"] for u in umbrales):
         del_literal = [u for u in umbrales if u["literal"] == literal]
@@ -155,6 +167,15 @@ def redactar_evaluacion(resultado: dict[str, Any]) -> tuple[str, list[Fuente]]:
             f"Presenta efectos del Art. 11 de la Ley 19.300, letra(s) {', '.join(letras)}), que obligan a "
             f"un EIA{referencias}."
         )
+        for efecto in resultado["triggers"]:
+            circunstancia = (efecto.get("evidencia") or {}).get("circunstancia", "")
+            if circunstancia in dichas:
+                articulo = ARTICULO_DEL_REGLAMENTO[efecto["letra"]]
+                parrafos.append(
+                    f"- Lo que usted indicó, «{dichas[circunstancia]}», es la letra {efecto['letra']}) del "
+                    f"Art. 11: {_oracion(efecto['descripcion'])}; la desarrolla el Art. {articulo} del "
+                    f"DS 40{marca(('Ley 19.300', '11', efecto['letra']), ('DS 40', articulo, ''))}."
+                )
     elif clasificacion == "DIA":
         parrafos.append(
             "No se indicaron efectos, características o circunstancias del Art. 11 de la Ley 19.300; sin "
@@ -165,6 +186,11 @@ def redactar_evaluacion(resultado: dict[str, Any]) -> tuple[str, list[Fuente]]:
             "Si hay dudas sobre las cantidades o el proyecto cambia, puede consultar la pertinencia de "
             f"ingreso al SEA{marca(('DS 40', '26', ''))}."
         )
+    if clasificacion == "NO_INGRESA":
+        for alerta in resultado.get("alertas", []):
+            circunstancia = (alerta.get("evidencia") or {}).get("circunstancia", "")
+            if circunstancia in dichas:
+                parrafos.append(f"Sobre lo que indicó, «{dichas[circunstancia]}»: {alerta['mensaje']}")
     pendientes = [a for a in resultado["advertencias"] if "pertinencia" not in a]
     if pendientes:
         parrafos.append("Lo que podría cambiar el resultado:\n" + "\n".join(f"- {a}" for a in pendientes))

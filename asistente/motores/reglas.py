@@ -12,6 +12,7 @@ from datetime import date
 from typing import Any
 
 from asistente.acciones import accion_proponer, texto_de_propuesta
+from asistente.motores.descripcion import cantidades_dichas
 from asistente.motores.redaccion import (
     MAXIMO_FUENTES,
     cuantas_fuentes,
@@ -23,7 +24,9 @@ from asistente.registro import ErrorDeHerramienta, Fuente, ejecutar
 from asistente.turno.memoria import solo_preferencias
 from asistente.turno.tipos import Respuesta, Turno
 from config.texto import sin_tildes
+from normativa.busqueda.familias import familias_de
 from proyectos import selectors as proyectos
+from proyectos.analisis.circunstancias import CircunstanciaDicha, circunstancias_dichas
 from proyectos.analisis.ingreso import CANTIDADES_REQUERIDAS
 from proyectos.models import Comuna
 
@@ -84,7 +87,12 @@ _MI_PROYECTO = re.compile(r"\bmi (proyecto|mina|faena)\b")
 _SISTEMA = re.compile(
     r"\b(como funciona|explica\w*|que es)\b.*\b(sistema|motor|busqueda|asistente|aplicacion|api|plataforma)\b"
 )
-_PROPONER = re.compile(r"\b(propon\w*|como (implemento|implementar|agrego|agregar|anado|anadir))\b")
+# Proponer un cambio al sistema (no «qué medida tenemos que proponer» en una evaluación: eso es ley).
+_PROPONER = re.compile(
+    r"\b(propon\w*|como (implemento|implementar|agrego|agregar|anado|anadir))\b.*"
+    r"\b(implementa\w*|funcionalidad\w*|sistema|aplicacion|plataforma|codigo|herramienta\w*|pantalla\w*|"
+    r"integracion\w*|api|capa\w*|modulo\w*|reporte\w*|campo\w*)\b"
+)
 
 _TIPOS = [
     (re.compile(r"prospecc|sondaje"), "prospeccion"),
@@ -103,22 +111,6 @@ _TIPOS = [
 ]
 # Un proyecto descrito con su extracción de mineral es una explotación aunque no lo diga.
 _EXPLOTACION = re.compile(r"\b(mina|rajo|yacimiento|mineral|explotacion|faena minera|subterranea)\b")
-_NUMERO = r"(\d{1,3}(?:\.\d{3})+|\d+(?:[.,]\d+)?)"
-_CANTIDADES = [
-    (
-        re.compile(_NUMERO + r"\s*(toneladas|ton|t)\b(\s+de\s+\w+){0,2}\s*((al|por|/)\s*mes|mensuales)"),
-        "capacidad_extraccion_t_mes",
-    ),
-    (re.compile(_NUMERO + r"\s*t/mes"), "capacidad_extraccion_t_mes"),
-    (re.compile(_NUMERO + r"\s*plataformas?"), "plataformas"),
-    (re.compile(_NUMERO + r"\s*(m3|m³|metros cubicos)\s*(al|por|/)\s*mes"), "aridos_m3_mes"),
-    # «la extracción mensual es de unos 2.500 m³»
-    (re.compile(r"\bmensual\w*\D{0,30}?" + _NUMERO + r"\s*(m3|m³|metros cubicos)"), "aridos_m3_mes"),
-    (re.compile(_NUMERO + r"\s*(m3|m³|metros cubicos)(\s*(totales|en total))?"), "aridos_m3_total"),
-    (re.compile(_NUMERO + r"\s*(hectareas|ha)\b"), "superficie_ha"),
-]
-
-
 @dataclass
 class Entidades:
     proyecto_id: int | None = None
@@ -128,6 +120,10 @@ class Entidades:
     tipo: str | None = None
     cliente: str | None = None
     cantidades: dict[str, float] = field(default_factory=dict)
+    # Conversiones hechas para llegar a las unidades del motor («66.000 t/año ÷ 12 = 5.500 t/mes»).
+    supuestos: list[str] = field(default_factory=list)
+    # Efectos del Art. 11 dichos con palabras de faena («hay que relocalizar a 12 familias»).
+    circunstancias: list[CircunstanciaDicha] = field(default_factory=list)
 
 
 class MotorReglas:
@@ -267,7 +263,7 @@ class MotorReglas:
     def _proyecto_descrito(self, turno: Turno, texto: str, e: Entidades) -> Respuesta | None:
         """Un proyecto descrito en el mensaje (tipo y cantidades, sin ser uno guardado): lo evalúa el
         motor de prefactibilidad, sin guardar nada; si falta la región, la pregunta."""
-        if e.proyecto_id or not e.tipo or not _cantidades_del_tipo(e):
+        if e.proyecto_id or not e.tipo or not _cantidades_del_tipo(e) or _pregunta_juridica(texto):
             return None
         if not e.region:
             depende = e.tipo in ("prospeccion", "aridos_cauce")
@@ -284,10 +280,16 @@ class MotorReglas:
         parametros: dict[str, Any] = {"tipo": e.tipo, "region": e.region, **e.cantidades}
         if e.comuna:
             parametros["comuna"] = e.comuna
+        if e.circunstancias:
+            parametros["circunstancias"] = [d.circunstancia for d in e.circunstancias]
         llamada = ejecutar("evaluar_proyecto", parametros, contexto=turno.contexto)
         if llamada["error"]:
             return Respuesta(f"No pude evaluar el proyecto descrito: {llamada['error']}", llamadas=[llamada])
-        texto_respuesta, fuentes = redactar_evaluacion(llamada["resultado"])
+        texto_respuesta, fuentes = redactar_evaluacion(
+            llamada["resultado"],
+            supuestos=e.supuestos,
+            dichas={d.circunstancia: d.frase for d in e.circunstancias},
+        )
         turno.contexto.fuentes[:] = fuentes
         return Respuesta(
             texto_respuesta,
@@ -693,11 +695,9 @@ def extraer_entidades(
         re.IGNORECASE,
     ):
         e.cliente = cliente.group(1).strip()
-    for patron, campo in _CANTIDADES:
-        if campo not in e.cantidades and (m := patron.search(normal)):
-            e.cantidades[campo] = _numero(m.group(1))
-    if "plataformas" in e.cantidades:
-        e.cantidades["plataformas"] = int(e.cantidades["plataformas"])
+    dichas = cantidades_dichas(normal)
+    e.cantidades, e.supuestos = dichas.valores, dichas.supuestos
+    e.circunstancias = circunstancias_dichas(texto)
     if e.tipo is None and "capacidad_extraccion_t_mes" in e.cantidades and _EXPLOTACION.search(normal):
         e.tipo = "explotacion"
     return e
@@ -712,6 +712,36 @@ def _comuna_nombrada(texto: str, comuna: str | None) -> Comuna | None:
     return proyectos.comuna_mencionada(texto=texto)
 
 
+# Una pregunta jurídica que trae cifras («¿se puede repartir una faena de 8.000 t/mes entre dos
+# sociedades?», «¿qué plazo tiene el SEA para la DIA de una planta de 3.000 t/mes?») es de la ley, no un
+# proyecto que evaluar: lo decide la clase de pregunta (sus familias), no la presencia de una cifra.
+_FAMILIAS_JURIDICAS = frozenset(
+    {
+        "plazo",
+        "sancion",
+        "definicion",
+        "contenido",
+        "participacion",
+        "consulta_indigena",
+        "permiso",
+        "caducidad",
+        "composicion",
+        "recursos",
+    }
+)
+_PIDE_VIA = re.compile(r"\b(ingres|entr|va|van|ir|qued)\w*\b[^.?]{0,25}\b(al|del|en el) seia\b")
+
+
+def _pregunta_juridica(texto: str) -> bool:
+    """Indica si el mensaje pregunta por la ley aunque describa un proyecto: pregunta por fraccionar,
+    o es de una familia jurídica (plazos, recursos, permisos…) sin preguntar si ingresa ni por qué vía."""
+    familias = set(familias_de(texto))
+    if "fraccionamiento" in familias:
+        return True
+    pide_via = bool(familias & {"ingreso", "eia_o_dia"}) or bool(_PIDE_VIA.search(texto))
+    return bool(familias & _FAMILIAS_JURIDICAS) and not pide_via
+
+
 def _cantidades_del_tipo(e: Entidades) -> bool:
     """Indica si el mensaje trae alguna de las cantidades con que se decide el ingreso de su tipo."""
     requeridas = CANTIDADES_REQUERIDAS.get(e.tipo or "", ())
@@ -721,13 +751,6 @@ def _cantidades_del_tipo(e: Entidades) -> bool:
 def _es_sigla(texto: str) -> bool:
     """«EIA», «DIA», «SEIA»: siglas que siguen a «proyecto» sin ser un nombre."""
     return texto.strip().isupper() and len(texto.strip()) <= 5
-
-
-def _numero(texto: str) -> float:
-    """«8.000» → 8000; «2,5» → 2.5; «1.5» (un decimal) → 1.5."""
-    if re.fullmatch(r"\d{1,3}(\.\d{3})+", texto):
-        return float(texto.replace(".", ""))
-    return float(texto.replace(",", "."))
 
 
 def _texto_explicacion(r: dict[str, Any], fuentes: list[Fuente]) -> str:
@@ -768,7 +791,7 @@ def _texto_explicacion(r: dict[str, Any], fuentes: list[Fuente]) -> str:
 
 _SUGERENCIAS_INICIO = [
     "¿Cuándo un proyecto minero debe ingresar al SEIA?",
-    "¿Qué efectos obligan a presentar un EIA?",
+    "¿Cuándo corresponde un EIA en vez de una DIA?",
     "Lista mis proyectos",
 ]
 

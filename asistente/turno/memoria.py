@@ -3,7 +3,7 @@ preferencias que dijo explícitamente y las preguntas suyas de otras conversacio
 actual. Guardarlas y olvidarlas es de `asistente.memoria`.
 
 Una preferencia se reconoce solo cuando el usuario la dice como tal («respóndeme breve», «trabajo con
-el cliente Minera Norte», «trabajo en la Región de Atacama»): nunca se infiere de lo que pregunta.
+el cliente Minera Norte», «mi región es Coquimbo»): nunca se infiere de lo que pregunta.
 """
 
 from __future__ import annotations

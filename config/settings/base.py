@@ -182,7 +182,7 @@ REST_FRAMEWORK = {
 
 SPECTACULAR_SETTINGS = {
     "TITLE": "Asistente de Prefactibilidad Ambiental Minera",
-    "DESCRIPTION": "API para evaluar si un proyecto minero ingresa al SEIA (DIA o EIA) y por qué.",
+    "DESCRIPTION": "API de prefactibilidad: si un proyecto minero ingresa al SEIA, por qué vía (DIA o EIA) y con qué fundamento.",
     "VERSION": "0.1.0",
     "SERVE_INCLUDE_SCHEMA": False,
     # Swagger UI servido desde el paquete (sin CDN).

@@ -1,21 +1,27 @@
 """Búsqueda en el corpus normativo (híbrida: densa + BM25, con realce de referencias explícitas)."""
 
 from normativa.busqueda.hibrida import (
+    COBERTURA_MINIMA,
     MAXIMO_TOP_K,
     MODOS,
+    PUNTOS_PARA_ABSTENERSE,
     ErrorDeBusqueda,
     Resultado,
     ResultadoBusqueda,
+    SenalesDeAbstencion,
     buscar_documentacion,
     buscar_normativa,
 )
 
 __all__ = [
+    "COBERTURA_MINIMA",
     "MAXIMO_TOP_K",
     "MODOS",
+    "PUNTOS_PARA_ABSTENERSE",
     "ErrorDeBusqueda",
     "Resultado",
     "ResultadoBusqueda",
+    "SenalesDeAbstencion",
     "buscar_documentacion",
     "buscar_normativa",
 ]

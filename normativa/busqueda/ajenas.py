@@ -60,6 +60,10 @@ _INTERROGATIVOS = frozenset(
 )
 _PALABRA = re.compile(r"[A-Za-zÁÉÍÓÚÑáéíóúñÜü]+")
 _VERBO = re.compile(r"(ar|er|ir)$")
+# Fin de oración: tras «?» o «!», o tras un punto que no abre un número («Art. 11», «12. 000»).
+_ORACION = re.compile(r"(?<=[?!])\s+|(?<=\w\.)\s+(?!\d)")
+# «Si …, ¿…?» / «¿Si …, …?»: la condición hasta la primera coma (o el «¿» que abre la pregunta).
+_CONDICION = re.compile(r"^\W*(?:y |pero |entonces )?si\b[^,¿?]{3,200}(?:,|(?=¿))\s*", re.IGNORECASE)
 
 
 def palabras_ajenas(consulta: str, textos: list[str]) -> list[str]:
@@ -98,6 +102,19 @@ def palabras_ajenas(consulta: str, textos: list[str]) -> list[str]:
 def es_ajena(consulta: str, textos: list[str]) -> bool:
     """La consulta trata un tema que el corpus no trata (ver el módulo)."""
     return not nombra_sigla(consulta) and len(palabras_ajenas(consulta, textos)) >= MINIMO_AJENAS
+
+
+def nucleo_de_la_pregunta(consulta: str) -> str:
+    """Lo que la consulta pregunta, sin la situación que la rodea: las oraciones interrogativas y la
+    última (la pregunta suele cerrar el mensaje, y la búsqueda recibe la consulta sin su «?»), cada
+    una sin la condición que la abre («si el tranque supera la norma, ¿…?»). El tema de una consulta
+    es lo que pregunta; la historia que la antecede («hace siete años hubo una filtración…») describe
+    la faena con palabras que el corpus no usa y no cambia de qué rama del derecho es la pregunta."""
+    oraciones = [o for o in _ORACION.split(consulta.strip()) if o.strip()]
+    if not oraciones:
+        return consulta
+    preguntas = [o for o in oraciones[:-1] if "?" in o or "¿" in o] + oraciones[-1:]
+    return " ".join(_CONDICION.sub("", o) for o in preguntas)
 
 
 def precargar() -> None:

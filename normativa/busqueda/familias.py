@@ -107,7 +107,7 @@ FAMILIAS: tuple[Familia, ...] = (
         "consulta de pertinencia de ingreso",
         _re(
             r"\bpertinencia\b|\bconsult\w* (al sea )?si (debo|debe|tengo|tiene)"
-            # «¿puedo preguntarle al SEA si … tiene que entrar?»: la consulta de pertinencia sin nombrarla
+            # preguntar al SEA «si» se ingresa: la consulta de pertinencia sin nombrarla
             r"|\b(pregunt|consult)\w* (al|a la) (sea|servicio|direccion regional)\b[^.?]*\bsi\b"
         ),
         _re(r"\bpertinencia\b"),
@@ -123,7 +123,7 @@ FAMILIAS: tuple[Familia, ...] = (
         "fraccionamiento de proyectos",
         _re(
             r"\bfraccion\w*|\bpor partes\b|\bpor etapas\b"
-            # «dividir la mina en dos proyectos», «separar el proyecto»: fraccionar dicho en la faena
+            # dividir o separar en varios proyectos: fraccionar dicho en la faena
             r"|\b(divid|separ)\w*\b[^.?]*\bproyectos?\b"
         ),
         _re(r"\bfraccion\w*|\bpor etapas\b"),
@@ -159,7 +159,7 @@ FAMILIAS: tuple[Familia, ...] = (
         "caducidad de la RCA",
         _re(
             r"\bcaduc\w*|\bpierde (su )?vigencia|\bsin (ejecutar|iniciar|comenzar)\b.*\banos\b"
-            # «se nos puede caer la RCA», «no empezamos a construir»: caducidad dicha en la faena
+            # que la RCA «se caiga», que no se haya empezado la obra: caducidad dicha en la faena
             r"|\bcae\w*\b[^.?]*\b(rca|resolucion|calificacion)\b|\b(rca|resolucion)\b[^.?]*\bcae\w*\b"
             r"|\bno (hemos |han |hayamos )?(empez|comenz|inici)\w* "
             r"(a construir|la (construccion|ejecucion|obra))"

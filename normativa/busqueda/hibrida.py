@@ -18,14 +18,16 @@ concentra entre 0,75 y 0,92):
 - NONE: por debajo, o sin resultados: el asistente debe decir que no tiene base suficiente.
 La similitud de e5 separa mal una pregunta jurídica ajena («¿qué dice la ley sobre el divorcio?»,
 0,84) de una del corpus (0,83–0,93). Por eso, si al menos un cuarto de las palabras de la pregunta no
-aparece en ningún fragmento vigente, la confianza es NONE salvo que cite una referencia explícita.
+aparece en ningún fragmento vigente, la confianza es NONE salvo que cite una referencia explícita; y
+un clasificador de puntos (`SenalesDeAbstencion`: palabras ajenas de lo que la pregunta pregunta y
+cobertura de lo que se respondería) decide si el tema es uno que el corpus no trata.
 """
 
 from __future__ import annotations
 
 import re
 from collections.abc import Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 import numpy as np
 from django.db import connection, transaction
@@ -36,17 +38,16 @@ from rapidfuzz import fuzz
 from config import metricas
 from config.errores import EntradaNoValida
 from config.texto import sin_tildes
-from normativa.busqueda.ajenas import es_ajena
+from normativa.busqueda.ajenas import nucleo_de_la_pregunta, palabras_ajenas
 from normativa.busqueda.familias import anclas, familias_de
 from normativa.busqueda.reordenar import (
     CANDIDATOS_REORDENADOS,
     Candidato,
-    idf_y_conocidos,
     primera_oracion,
     reordenar,
 )
 from normativa.embeddings import embeber_consulta
-from normativa.glosario import expandir_consulta, expandir_siglas, nombrar_siglas
+from normativa.glosario import expandir_consulta, expandir_siglas, nombra_sigla, nombrar_siglas
 from normativa.models import FragmentoLegal, Norma
 from normativa.referencias import Referencias, extraer_referencias
 from normativa.selectors import cita_de, normas_disponibles, url_de
@@ -112,7 +113,7 @@ LARGO_PARTE = 4  # la parte conocida más corta que se acepta de una palabra com
 # la mejor oración entre los tres primeros resultados.
 COBERTURA_MINIMA = 0.21
 MOSTRADOS_PARA_COBERTURA = 3
-DESCONOCIDAS_CON_FAMILIA = 0.2  # fracción del peso IDF de la pregunta en palabras ausentes del corpus
+PUNTOS_PARA_ABSTENERSE = 2
 
 
 class ErrorDeBusqueda(EntradaNoValida, ValueError):
@@ -156,6 +157,8 @@ class ResultadoBusqueda:
     familias: tuple[str, ...] = ()
     # La mejor cobertura de la pregunta por una oración de los candidatos reordenados (0 a 1).
     cobertura: float = 0.0
+    # Lo que decide si la pregunta está fuera del corpus (solo en modo híbrido).
+    senales: SenalesDeAbstencion | None = None
 
 
 def buscar_normativa(
@@ -277,20 +280,21 @@ def _buscar(
         desconocidas=_fraccion_desconocida(lexemas),
         mejor_densa=1.0 - densos[0][1] if densos else None,
     )
-    coberturas = [
-        reordenados[r.fragmento_id].rasgos["oracion"]
-        for r in resultados[:MOSTRADOS_PARA_COBERTURA]
-        if r.fragmento_id in reordenados
-    ]
-    if (
-        modo == "hibrido"
-        and confianza != "NONE"
-        and (
-            _fuera_del_corpus(referencias, familias, coberturas, _fraccion_desconocida_ponderada(lexemas))
-            or _tema_ajeno(consulta, referencias, resultados[:MOSTRADOS_PARA_COBERTURA])
+    senales = None
+    if modo == "hibrido":
+        senales = senales_de_abstencion(
+            consulta,
+            referencias,
+            resultados[:MOSTRADOS_PARA_COBERTURA],
+            [
+                reordenados[r.fragmento_id].rasgos["oracion"]
+                for r in resultados[:MOSTRADOS_PARA_COBERTURA]
+                if r.fragmento_id in reordenados
+            ],
         )
-    ):
-        confianza = "NONE"
+        senales = replace(senales, sin_evidencia=confianza == "NONE")
+        if confianza != "NONE" and senales.fuera_del_corpus():
+            confianza = "NONE"
     return ResultadoBusqueda(
         consulta=consulta,
         modo=modo,
@@ -299,6 +303,7 @@ def _buscar(
         referencias=referencias,
         familias=familias,
         cobertura=max((c.rasgos["oracion"] for c in reordenados.values()), default=0.0),
+        senales=senales,
     )
 
 
@@ -436,14 +441,6 @@ def _fraccion_desconocida(lexemas: list[str]) -> float:
     return 1 - conocidos / len(lexemas)
 
 
-def _fraccion_desconocida_ponderada(lexemas: list[str]) -> float:
-    """Fracción del peso IDF de la pregunta que está en palabras ausentes del corpus (sin contar
-    cifras: «2019» no hace ajena una pregunta)."""
-    palabras = [lex for lex in lexemas if not lex.isdigit()]
-    idf, conocidos = idf_y_conocidos(palabras)
-    return sum(p for lex, p in idf.items() if lex not in conocidos) / (sum(idf.values()) or 1.0)
-
-
 def _lexemas(consulta: str) -> list[str]:
     """«¿Qué es una DIA?» → ['dia']: lexemas en español sin tildes (sin palabras vacías); una palabra
     compuesta que el corpus no trae suma sus partes conocidas («concentraducto» → concentr, duct)."""
@@ -503,8 +500,8 @@ def anclas_de_familias(
     base: QuerySet[FragmentoLegal], familias: tuple[str, ...], vector: np.ndarray | None
 ) -> list[int]:
     """Artículos completos de ley o reglamento de la clase que pide cada familia de la pregunta
-    (`familias.anclas`), los `ANCLAS_POR_FAMILIA` más cercanos a la pregunta: «¿qué efectos obligan
-    a presentar un estudio…?» trae el art. 11 de la Ley 19.300 aunque la similitud y las palabras lo
+    (`familias.anclas`), los `ANCLAS_POR_FAMILIA` más cercanos a la pregunta: una pregunta por los
+    efectos que exigen un EIA trae el art. 11 de la Ley 19.300 aunque la similitud y las palabras lo
     dejen fuera de los candidatos. El reordenador decide después si sirven."""
     if not familias or vector is None:
         return []
@@ -614,8 +611,8 @@ _ARTICULOS = frozenset({"un", "una", "unos", "unas", "el", "la", "los", "las"})
 def _agrupar_letras(
     base: QuerySet[FragmentoLegal], ordenados: list[int], puntajes: dict[int, float]
 ) -> list[int]:
-    """En una pregunta por una lista (familia «composicion»: «¿quiénes integran el Consejo…?», «¿cuáles
-    son las funciones del Servicio?»), si `LETRAS_QUE_AGRUPAN` letras distintas de un mismo artículo
+    """En una pregunta por una lista (familia «composicion»: quiénes integran un consejo, qué
+    atribuciones tiene un organismo), si `LETRAS_QUE_AGRUPAN` letras distintas de un mismo artículo
     están entre los primeros `VENTANA_DE_LETRAS`, la respuesta es el artículo: el artículo completo
     toma el lugar (y el puntaje) de su mejor letra y las demás letras salen: una lista no ocupa sola
     los primeros lugares y el artículo vecino que responde no queda fuera. En otras preguntas las
@@ -705,39 +702,59 @@ def _similitudes(
     return similitudes
 
 
-def _fuera_del_corpus(
-    referencias: Referencias,
-    familias: tuple[str, ...],
-    coberturas: list[float],
-    desconocidas: float,
-) -> bool:
-    """Una pregunta que el corpus no cubre, aunque la similitud densa sea alta (e5 acerca cualquier
-    pregunta jurídica a cualquier artículo):
-    - cita solo normas que no están cargadas («Ley 16.744»), o
-    - no cita nada del corpus y ninguna de las oraciones que se mostrarían (las de los primeros
-      `MOSTRADOS_PARA_COBERTURA` resultados) cubre `COBERTURA_MINIMA` del peso IDF de la pregunta:
-      sus palabras distintivas no están juntas en lo que se respondería. Una familia del SEIA
-      reconocida («plazo», «recursos») salva la pregunta salvo que parte de sus palabras no exista
-      en el corpus («¿cuántos días de vacaciones…?» es de plazo, pero no del SEIA).
-    La decisión sale de lo que el corpus contiene, no de una lista de temas: sigue valiendo al crecer.
+@dataclass(frozen=True)
+class SenalesDeAbstencion:
+    """Las señales con que se decide que una pregunta está fuera del corpus aunque la búsqueda traiga
+    algo (e5 acerca cualquier pregunta jurídica a cualquier artículo). Es un clasificador de puntos:
+    - cada palabra ajena del núcleo de la pregunta (`ajenas.nucleo_de_la_pregunta`: lo que pregunta,
+      sin la situación que lo rodea) suma un punto;
+    - que ninguna de las oraciones que se mostrarían cubra `COBERTURA_MINIMA` del peso IDF de la
+      pregunta suma otro;
+    con `PUNTOS_PARA_ABSTENERSE` o más, la pregunta es de un tema que el corpus no trata. Citar solo
+    normas que no están cargadas es estar fuera; citar un artículo, un término definido, una norma
+    cargada o nombrar una sigla del SEIA es estar dentro. El punto de operación se eligió sobre la
+    curva de falsas abstenciones y abstenciones omitidas de todos los conjuntos públicos
+    (`evaluar_respuestas --curva`; ver docs/busqueda_normativa.md).
     """
-    if referencias.normas and not set(referencias.normas) & set(normas_disponibles()):
-        return True
-    if referencias.articulo or referencias.termino_definido:
-        return False
-    if familias and desconocidas < DESCONOCIDAS_CON_FAMILIA:
-        return False
-    return max(coberturas, default=0.0) < COBERTURA_MINIMA
+
+    normas_ausentes: bool = False
+    cita_el_corpus: bool = False
+    ajenas: tuple[str, ...] = ()
+    cobertura: float = 1.0
+    # La confianza ya era NONE antes de mirar el tema (similitud baja o palabras que el corpus no tiene).
+    sin_evidencia: bool = False
+
+    def puntos(self, *, cobertura_minima: float = COBERTURA_MINIMA) -> int:
+        return len(self.ajenas) + (self.cobertura < cobertura_minima)
+
+    def fuera_del_corpus(
+        self, *, minimo: int = PUNTOS_PARA_ABSTENERSE, cobertura_minima: float = COBERTURA_MINIMA
+    ) -> bool:
+        if self.normas_ausentes:
+            return True
+        if self.cita_el_corpus:
+            return False
+        return self.puntos(cobertura_minima=cobertura_minima) >= minimo
 
 
-def _tema_ajeno(consulta: str, referencias: Referencias, mostrados: list[Resultado]) -> bool:
-    """El tema de la pregunta no está en lo que se respondería (ver `ajenas`), salvo que la pregunta
-    cite algo del corpus (un artículo, una norma cargada, un término definido)."""
-    if referencias.articulo or referencias.termino_definido:
-        return False
-    if referencias.normas and set(referencias.normas) & set(normas_disponibles()):
-        return False
-    return es_ajena(consulta, [f"{r.oracion or r.texto}\n{r.epigrafe}" for r in mostrados])
+def senales_de_abstencion(
+    consulta: str, referencias: Referencias, mostrados: list[Resultado], coberturas: list[float]
+) -> SenalesDeAbstencion:
+    cargadas = set(normas_disponibles())
+    if referencias.normas and not set(referencias.normas) & cargadas:
+        return SenalesDeAbstencion(normas_ausentes=True)
+    if (
+        referencias.articulo
+        or referencias.termino_definido
+        or set(referencias.normas) & cargadas
+        or nombra_sigla(consulta)
+    ):
+        return SenalesDeAbstencion(cita_el_corpus=True)
+    textos = [f"{r.oracion or r.texto}\n{r.epigrafe}" for r in mostrados]
+    return SenalesDeAbstencion(
+        ajenas=tuple(palabras_ajenas(nucleo_de_la_pregunta(consulta), textos)),
+        cobertura=max(coberturas, default=0.0),
+    )
 
 
 def _confianza(

@@ -33,6 +33,11 @@ CIRCUNSTANCIAS: dict[str, tuple[str, str]] = {
         "c",
         "Alteración significativa de los sistemas de vida y costumbres de grupos humanos",
     ),
+    "localizacion_proxima_areas_protegidas": (
+        "d",
+        "Localización en o próxima a poblaciones, recursos y áreas protegidas, sitios prioritarios para la "
+        "conservación, humedales protegidos o glaciares susceptibles de ser afectados",
+    ),
     "alteracion_valor_paisajistico_turistico": (
         "e",
         "Alteración significativa del valor paisajístico o turístico de una zona",

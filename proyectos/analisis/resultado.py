@@ -49,7 +49,7 @@ class Efecto(TypedDict):
 
 
 class Alerta(TypedDict):
-    """Algo que revisar que no es una causa: cercanía, o un efecto de un proyecto que no ingresa."""
+    """Algo que revisar que no es una causa: cercanía, o un efecto cuando el proyecto no ingresa."""
 
     severidad: Severidad
     mensaje: str

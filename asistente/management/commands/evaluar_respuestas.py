@@ -1,4 +1,7 @@
-"""python manage.py evaluar_respuestas ARCHIVO.jsonl [--json] [--solo-busqueda]."""
+"""python manage.py evaluar_respuestas ARCHIVO.jsonl [ARCHIVO.jsonl …] [--json] [--solo-busqueda].
+
+Con varios archivos, los puntúa juntos (la curva de abstención sobre todos los conjuntos públicos).
+"""
 
 import json
 from argparse import ArgumentParser
@@ -18,7 +21,7 @@ class Command(BaseCommand):
     )
 
     def add_arguments(self, parser: ArgumentParser) -> None:
-        parser.add_argument("archivo", type=Path)
+        parser.add_argument("archivos", type=Path, nargs="+")
         parser.add_argument("--json", action="store_true", help="Resultado completo en JSON.")
         parser.add_argument(
             "--solo-busqueda",
@@ -27,12 +30,14 @@ class Command(BaseCommand):
         )
 
     def handle(self, *args: Any, **opciones: Any) -> None:
-        try:
-            items = leer_items(opciones["archivo"])
-        except OSError as error:
-            raise CommandError(f"No se pudo leer {opciones['archivo']}: {error.strerror}.") from None
-        except ConjuntoInvalido as error:
-            raise CommandError(str(error)) from None
+        items = []
+        for archivo in opciones["archivos"]:
+            try:
+                items += leer_items(archivo)
+            except OSError as error:
+                raise CommandError(f"No se pudo leer {archivo}: {error.strerror}.") from None
+            except ConjuntoInvalido as error:
+                raise CommandError(str(error)) from None
         total = resumen(evaluar(items, solo_busqueda=opciones["solo_busqueda"]))
         if opciones["json"]:
             self.stdout.write(json.dumps(total, indent=1, ensure_ascii=False))
@@ -52,10 +57,18 @@ class Command(BaseCommand):
             f"hechos {_tasa(total['hechos'])}  clasificación {_tasa(total['clasificacion'])}  "
             f"abstención correcta {_tasa(total['abstencion'])}\n"
             f"abstención: precisión {_tasa(total['abstencion_precision'])}, "
-            f"recall {_tasa(total['abstencion_recall'])}\n"
+            f"recall {_tasa(total['abstencion_recall'])}; falsas {total['falsas_abstenciones']}/"
+            f"{total['del_corpus']} del corpus, omitidas {total['abstenciones_omitidas']}/"
+            f"{total['fuera_de_corpus']} fuera de corpus\n"
             f"recall@{RECALL_BUSQUEDA} de buscar_normativa (preguntas del corpus): "
             f"{_tasa(total['recall_busqueda'])}"
         )
+        self.stdout.write("\nCurva de abstención (puntos, cobertura mínima → falsas / omitidas):")
+        for punto in total["curva_abstencion"]:
+            self.stdout.write(
+                f"  {punto['puntos']}  {punto['cobertura_minima']:.2f} → {punto['falsas']:3d} / "
+                f"{punto['omitidas']:3d}{'  ← en uso' if punto['en_uso'] else ''}"
+            )
 
 
 def _marca(valor: bool | None) -> str:

@@ -1,0 +1,107 @@
+"""Las cantidades de un proyecto descrito en palabras, en las unidades del motor.
+
+El motor decide con t/mes, plataformas, m³/mes, m³ totales y hectáreas (DS 40 Art. 3 letra i). Un
+consultor las dice como las piensa: toneladas al año o al día, «12 mil», «1,2 millones», metros
+cúbicos al mes durante tantos meses. Aquí se convierten, y cada conversión queda anotada como un
+supuesto que la respuesta muestra («66.000 t/año ÷ 12 = 5.500 t/mes»).
+
+El texto llega sin tildes y en minúsculas (`config.texto.sin_tildes`).
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+
+from proyectos.analisis.ingreso import numero_cl
+
+DIAS_POR_MES = 30  # si el mensaje da toneladas diarias sin decir cuántos días al mes se trabaja
+_CIFRA = r"(\d{1,3}(?:\.\d{3})+|\d+(?:[.,]\d+)?)(\s*(?:mil(?:lones|lon)?)\b)?"
+_TONELADAS = r"\s*(?:de\s+)?(?:toneladas|tons?|t)\b(?:\s+(?:metricas|secas|humedas))?(?:\s+de\s+\w+){0,2}"
+_POR_MES = r"\s*(?:(?:al|por|/|cada)\s*mes\b|mensual\w*|/\s*mes)"
+_POR_ANO = r"\s*(?:(?:al|por|/|cada)\s*ano\b|anual\w*|/\s*ano)"
+_POR_DIA = r"\s*(?:(?:al|por|/|cada)\s*dia\b|diari\w*|/\s*d(?:ia)?\b)"
+_METROS = r"\s*(?:de\s+)?(?:m3|m³|metros cubicos)(?:\s+de\s+\w+(?:\s+y\s+\w+)?)?"
+
+_T_MES = re.compile(_CIFRA + _TONELADAS + _POR_MES + "|" + _CIFRA + r"\s*(?:t|ton)/mes\b")
+_T_ANO = re.compile(
+    _CIFRA + _TONELADAS + _POR_ANO + "|" + _CIFRA + r"\s*(?:t|ton)/a(?:no)?\b|" + _CIFRA + r"\s*tpa\b"
+)
+_T_DIA = re.compile(_CIFRA + _TONELADAS + _POR_DIA + "|" + _CIFRA + r"\s*(?:tpd|t/d)\b")
+_DIAS_AL_MES = re.compile(r"(\d{1,2})\s*dias\s*(?:de \w+ )?(?:al|por|cada|del|en el|/)\s*mes")
+_M3_MES = re.compile(_CIFRA + _METROS + _POR_MES + "|" + r"\bmensual\w*\D{0,30}?" + _CIFRA + _METROS)
+_M3 = re.compile(_CIFRA + _METROS)
+_DURACION = re.compile(
+    r"\b(?:durante|por|en|a lo largo de)\s+(?:los\s+|unos\s+|un\s+plazo\s+de\s+)?(\d{1,3})\s*(meses|anos)\b"
+)
+_PLATAFORMAS = re.compile(_CIFRA + r"\s*plataformas?\b")
+_SONDAJES = re.compile(_CIFRA + r"\s*(?:sondajes?|pozos? de sondaje)\b")
+_HECTAREAS = re.compile(_CIFRA + r"\s*(?:hectareas|ha)\b")
+
+
+@dataclass
+class Cantidades:
+    valores: dict[str, float] = field(default_factory=dict)
+    supuestos: list[str] = field(default_factory=list)
+
+
+def cantidades_dichas(normal: str) -> Cantidades:
+    """Las cantidades del mensaje (ya sin tildes) en los campos del motor, con sus conversiones."""
+    c = Cantidades()
+    if m := _T_MES.search(normal):
+        c.valores["capacidad_extraccion_t_mes"] = _cifra(m)
+    elif m := _T_ANO.search(normal):
+        anual = _cifra(m)
+        c.valores["capacidad_extraccion_t_mes"] = anual / 12
+        c.supuestos.append(f"{numero_cl(anual)} t/año ÷ 12 = {numero_cl(anual / 12)} t/mes")
+    elif m := _T_DIA.search(normal):
+        diaria = _cifra(m)
+        dias = _DIAS_AL_MES.search(normal)
+        n = int(dias.group(1)) if dias and 0 < int(dias.group(1)) <= 31 else DIAS_POR_MES
+        c.valores["capacidad_extraccion_t_mes"] = diaria * n
+        cuenta = f"{numero_cl(diaria)} t/día × {n} días = {numero_cl(diaria * n)} t/mes"
+        c.supuestos.append(cuenta if dias else f"{cuenta} (supuse {n} días al mes: indique los reales)")
+    if m := _PLATAFORMAS.search(normal):
+        c.valores["plataformas"] = int(_cifra(m))
+    elif m := _SONDAJES.search(normal):
+        c.valores["plataformas"] = int(_cifra(m))
+        c.supuestos.append(f"{int(_cifra(m))} sondajes: supuse una plataforma por sondaje")
+    meses = _meses(normal)
+    if m := _M3_MES.search(normal):
+        mensual = _cifra(m)
+        c.valores["aridos_m3_mes"] = mensual
+        if meses:
+            c.valores["aridos_m3_total"] = mensual * meses
+            c.supuestos.append(
+                f"{numero_cl(mensual)} m³/mes × {meses} meses = {numero_cl(mensual * meses)} m³ en total"
+            )
+    elif m := _M3.search(normal):
+        c.valores["aridos_m3_total"] = _cifra(m)
+    if m := _HECTAREAS.search(normal):
+        c.valores["superficie_ha"] = _cifra(m)
+    return c
+
+
+def _meses(normal: str) -> int | None:
+    if not (m := _DURACION.search(normal)):
+        return None
+    return int(m.group(1)) * (12 if m.group(2) == "anos" else 1)
+
+
+def _cifra(m: re.Match[str]) -> float:
+    """El primer par (cifra, «mil»/«millones») que calzó: «8.000» → 8000; «2,5» → 2,5; «12 mil» →
+    12000; «1,2 millones» → 1.200.000."""
+    grupos = m.groups()
+    for i in range(0, len(grupos), 2):
+        if grupos[i] is not None:
+            valor = _numero(grupos[i])
+            escala = (grupos[i + 1] or "").strip()
+            return valor * (1_000_000 if escala.startswith("millon") else 1000 if escala == "mil" else 1)
+    raise ValueError("sin cifra")
+
+
+def _numero(texto: str) -> float:
+    """«8.000» → 8000; «2,5» → 2.5; «1.5» (un decimal) → 1.5."""
+    if re.fullmatch(r"\d{1,3}(\.\d{3})+", texto):
+        return float(texto.replace(".", ""))
+    return float(texto.replace(",", "."))
