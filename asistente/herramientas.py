@@ -885,7 +885,7 @@ def _seccion(r: corpus.Resultado) -> dict[str, Any]:
     return {"documento": r.norma, "seccion": r.breadcrumb, "extracto": _extracto(r.texto, 700)}
 
 
-LARGO_ORACION = 600
+LARGO_ORACION = 900
 
 
 def _extracto(texto: str, largo: int = 400) -> str:

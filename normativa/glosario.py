@@ -48,6 +48,16 @@ JERGA: dict[str, str] = {
     r"plantas? de chancado|chancado": "planta procesadora de minerales",
     r"campanas? de sondajes?|sondajes?": "prospecciones, plataformas de sondaje",
     r"rajo( abierto)?|mina subterranea": "explotación minera, proyecto de desarrollo minero",
+    # Obras en cauces (PAS de los Arts. 155 a 157 del DS 40).
+    r"desvi\w*( \w+){0,5} (quebradas?|rios?|esteros?|cauces?)|canaliz\w*|entub\w*|"
+    r"(quebradas?|rios?|esteros?) desviad\w*": "modificación de cauce, obras de regularización de cauces",
+    # Efectos del Art. 11 letra c) dichos en faena.
+    r"relocaliz\w*|reubic\w*( a)? (las |los )?(familias|comunidad\w*|habitantes)": (
+        "reasentamiento de comunidades humanas"
+    ),
+    r"trashumancia|veranadas?|crianceros?|arrieros?": "sistemas de vida y costumbres de grupos humanos",
+    r"pirquen\w*|pirquiner\w*": "pequeña minería",
+    r"canchas? de acopio|stock ?piles?": "acopio de minerales",
 }
 
 _JERGA = [(re.compile(rf"\b({patron})\b"), termino) for patron, termino in JERGA.items()]

@@ -111,6 +111,8 @@ _TIPOS = [
 ]
 # Un proyecto descrito con su extracción de mineral es una explotación aunque no lo diga.
 _EXPLOTACION = re.compile(r"\b(mina|rajo|yacimiento|mineral|explotacion|faena minera|subterranea)\b")
+
+
 @dataclass
 class Entidades:
     proyecto_id: int | None = None

@@ -189,6 +189,41 @@ FAMILIAS: tuple[Familia, ...] = (
         ),
         _re(r"\breclamacion\b|\brecursos?\b|\btribunal ambiental\b|\bcomite de ministros\b"),
     ),
+    # DS 40, Título VI: lo que no se puede mitigar se repara, y lo que no se puede reparar se compensa.
+    Familia(
+        "medidas",
+        "medidas de mitigación, reparación y compensación",
+        _re(r"\b(mitig|repar|compens)\w*"),
+        _re(r"\bmedidas de (mitigacion|reparacion|compensacion)\b"),
+    ),
+    # Ley 19.300 Arts. 31 bis y siguientes: el derecho a la información ambiental en poder del Estado.
+    Familia(
+        "informacion",
+        "acceso a la información ambiental",
+        _re(
+            r"\bacceso a la informacion\b|\binformacion (ambiental|publica)\b|\btransparencia\b"
+            r"|\bderecho a (pedir|ver|conocer|acceder|solicitar|saber)\b"
+            r"|\b(pedir|solicitar|ver|conocer|revisar)\w* (los |las )?(monitoreos|reportes|informes|datos)\b"
+        ),
+        _re(r"\binformacion ambiental\b|\bacceso a la informacion\b"),
+    ),
+    # DS 40 Art. 76: el Servicio interpreta las resoluciones de calificación ambiental.
+    Familia(
+        "interpretacion",
+        "interpretación de una resolución de calificación ambiental",
+        _re(
+            r"\binterpret\w*|\bquis\w* decir\b|\b(entiende|entienden|lee|leen)\w* (distinto|diferente)"
+            r"|\bsentido y alcance\b"
+        ),
+        _re(r"\binterpret\w*"),
+    ),
+    # DS 40 Art. 164: someter un proyecto al SEIA sin estar obligado.
+    Familia(
+        "voluntario",
+        "ingreso voluntario al SEIA",
+        _re(r"\bvoluntari\w*|\bsin estar obligad\w*|\baunque no (sea|este) obligatori\w*"),
+        _re(r"\bvoluntari\w*"),
+    ),
 )
 POR_NOMBRE = {f.nombre: f for f in FAMILIAS}
 
@@ -207,6 +242,69 @@ def afin(familias: tuple[str, ...], texto: str) -> bool:
 def tiene_tiempo(texto: str) -> bool:
     """Indica si el texto (sin tildes) trae una expresión de tiempo o de veces."""
     return bool(TIEMPO.search(texto))
+
+
+@dataclass(frozen=True)
+class Aspecto:
+    """Algo que la pregunta pide además de su tema, y cómo lo dice una oración de la ley: «¿ante
+    quién?» quiere la oración que nombra el órgano; «¿qué arriesgamos?», la de la sanción o el efecto;
+    «¿qué condición?», la de la exigencia. La oración que lo trae debe ir en la respuesta."""
+
+    nombre: str
+    pregunta: re.Pattern[str]
+    respuesta: re.Pattern[str]
+
+
+ASPECTOS: tuple[Aspecto, ...] = (
+    Aspecto(
+        "quien",
+        _re(
+            r"\bquien(es)?\b|\bante (que|quien)\b|\b(que|cual) (organismo|autoridad|servicio|organo|tribunal)"
+        ),
+        _re(
+            r"\b(servicio|superintendencia|comite de ministros|director\w* (ejecutivo|regional)|comision"
+            r"|tribunal\w* ambiental\w*|ministerio|municipalidad|direccion\w* de obras|consejo|titular"
+            r"|interesad\w*|directamente afectad\w*|de oficio|a peticion|cualquier persona"
+            r"|organizaciones ciudadanas|personas naturales)\b"
+        ),
+    ),
+    Aspecto(
+        "consecuencia",
+        _re(
+            r"\bque (pasa|sucede|ocurre|arriesg\w*)\b|\bque (consecuencias?|efectos?)\b|\barriesg\w*"
+            r"|\bse (entiende|tiene por|considera) \w*(aprobad|rechazad|otorgad)\w*|\bsancion\w*|\bmultas?\b"
+        ),
+        _re(
+            r"\b(se entendera\w*|se tendra\w* por|sancion\w*|multas?|infraccion\w*|gravisima\w*|graves?"
+            r"|presidio|clausura|revoca\w*|caducara\w*|aprobad[oa]s?|rechazad[oa]s?|fuerza publica)\b"
+        ),
+    ),
+    Aspecto(
+        "obligacion",
+        _re(
+            r"\bque (hay|tenemos|tengo|debo|debemos|tiene|tienen) que hacer\b|\bque (debe|deben|debo|debemos)"
+            r" hacer\b|\bobligaci\w*|\bestamos obligad\w*"
+        ),
+        _re(r"\b(deberan?|debe|deben|obligad[oa]s?|tendran? que|estaran? obligad\w*)\b"),
+    ),
+    Aspecto(
+        "condicion",
+        _re(
+            r"\bque (condicion|requisito|exigencia)\w*|\b(tiene|tienen|debe|deben|hay) que (lograr|cumplir|"
+            r"acreditar)\b|\bpara que (lo|la|los|las|se) (den|otorguen|aprueben|autoricen)\b"
+        ),
+        _re(
+            r"\b(siempre que|a condicion de|requisitos?|condicion\w*|a fin de|con el objeto de|de manera que"
+            r"|asegur\w*|permit\w*|equivalente\w*|deberan? (ser|contar|cumplir|acreditar))\b"
+        ),
+    ),
+)
+
+
+def aspectos_de(consulta: str) -> tuple[Aspecto, ...]:
+    """Los aspectos que pide la consulta, además de su tema."""
+    texto = " ".join(sin_tildes(consulta).split())
+    return tuple(a for a in ASPECTOS if a.pregunta.search(texto))
 
 
 LARGO_ANCLA = 300  # el epígrafe y la primera oración del artículo

@@ -48,13 +48,14 @@ from dataclasses import dataclass, field
 from django.db import connection
 
 from config.texto import sin_tildes
-from normativa.busqueda.familias import afin, tiene_tiempo
+from normativa.busqueda.familias import afin, aspectos_de, tiene_tiempo
 from normativa.models import FragmentoLegal, Norma
 
 CANDIDATOS_REORDENADOS = 80
 RRF_K = 10
 PREFERENCIA_PLAZO = 0.3  # al elegir la oración: una con «quince días» gana a otra algo más parecida
 SEGUNDA_ORACION = 0.7  # una segunda oración entra si alcanza el 70 % de la preferencia de la mejor
+MAXIMO_ELEGIDAS = 3  # oraciones de un fragmento en su extracto (la mejor, la casi igual y un aspecto)
 MAXIMO_ORACIONES = 80
 PARTE_MINIMA = 0.1  # del peso IDF de la pregunta que un epígrafe debe explicar para contar entero
 LARGO_RAIZ = 5  # por fragmento: acota el costo en artículos muy largos
@@ -155,6 +156,7 @@ def reordenar(
     consulta = set(idf)
     cortas = [raiz for raiz in consulta if len(raiz) < LARGO_RAIZ]
     pide_plazo = "plazo" in familias
+    pide = aspectos_de(consulta_texto)
     candidatos = []
     for pk in ids:
         fragmento = filas.get(pk)
@@ -178,7 +180,14 @@ def reordenar(
         elegidas = [
             o for o in puntuadas[:2] if o is puntuadas[0] or o[0] >= SEGUNDA_ORACION * puntuadas[0][0]
         ]
-        posiciones = sorted(o[2] for o in elegidas)
+        # Lo que la pregunta pide además del tema (el órgano, la consecuencia, la condición): si las
+        # elegidas no lo dicen, entra la mejor oración del fragmento que sí.
+        for aspecto in pide:
+            if any(aspecto.respuesta.search(sin_tildes(o[3])) for o in elegidas):
+                continue
+            if otra := next((o for o in puntuadas if aspecto.respuesta.search(sin_tildes(o[3]))), None):
+                elegidas.append(otra)
+        posiciones = sorted({o[2] for o in elegidas[:MAXIMO_ELEGIDAS]})
         # Una oración que sigue a la elegida y depende de ella («Vencido este plazo, el permiso se
         # tendrá por otorgado») es parte de la respuesta: la consecuencia del plazo, la excepción.
         siguiente = posiciones[-1] + 1 if posiciones else len(oraciones[pk])
