@@ -48,9 +48,10 @@ JERGA: dict[str, str] = {
     r"plantas? de chancado|chancado": "planta procesadora de minerales",
     r"campanas? de sondajes?|sondajes?": "prospecciones, plataformas de sondaje",
     r"rajo( abierto)?|mina subterranea": "explotación minera, proyecto de desarrollo minero",
-    # Obras en cauces (PAS de los Arts. 155 a 157 del DS 40).
+    # Desviar, canalizar o entubar un curso de agua es modificar su cauce (Código de Aguas, Art. 41;
+    # PAS del Art. 156 del DS 40); regularizarlo o defenderlo es otra obra (Art. 157).
     r"desvi\w*( \w+){0,5} (quebradas?|rios?|esteros?|cauces?)|canaliz\w*|entub\w*|"
-    r"(quebradas?|rios?|esteros?) desviad\w*": "modificación de cauce, obras de regularización de cauces",
+    r"(quebradas?|rios?|esteros?) desviad\w*": "modificaciones de cauce",
     # Efectos del Art. 11 letra c) dichos en faena.
     r"relocaliz\w*|reubic\w*( a)? (las |los )?(familias|comunidad\w*|habitantes)": (
         "reasentamiento de comunidades humanas"
