@@ -58,6 +58,10 @@ JERGA: dict[str, str] = {
     ),
     r"trashumancia|veranadas?|crianceros?|arrieros?": "sistemas de vida y costumbres de grupos humanos",
     r"pirquen\w*|pirquiner\w*": "pequeña minería",
+    # La Comisión o el Director Ejecutivo «se pronuncian» sobre una Declaración o un Estudio: eso es
+    # lo que el consultor llama evaluarla, aprobarla o cuánto se demora.
+    r"(evalu\w*|aprob\w*|demor\w*|tard\w*)\b[^.?]{0,25}\b(la|una|el|un|nuestra|nuestro) (dia|eia|"
+    r"declaracion|estudio)\b": "plazo para pronunciarse",
     r"canchas? de acopio|stock ?piles?": "acopio de minerales",
 }
 

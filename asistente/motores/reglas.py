@@ -595,7 +595,8 @@ class MotorReglas:
             advertencias.append("Confianza baja de la búsqueda: verifique las citas antes de usarlas.")
         elegidas = elegir_fuentes(turno.contexto.fuentes, maximo=maximo)
         turno.contexto.fuentes[:] = elegidas
-        return Respuesta(redactar(elegidas), llamadas=[llamada], advertencias=advertencias)
+        texto = f"{redactar(elegidas)}\n\n{_SEGURIDAD[resultado['confianza']]}"
+        return Respuesta(texto, llamadas=[llamada], advertencias=advertencias)
 
     # --- ayudas -------------------------------------------------------------------------------
 
@@ -715,8 +716,8 @@ def _comuna_nombrada(texto: str, comuna: str | None) -> Comuna | None:
 
 
 # Una pregunta jurídica que trae cifras («¿se puede repartir una faena de 8.000 t/mes entre dos
-# sociedades?», «¿qué plazo tiene el SEA para la DIA de una planta de 3.000 t/mes?») es de la ley, no un
-# proyecto que evaluar: lo decide la clase de pregunta (sus familias), no la presencia de una cifra.
+# sociedades?», «¿en cuántos días se califica la Declaración de una planta de 2.500 t/mes?») es de
+# la ley, no un proyecto que evaluar: lo decide la clase de pregunta (sus familias), no una cifra.
 _FAMILIAS_JURIDICAS = frozenset(
     {
         "plazo",
@@ -790,6 +791,13 @@ def _texto_explicacion(r: dict[str, Any], fuentes: list[Fuente]) -> str:
         lineas.append(f"Además hay {len(r['alertas'])} alerta(s) para revisar.")
     return "\n".join(lineas)
 
+
+# Cuán segura es la respuesta, dicho al usuario: la confianza de la búsqueda en palabras.
+_SEGURIDAD = {
+    "HIGH": "_Qué tan seguro estoy: bastante; los artículos citados tratan directamente lo que pregunta._",
+    "MEDIUM": "_Qué tan seguro estoy: medianamente; revise que los artículos citados calcen con su caso._",
+    "LOW": "_Qué tan seguro estoy: poco; es la base más cercana que encontré en el corpus: verifíquela._",
+}
 
 _SUGERENCIAS_INICIO = [
     "¿Cuándo un proyecto minero debe ingresar al SEIA?",

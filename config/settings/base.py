@@ -182,7 +182,10 @@ REST_FRAMEWORK = {
 
 SPECTACULAR_SETTINGS = {
     "TITLE": "Asistente de Prefactibilidad Ambiental Minera",
-    "DESCRIPTION": "API de prefactibilidad: si un proyecto minero ingresa al SEIA, por qué vía (DIA o EIA) y con qué fundamento.",
+    "DESCRIPTION": (
+        "API de prefactibilidad: si un proyecto minero ingresa al SEIA, por qué vía (DIA o EIA) y con qué "
+        "fundamento."
+    ),
     "VERSION": "0.1.0",
     "SERVE_INCLUDE_SCHEMA": False,
     # Swagger UI servido desde el paquete (sin CDN).

@@ -107,7 +107,7 @@ def es_ajena(consulta: str, textos: list[str]) -> bool:
 def nucleo_de_la_pregunta(consulta: str) -> str:
     """Lo que la consulta pregunta, sin la situación que la rodea: las oraciones interrogativas y la
     última (la pregunta suele cerrar el mensaje, y la búsqueda recibe la consulta sin su «?»), cada
-    una sin la condición que la abre («si el tranque supera la norma, ¿…?»). El tema de una consulta
+    una sin la condición que la abre («si el relave rebalsa, ¿…?»). El tema de una consulta
     es lo que pregunta; la historia que la antecede («hace siete años hubo una filtración…») describe
     la faena con palabras que el corpus no usa y no cambia de qué rama del derecho es la pregunta."""
     oraciones = [o for o in _ORACION.split(consulta.strip()) if o.strip()]

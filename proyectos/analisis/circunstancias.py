@@ -18,8 +18,8 @@ desarrolla (Arts. 5 a 10), más el vocabulario con que se dice en terreno:
 - f) monumentos y patrimonio cultural (Art. 10): sitios arqueológicos, monumentos nacionales o
   históricos, petroglifos, patrimonio cultural.
 
-Una mención negada en su propia cláusula («no hay comunidades ni áreas protegidas en el entorno»,
-«sin glaciares») no declara nada: describirlo no es declararlo.
+Una mención negada en su propia cláusula («lejos de cualquier parque nacional», «sin glaciares») no
+declara nada: describir lo que no hay no es declararlo.
 """
 
 from __future__ import annotations
@@ -69,7 +69,8 @@ _PATRONES: tuple[tuple[str, re.Pattern[str]], ...] = tuple(
         (
             "intervencion_monumentos",
             r"\b(sitios?|hallazgos?|restos?) arqueologic\w*\b|\bmonumentos? (nacional|historico)\w*\b"
-            r"|\bpetroglifos?\b|\bgeoglifos?\b|\bpatrimonio cultural\b|\bcementerios? (indigena|antiguo)\w*\b",
+            r"|\bpetroglifos?\b|\bgeoglifos?\b|\bpatrimonio cultural\b"
+            r"|\bcementerios? (indigena|antiguo)\w*\b",
         ),
     )
 )

@@ -15,6 +15,7 @@ from asistente.evaluacion import (
     puntuar,
     resumen,
 )
+from normativa.busqueda import SenalesDeAbstencion
 
 FIXTURE = Path(__file__).parents[1] / "fixtures" / "eval" / "dev_respuestas.jsonl"
 
@@ -139,3 +140,21 @@ def test_el_resumen_informa_el_recall_de_la_busqueda_en_las_preguntas_del_corpus
 
     assert [p["busqueda"] for p in total["items"]] == [True, False, None]
     assert total["recall_busqueda"] == 0.5
+
+
+def test_la_curva_de_abstencion_cuenta_falsas_y_omitidas_en_cada_punto_de_operacion():
+    dentro = Item("n", "¿Plazo?", "normativa", [{"norma": "DS 40", "articulo": "50"}], [])
+    fuera = Item("f", "¿IVA?", "fuera_de_corpus", [], [])
+    respondida = puntuar(dentro, Observada("Según el DS 40…", [{"norma": "DS 40", "articulo": "50"}]))
+    respondida.senales = SenalesDeAbstencion(ajenas=("cancha",), cobertura=0.1)  # 2 puntos
+    omitida = puntuar(fuera, Observada("Según el DS 40…", [{"norma": "DS 40", "articulo": "3"}]))
+    omitida.senales = SenalesDeAbstencion(ajenas=("impuesto",), cobertura=0.5)  # 1 punto
+
+    total = resumen([respondida, omitida])
+    curva = {
+        (p["puntos"], p["cobertura_minima"]): (p["falsas"], p["omitidas"]) for p in total["curva_abstencion"]
+    }
+
+    assert curva[(1, 0.21)] == (1, 0) and curva[(2, 0.21)] == (1, 1) and curva[(3, 0.21)] == (0, 1)
+    assert [p["en_uso"] for p in total["curva_abstencion"]].count(True) == 1
+    assert total["falsas_abstenciones"] == 0 and total["abstenciones_omitidas"] == 1

@@ -360,3 +360,101 @@ def test_mi_proyecto_sin_uno_activo_es_el_que_el_usuario_mas_consulta(
     charla = conversar(consultora, "analiza mi proyecto")
 
     assert charla.accion is not None and charla.accion["parametros"]["proyecto_id"] == mucho.pk
+
+
+# --- respuestas que generalizan: las clases de error, con preguntas propias ------------------------
+
+
+def _herramientas(charla: Charla) -> list[str]:
+    return [e.datos["herramienta"] for e in charla.eventos if e.tipo == "tool"]
+
+
+@pytest.mark.usefixtures("corpus")
+def test_una_pregunta_del_corpus_precedida_de_su_historia_se_responde_y_no_se_abstiene(
+    usuaria: CrearUsuaria, conversar: Conversar
+) -> None:
+    charla = conversar(
+        usuaria(),
+        "Hace dos años se cortó la tubería de relaves y el derrame llegó al estero. Un pescador dice que "
+        "nos va a demandar. ¿En cuánto tiempo prescribe la acción por daño ambiental?",
+    )
+
+    assert "No tengo base suficiente" not in charla.texto
+    assert ("Ley 19.300", "63") in [(f["norma"], f["articulo"]) for f in charla.fuentes]
+    assert re.search(r"cinco años", charla.texto) and "Qué tan seguro estoy" in charla.texto
+
+
+@pytest.mark.usefixtures("corpus")
+def test_la_primera_fuente_trae_la_oracion_con_lo_que_la_pregunta_pide(
+    usuaria: CrearUsuaria, conversar: Conversar
+) -> None:
+    # «¿Qué hay que hacer?» pide el deber: la oración con «deberán» entra aunque otra cubra más palabras.
+    charla = conversar(
+        usuaria(), "Cambió el dueño de la faena. ¿Qué hay que hacer con el cambio de titularidad?"
+    )
+
+    primera = charla.texto.split("\n\n")[0]
+    assert "Art. 163" in primera and re.search(r"deber[aá]n informar", primera)
+
+
+@pytest.mark.usefixtures("corpus")
+def test_un_efecto_dicho_en_palabras_lleva_el_proyecto_descrito_a_eia_con_su_letra_y_su_articulo(
+    usuaria: CrearUsuaria, conversar: Conversar
+) -> None:
+    charla = conversar(
+        usuaria(),
+        "Rajo de 96.000 toneladas al año en la Región de Atacama; para el botadero habría que relocalizar a "
+        "9 familias. ¿Cómo entra al SEIA?",
+    )
+
+    assert "Estudio de Impacto Ambiental (EIA)" in charla.texto
+    assert "96.000 t/año ÷ 12 = 8.000 t/mes" in charla.texto
+    assert "«relocalizar a 9 familias», es la letra c)" in charla.texto
+    citas = [(f["norma"], f["articulo"], f["letra"]) for f in charla.fuentes]
+    assert ("Ley 19.300", "11", "c") in citas and ("DS 40", "7", "") in citas
+
+
+@pytest.mark.usefixtures("corpus")
+def test_un_efecto_negado_no_se_declara_y_el_proyecto_sigue_por_dia(
+    usuaria: CrearUsuaria, conversar: Conversar
+) -> None:
+    charla = conversar(
+        usuaria(), "Mina de 9.000 t/mes en Atacama, sin glaciares ni comunidades cerca: ¿DIA o EIA?"
+    )
+
+    assert "Declaración de Impacto Ambiental (DIA)" in charla.texto and "letra c)" not in charla.texto
+
+
+@pytest.mark.usefixtures("corpus")
+def test_una_pregunta_por_fraccionar_con_las_cifras_del_proyecto_se_responde_con_la_ley(
+    usuaria: CrearUsuaria, conversar: Conversar
+) -> None:
+    charla = conversar(
+        usuaria(), "¿Se puede dividir en dos proyectos de 4.000 t/mes una mina de 8.000 t/mes en Coquimbo?"
+    )
+
+    assert _herramientas(charla) == ["buscar_normativa"]
+    assert ("Ley 19.300", "11 bis") in [(f["norma"], f["articulo"]) for f in charla.fuentes]
+
+
+@pytest.mark.usefixtures("corpus")
+def test_una_pregunta_de_plazo_que_describe_el_proyecto_no_se_toma_por_un_proyecto_que_evaluar(
+    usuaria: CrearUsuaria, conversar: Conversar
+) -> None:
+    charla = conversar(
+        usuaria(), "¿Qué plazo tiene el SEA para evaluar la DIA de una mina de 6.000 t/mes en Atacama?"
+    )
+
+    assert _herramientas(charla) == ["buscar_normativa"]
+    assert not charla.texto.startswith("¿En qué región")
+    assert re.search(r"\b(\d+|diez|veinte|treinta|sesenta) d[ií]as\b", charla.texto.split("\n\n")[0])
+
+
+@pytest.mark.usefixtures("corpus")
+def test_proponer_una_medida_de_la_evaluacion_es_una_pregunta_de_ley_y_no_un_cambio_al_sistema(
+    usuaria: CrearUsuaria, conversar: Conversar
+) -> None:
+    charla = conversar(usuaria(), "¿Qué medidas tenemos que proponer si un impacto no se puede reparar?")
+
+    assert _herramientas(charla) == ["buscar_normativa"]
+    assert ("DS 40", "100") in [(f["norma"], f["articulo"]) for f in charla.fuentes]

@@ -234,6 +234,29 @@ def test_la_respuesta_a_una_pregunta_de_plazo_dice_los_dias_en_su_primera_oracio
         assert chat.errores == []
 
 
+def test_un_proyecto_descrito_con_un_efecto_en_palabras_de_faena_es_eia_por_la_letra_c_citada(
+    cliente_confirmado: Cliente, daphne: Callable[..., str], django_db_blocker: Any
+) -> None:
+    from playwright.sync_api import expect
+
+    url = daphne()
+    with chromium(django_db_blocker) as navegador:
+        chat = Pagina(navegador, url)
+        chat.preguntar(
+            "Mina subterránea en la Región de Antofagasta de 9.000 toneladas al mes. Para el botadero "
+            "hay que relocalizar a 12 familias de un caserío. ¿DIA o EIA?"
+        )
+        expect(chat.pagina.locator(".chat-mensaje.assistant .calificar")).to_be_visible()
+        respuesta = chat.pagina.locator(".chat-mensaje.assistant .contenido")
+        expect(respuesta).to_contain_text("Estudio de Impacto Ambiental (EIA)")
+        expect(respuesta).to_contain_text("«relocalizar a 12 familias de un caserío», es la letra c)")
+        fuentes = chat.pagina.locator("#fuentes")
+        expect(fuentes).to_contain_text("Ley 19.300, Art. 11, letra c)")
+        expect(fuentes).to_contain_text("DS 40, Art. 7")
+        chat.capturar("chat-efecto-en-palabras")
+        assert chat.errores == []
+
+
 def test_crear_un_proyecto_pide_confirmacion_en_un_dialogo_con_parametros_editables(
     cliente_confirmado: Cliente, daphne: Callable[..., str], django_db_blocker: Any
 ) -> None:

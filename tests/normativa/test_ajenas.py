@@ -2,7 +2,7 @@
 
 import pytest
 
-from normativa.busqueda.ajenas import _palabras_del_tema, es_ajena, palabras_ajenas
+from normativa.busqueda.ajenas import _palabras_del_tema, es_ajena, nucleo_de_la_pregunta, palabras_ajenas
 from normativa.busqueda.hibrida import buscar_normativa
 
 
@@ -67,3 +67,33 @@ def test_una_pregunta_que_nombra_una_sigla_del_seia_es_del_seia_aunque_traiga_pa
 
     assert es_ajena(f"{pregunta}?", [])
     assert not es_ajena(f"{pregunta} mientras se evalúa la DIA?", [])
+
+
+@pytest.mark.parametrize(
+    ("consulta", "nucleo"),
+    [
+        (
+            "Hace un año hubo un derrame en la piscina de la planta. ¿La acción ya prescribió",
+            "¿La acción ya prescribió",
+        ),
+        ("si el tranque rebalsa y mueren peces, ¿quién responde", "¿quién responde"),
+        ("Tenemos un botadero. ¿Qué permiso necesitamos? Gracias", "¿Qué permiso necesitamos? Gracias"),
+        ("¿Qué dice el Art. 11 letra c", "¿Qué dice el Art. 11 letra c"),
+    ],
+)
+def test_el_nucleo_de_la_pregunta_es_lo_que_pregunta_sin_la_situacion_que_lo_rodea(consulta, nucleo):
+    assert nucleo_de_la_pregunta(consulta) == nucleo
+
+
+@pytest.mark.django_db
+@pytest.mark.usefixtures("corpus")
+def test_las_palabras_de_la_historia_que_antecede_a_la_pregunta_no_la_hacen_ajena():
+    consulta = (
+        "Se rompió una piscina de solución ácida y la filtración llegó a un estero. ¿Cuándo prescribe la "
+        "acción por daño ambiental"
+    )
+
+    busqueda = buscar_normativa(consulta=consulta, top_k=5)
+
+    assert busqueda.confianza != "NONE" and busqueda.senales is not None
+    assert busqueda.senales.ajenas == () and not busqueda.senales.fuera_del_corpus()

@@ -1,0 +1,61 @@
+"""Las cantidades de un proyecto descrito en palabras, llevadas a las unidades del motor."""
+
+import pytest
+
+from asistente.motores.descripcion import cantidades_dichas
+from config.texto import sin_tildes
+
+
+def _leer(texto: str) -> tuple[dict[str, float], list[str]]:
+    dichas = cantidades_dichas(" ".join(sin_tildes(texto).split()))
+    return dichas.valores, dichas.supuestos
+
+
+@pytest.mark.parametrize(
+    ("texto", "campo", "valor"),
+    [
+        ("una faena de 48.000 toneladas al año", "capacidad_extraccion_t_mes", 4000),
+        ("extraemos 2,4 millones de toneladas anuales", "capacidad_extraccion_t_mes", 200_000),
+        ("la mina saca 7 mil t/mes", "capacidad_extraccion_t_mes", 7000),
+        ("el pozo da 4.500 metros cúbicos mensuales", "aridos_m3_mes", 4500),
+        ("un cerro de 80 mil m3 de grava", "aridos_m3_total", 80_000),
+        ("30 plataformas de sondaje", "plataformas", 30),
+    ],
+)
+def test_las_cantidades_se_leen_en_las_unidades_del_motor(texto: str, campo: str, valor: float) -> None:
+    valores, _ = _leer(texto)
+
+    assert valores[campo] == pytest.approx(valor)
+
+
+def test_las_toneladas_diarias_se_multiplican_por_los_dias_trabajados_que_dice_el_mensaje() -> None:
+    valores, supuestos = _leer("Rajo de 180 toneladas por día, con 22 días de trabajo al mes.")
+
+    assert valores["capacidad_extraccion_t_mes"] == 180 * 22
+    assert supuestos == ["180 t/día × 22 días = 3.960 t/mes"]
+
+
+def test_sin_dias_trabajados_se_suponen_treinta_y_se_dice() -> None:
+    valores, supuestos = _leer("Mina de 120 t/día en Atacama")
+
+    assert valores["capacidad_extraccion_t_mes"] == 3600
+    assert "supuse 30 días al mes" in supuestos[0]
+
+
+def test_metros_cubicos_al_mes_por_la_duracion_dan_el_total() -> None:
+    valores, supuestos = _leer("Sacaremos 3.000 m³ al mes durante 2 años.")
+
+    assert valores == {"aridos_m3_mes": 3000, "aridos_m3_total": 72_000}
+    assert supuestos == ["3.000 m³/mes × 24 meses = 72.000 m³ en total"]
+
+
+def test_un_volumen_al_mes_no_se_toma_tambien_como_total() -> None:
+    valores, _ = _leer("vamos a sacar 9.000 m3 por mes")
+
+    assert valores == {"aridos_m3_mes": 9000}
+
+
+def test_los_sondajes_sin_plataformas_dichas_cuentan_una_plataforma_cada_uno_y_se_dice() -> None:
+    valores, supuestos = _leer("una campaña de 25 sondajes")
+
+    assert valores["plataformas"] == 25 and "una plataforma por sondaje" in supuestos[0]
