@@ -87,6 +87,13 @@ def nombra_sigla(consulta: str) -> bool:
     return bool(_SIGLA.search(consulta))
 
 
+def palabras_de_jerga(consulta: str) -> set[str]:
+    """Las palabras (sin tildes, en minúsculas) que forman parte de una expresión de jerga de faena
+    reconocida en la consulta: son del dominio aunque la norma no las use."""
+    plano = sin_tildes(consulta)
+    return {palabra for patron, _ in _JERGA for m in patron.finditer(plano) for palabra in m.group(0).split()}
+
+
 def expandir_consulta(consulta: str) -> str:
     """Las siglas con su nombre y, al final, el término de la norma de cada palabra de jerga:
     «¿El concentraducto entra al SEIA?» → «… SEIA (Sistema de …)? (ductos mineros)»."""

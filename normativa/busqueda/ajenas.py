@@ -36,7 +36,7 @@ from wordfreq import zipf_frequency
 
 from config.texto import sin_tildes
 from normativa.busqueda.reordenar import frecuencias_documentales
-from normativa.glosario import nombra_sigla
+from normativa.glosario import nombra_sigla, palabras_de_jerga
 
 COMUN = 5.0  # Zipf: unas 100 veces por millón de palabras o más («todavía», «semana», «tiempo»)
 AFINIDAD_AJENA = 3.8  # bajo esto, el español general usa la palabra más de lo que la usa el corpus
@@ -61,6 +61,12 @@ _INTERROGATIVOS = frozenset(
 _PALABRA = re.compile(r"[A-Za-zÁÉÍÓÚÑáéíóúñÜü]+")
 _VERBO = re.compile(r"(ar|er|ir)$")
 # Fin de oración: tras «?» o «!», o tras un punto que no abre un número («Art. 11», «12. 000»).
+# Cómo empieza una pregunta escrita sin «¿»: un interrogativo o un verbo de los que preguntan.
+_ABRE_PREGUNTA = re.compile(
+    r"\W*(y |pero |entonces |igual |ademas )?(que|cual|cuales|cuanto|cuanta|cuantos|cuantas|como|donde"
+    r"|cuando|quien|quienes|por que|se puede|puedo|podemos|hay|existe|es|son|debo|debemos|tengo|tenemos"
+    r"|corresponde)\b"
+)
 _ORACION = re.compile(r"(?<=[?!])\s+|(?<=\w\.)\s+(?!\d)")
 # «Si …, ¿…?» / «¿Si …, …?»: la condición hasta la primera coma (o el «¿» que abre la pregunta).
 _CONDICION = re.compile(r"^\W*(?:y |pero |entonces )?si\b[^,¿?]{3,200}(?:,|(?=¿))\s*", re.IGNORECASE)
@@ -70,7 +76,8 @@ def palabras_ajenas(consulta: str, textos: list[str]) -> list[str]:
     """Las palabras del tema de la consulta con baja afinidad con el corpus que ninguno de `textos`
     (lo que se respondería: las oraciones mostradas y sus epígrafes) contiene, en el orden de la
     consulta."""
-    candidatas = _palabras_del_tema(consulta)
+    jerga = palabras_de_jerga(consulta)
+    candidatas = {p: z for p, z in _palabras_del_tema(consulta).items() if sin_tildes(p) not in jerga}
     if not candidatas:
         return []
     with connection.cursor() as cursor:
@@ -105,15 +112,19 @@ def es_ajena(consulta: str, textos: list[str]) -> bool:
 
 
 def nucleo_de_la_pregunta(consulta: str) -> str:
-    """Lo que la consulta pregunta, sin la situación que la rodea: las oraciones interrogativas y la
-    última (la pregunta suele cerrar el mensaje, y la búsqueda recibe la consulta sin su «?»), cada
-    una sin la condición que la abre («si el relave rebalsa, ¿…?»). El tema de una consulta
+    """Lo que la consulta pregunta, sin la situación que la rodea: las oraciones interrogativas (o, si
+    ninguna lo es, la última: la búsqueda recibe la consulta sin su «?»), cada una sin la condición
+    que la abre («si el relave rebalsa, ¿…?»). El tema de una consulta
     es lo que pregunta; la historia que la antecede («hace siete años hubo una filtración…») describe
     la faena con palabras que el corpus no usa y no cambia de qué rama del derecho es la pregunta."""
     oraciones = [o for o in _ORACION.split(consulta.strip()) if o.strip()]
     if not oraciones:
         return consulta
-    preguntas = [o for o in oraciones[:-1] if "?" in o or "¿" in o] + oraciones[-1:]
+    preguntas = [o for o in oraciones[:-1] if "?" in o or "¿" in o]
+    # La última oración es la pregunta (la búsqueda la recibe sin su «?») salvo que la pregunta ya se
+    # haya hecho antes y la última solo agregue un dato («…¿qué permiso necesito? la faena es chica»).
+    if not preguntas or "¿" in oraciones[-1] or _ABRE_PREGUNTA.match(sin_tildes(oraciones[-1])):
+        preguntas += oraciones[-1:]
     return " ".join(_CONDICION.sub("", o) for o in preguntas)
 
 

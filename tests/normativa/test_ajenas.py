@@ -77,7 +77,8 @@ def test_una_pregunta_que_nombra_una_sigla_del_seia_es_del_seia_aunque_traiga_pa
             "¿La acción ya prescribió",
         ),
         ("si el tranque rebalsa y mueren peces, ¿quién responde", "¿quién responde"),
-        ("Tenemos un botadero. ¿Qué permiso necesitamos? Gracias", "¿Qué permiso necesitamos? Gracias"),
+        ("Tenemos un botadero. ¿Qué permiso necesitamos? Es de 3 ha", "¿Qué permiso necesitamos?"),
+        ("Tenemos un botadero. ¿Necesita permiso? cuanto demora", "¿Necesita permiso? cuanto demora"),
         ("¿Qué dice el Art. 11 letra c", "¿Qué dice el Art. 11 letra c"),
     ],
 )
@@ -97,3 +98,11 @@ def test_las_palabras_de_la_historia_que_antecede_a_la_pregunta_no_la_hacen_ajen
 
     assert busqueda.confianza != "NONE" and busqueda.senales is not None
     assert busqueda.senales.ajenas == () and not busqueda.senales.fuera_del_corpus()
+
+
+@pytest.mark.django_db
+@pytest.mark.usefixtures("corpus")
+def test_una_palabra_de_la_jerga_de_faena_del_glosario_no_es_ajena():
+    # «cancha» no está en el corpus, pero «cancha de acopio» es jerga de faena con su término legal.
+    assert "cancha" not in palabras_ajenas("¿Qué permiso requiere la cancha de acopio?", [])
+    assert "cancha" in palabras_ajenas("¿Qué permiso requiere la cancha de fútbol del campamento?", [])
