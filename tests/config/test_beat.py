@@ -11,12 +11,16 @@ import threading
 from typing import Any
 
 from django.db import connection
-from django_celery_beat.models import PeriodicTask
+from django_celery_beat.models import IntervalSchedule, PeriodicTask
 
 from config.beat import REINTENTO_S, PlanificadorTolerante
 from config.celery import app
 
 TABLA = "django_celery_beat_periodictask"
+# Una tarea de intervalo: django-celery-beat 2.9 solo lee las de crontab cuya hora cae cerca de la
+# hora actual (la de limpieza, a las 4 de su zona horaria), así que mirar esa hacía depender la
+# prueba de la hora del día en que corre.
+TAREA = "prueba de beat: cada hora"
 
 
 def test_una_vuelta_de_beat_con_la_base_fallando_espera_y_reintenta_en_vez_de_terminar(
@@ -25,6 +29,8 @@ def test_una_vuelta_de_beat_con_la_base_fallando_espera_y_reintenta_en_vez_de_te
     resultados: dict[str, Any] = {}
 
     def beat() -> None:
+        cada_hora, _ = IntervalSchedule.objects.get_or_create(every=1, period=IntervalSchedule.HOURS)
+        PeriodicTask.objects.update_or_create(name=TAREA, defaults={"interval": cada_hora, "task": "x"})
         planificador = PlanificadorTolerante(app=app)
         planificador._initial_read = True  # la vuelta siguiente relee el calendario entero
         try:
@@ -36,7 +42,7 @@ def test_una_vuelta_de_beat_con_la_base_fallando_espera_y_reintenta_en_vez_de_te
                 cursor.execute(f"ALTER TABLE IF EXISTS tarea_periodica_perdida RENAME TO {TABLA}")
         resultados["sana"] = planificador.tick()
         resultados["calendario"] = dict(planificador.schedule)
-        PeriodicTask.objects.filter(name="celery.backend_cleanup").delete()  # lo que agregó beat
+        PeriodicTask.objects.filter(name__in=[TAREA, "celery.backend_cleanup"]).delete()  # y lo de beat
         connection.close()
 
     with django_db_blocker.unblock():
@@ -46,4 +52,4 @@ def test_una_vuelta_de_beat_con_la_base_fallando_espera_y_reintenta_en_vez_de_te
 
     assert resultados["con_falla"] == REINTENTO_S
     assert isinstance(resultados["sana"], float) and resultados["sana"] >= 0
-    assert "celery.backend_cleanup" in resultados["calendario"]  # releído entero al volver la base
+    assert TAREA in resultados["calendario"]  # releído entero al volver la base
