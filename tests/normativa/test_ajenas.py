@@ -77,7 +77,7 @@ def test_una_pregunta_que_nombra_una_sigla_del_seia_es_del_seia_aunque_traiga_pa
             "¿La acción ya prescribió",
         ),
         ("si el tranque rebalsa y mueren peces, ¿quién responde", "¿quién responde"),
-        ("Tenemos un botadero. ¿Qué permiso necesitamos? Es de 3 ha", "¿Qué permiso necesitamos?"),
+        ("Tenemos un botadero. ¿Qué permiso necesitamos? La faena es chica", "¿Qué permiso necesitamos?"),
         ("Tenemos un botadero. ¿Necesita permiso? cuanto demora", "¿Necesita permiso? cuanto demora"),
         ("¿Qué dice el Art. 11 letra c", "¿Qué dice el Art. 11 letra c"),
     ],
