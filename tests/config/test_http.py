@@ -114,16 +114,16 @@ def test_un_html_donde_se_esperaba_xml_es_un_error(servidor):
 
 
 def test_la_cortesia_separa_dos_llamados_al_mismo_host(servidor, settings):
-    settings.HTTP_INTERVALO_POR_HOST_MS = 400
+    settings.HTTP_INTERVALO_POR_HOST_MS = 1000
     servidor.responder("/pagina", cuerpo="ok")
 
     solicitar(url=f"{servidor.url}/pagina")
     solicitar(url=f"{servidor.url}/pagina")
 
-    # El turno se toma justo antes de enviar: el servidor ve llegar el primero algo tarde (hasta 63 ms
-    # medidos en CI), así que la separación que mide es el intervalo menos ese retraso; sin cortesía
-    # los dos llegan a milisegundos.
-    assert servidor.pedidos[1][4] - servidor.pedidos[0][4] >= 0.3
+    # El turno se toma justo antes de enviar: el servidor ve llegar el primero algo tarde (63 ms en CI,
+    # 111 ms en una máquina cargada), así que la separación que mide es el intervalo menos ese retraso;
+    # sin cortesía los dos llegan a milisegundos.
+    assert servidor.pedidos[1][4] - servidor.pedidos[0][4] >= 0.6
 
 
 def test_el_texto_latin1_se_decodifica_con_la_codificacion_indicada(servidor):
