@@ -25,6 +25,7 @@ declara nada: describir lo que no hay no es declararlo.
 from __future__ import annotations
 
 import re
+import unicodedata
 from dataclasses import dataclass
 
 from config.texto import sin_tildes
@@ -89,8 +90,9 @@ class CircunstanciaDicha:
 def circunstancias_dichas(texto: str) -> list[CircunstanciaDicha]:
     """Las circunstancias del Art. 11 que el texto afirma, cada una con la frase que la dice, en el
     orden del texto y sin repetir."""
-    plano = sin_tildes(texto)  # mismo largo que el texto: las posiciones sirven para citar la frase
-    dichas: dict[str, CircunstanciaDicha] = {}
+    texto = unicodedata.normalize("NFC", texto)
+    plano = sin_tildes(texto)  # mismo largo que el texto (NFC): las posiciones sirven para citar la frase
+    dichas: dict[str, tuple[int, CircunstanciaDicha]] = {}
     for clausula in _CLAUSULA.finditer(plano):
         for circunstancia, patron in _PATRONES:
             if circunstancia in dichas or not (m := patron.search(clausula.group(0))):
@@ -98,5 +100,5 @@ def circunstancias_dichas(texto: str) -> list[CircunstanciaDicha]:
             if _NEGACION.search(clausula.group(0)[: m.start()]):
                 continue
             inicio, fin = clausula.start() + m.start(), clausula.start() + m.end()
-            dichas[circunstancia] = CircunstanciaDicha(circunstancia, texto[inicio:fin].strip())
-    return sorted(dichas.values(), key=lambda d: plano.find(sin_tildes(d.frase)))
+            dichas[circunstancia] = (inicio, CircunstanciaDicha(circunstancia, texto[inicio:fin].strip()))
+    return [dicha for _, dicha in sorted(dichas.values(), key=lambda par: par[0])]

@@ -133,6 +133,13 @@ class Pagina:
         self.pagina.fill("#entrada", texto)
         self.pagina.press("#entrada", "Enter")  # con el teclado
 
+    def preguntar_y_esperar(self, texto: str) -> None:
+        """Pregunta y espera la respuesta completa (aparece su calificación)."""
+        from playwright.sync_api import expect
+
+        self.preguntar(texto)
+        expect(self.pagina.locator(".chat-mensaje.assistant .calificar")).to_be_visible()
+
     def eventos(self) -> list[str]:
         return [m["evento"] for m in self.marcos if m["evento"] not in ("latido", "contexto")]
 
@@ -213,11 +220,10 @@ def test_la_respuesta_a_una_pregunta_de_plazo_dice_los_dias_en_su_primera_oracio
     url = daphne()
     with chromium(django_db_blocker) as navegador:
         chat = Pagina(navegador, url)
-        chat.preguntar(
+        chat.preguntar_y_esperar(
             "¿Qué plazo tienen los órganos con competencia ambiental para informar una Declaración de "
             "Impacto Ambiental?"
         )
-        expect(chat.pagina.locator(".chat-mensaje.assistant .calificar")).to_be_visible()
         primera = chat.pagina.locator(".chat-mensaje.assistant .contenido p").first
         expect(primera).to_contain_text(re.compile(r"plazo máximo de quince días"))
         mensaje_id = chat.pagina.locator(".chat-mensaje.assistant").get_attribute("data-id")
@@ -242,11 +248,10 @@ def test_un_proyecto_descrito_con_un_efecto_en_palabras_de_faena_es_eia_por_la_l
     url = daphne()
     with chromium(django_db_blocker) as navegador:
         chat = Pagina(navegador, url)
-        chat.preguntar(
+        chat.preguntar_y_esperar(
             "Mina subterránea en la Región de Antofagasta de 9.000 toneladas al mes. Para el botadero "
             "hay que relocalizar a 12 familias de un caserío. ¿DIA o EIA?"
         )
-        expect(chat.pagina.locator(".chat-mensaje.assistant .calificar")).to_be_visible()
         respuesta = chat.pagina.locator(".chat-mensaje.assistant .contenido")
         expect(respuesta).to_contain_text("Estudio de Impacto Ambiental (EIA)")
         expect(respuesta).to_contain_text("«relocalizar a 12 familias de un caserío», es la letra c)")
