@@ -29,7 +29,12 @@ from asistente.registro import Contexto, ejecutar, sin_cache
 from asistente.turno.medicion import es_abstencion
 from config.texto import sin_tildes
 from normativa import busqueda as corpus
-from normativa.busqueda import COBERTURA_MINIMA, PUNTOS_PARA_ABSTENERSE, SenalesDeAbstencion
+from normativa.busqueda import (
+    COBERTURA_MINIMA,
+    PUNTOS_PARA_ABSTENERSE,
+    SIMILITUD_MINIMA,
+    SenalesDeAbstencion,
+)
 from proyectos.roles import Rol, Usuario
 
 TIPOS = ("normativa", "proyecto", "fuera_de_corpus")
@@ -284,8 +289,14 @@ def _precision_y_recall_de_abstencion(puntajes: list[Puntaje]) -> dict[str, floa
     }
 
 
-# Puntos de operación de la curva de abstención: puntos para abstenerse × cobertura mínima.
-PUNTOS_DE_OPERACION = [(minimo, cobertura) for minimo in (1, 2, 3) for cobertura in (0.15, 0.21, 0.3)]
+# Puntos de operación de la curva de abstención: puntos para abstenerse × cobertura mínima ×
+# similitud mínima (0: sin la señal de similitud).
+PUNTOS_DE_OPERACION = [
+    (minimo, cobertura, similitud)
+    for minimo in (1, 2, 3)
+    for cobertura in (0.15, 0.21, 0.3)
+    for similitud in (0.0, 0.835, 0.86, 0.88)
+]
 
 
 def curva_de_abstencion(puntajes: list[Puntaje]) -> list[dict[str, Any]]:
@@ -293,19 +304,28 @@ def curva_de_abstencion(puntajes: list[Puntaje]) -> list[dict[str, Any]]:
     preguntas del corpus se abstendrían sin deber (falsas) y cuántas fuera de corpus no (omitidas).
     El punto en uso es el que marca `en_uso`."""
     medidos = [(p.tipo == "fuera_de_corpus", p.senales) for p in puntajes if p.senales is not None]
+    en_uso = (PUNTOS_PARA_ABSTENERSE, COBERTURA_MINIMA, SIMILITUD_MINIMA)
     curva = []
-    for minimo, cobertura in PUNTOS_DE_OPERACION:
+    for minimo, cobertura, similitud in PUNTOS_DE_OPERACION:
 
-        def abstiene(s: SenalesDeAbstencion, minimo: int = minimo, cobertura: float = cobertura) -> bool:
-            return s.sin_evidencia or s.fuera_del_corpus(minimo=minimo, cobertura_minima=cobertura)
+        def abstiene(
+            s: SenalesDeAbstencion,
+            minimo: int = minimo,
+            cobertura: float = cobertura,
+            similitud: float = similitud,
+        ) -> bool:
+            return s.sin_evidencia or s.fuera_del_corpus(
+                minimo=minimo, cobertura_minima=cobertura, similitud_minima=similitud
+            )
 
         curva.append(
             {
                 "puntos": minimo,
                 "cobertura_minima": cobertura,
+                "similitud_minima": similitud,
                 "falsas": sum(not fuera and abstiene(senales) for fuera, senales in medidos),
                 "omitidas": sum(fuera and not abstiene(senales) for fuera, senales in medidos),
-                "en_uso": (minimo, cobertura) == (PUNTOS_PARA_ABSTENERSE, COBERTURA_MINIMA),
+                "en_uso": (minimo, cobertura, similitud) == en_uso,
             }
         )
     return curva

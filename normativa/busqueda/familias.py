@@ -30,6 +30,9 @@ class Familia:
     descripcion: str
     pregunta: re.Pattern[str]
     afinidad: re.Pattern[str]
+    # Una familia que es una forma de preguntar (cuánto tiempo) y no un tema: cuenta solo si lo
+    # preguntado la dice; «se vencieron los plazos…, ¿se entiende aprobada?» no pide un plazo.
+    solo_preguntada: bool = False
 
 
 def _re(patron: str) -> re.Pattern[str]:
@@ -53,6 +56,7 @@ FAMILIAS: tuple[Familia, ...] = (
             r"\bhorario\b|\ben que (momento|fecha)"
         ),
         _re(r"\bplazos?\b|\bdentro de(l)? (los )?\w+ dias\b|\bextension del plazo|\bprorroga"),
+        solo_preguntada=True,
     ),
     Familia(
         "sancion",
@@ -228,10 +232,17 @@ FAMILIAS: tuple[Familia, ...] = (
 POR_NOMBRE = {f.nombre: f for f in FAMILIAS}
 
 
-def familias_de(consulta: str) -> tuple[str, ...]:
-    """Nombres de las familias que reconoce la consulta, en el orden de `FAMILIAS`."""
+def familias_de(consulta: str, *, preguntado: str | None = None) -> tuple[str, ...]:
+    """Nombres de las familias que reconoce la consulta, en el orden de `FAMILIAS`. Con `preguntado`
+    (lo que la consulta pregunta, sin la historia que lo antecede), las familias que son una forma de
+    preguntar cuentan solo si están en él."""
     texto = " ".join(sin_tildes(consulta).split())
-    return tuple(f.nombre for f in FAMILIAS if f.pregunta.search(texto))
+    nucleo = texto if preguntado is None else " ".join(sin_tildes(preguntado).split())
+    return tuple(
+        f.nombre
+        for f in FAMILIAS
+        if f.pregunta.search(texto) and (not f.solo_preguntada or f.pregunta.search(nucleo))
+    )
 
 
 def afin(familias: tuple[str, ...], texto: str) -> bool:
@@ -267,6 +278,12 @@ ASPECTOS: tuple[Aspecto, ...] = (
             r"|interesad\w*|directamente afectad\w*|de oficio|a peticion|cualquier persona"
             r"|organizaciones ciudadanas|personas naturales)\b"
         ),
+    ),
+    Aspecto(
+        # Ser parte de un procedimiento es tener en él la calidad de interesado (Ley 19.880, Art. 21).
+        "parte",
+        _re(r"\b(es|son|sera|seran|queda\w*|hacer\w*|ser|soy|somos|tiene calidad de) (como )?parte\b"),
+        _re(r"\b(calidad de interesad\w*|interesad[oa]s?|parte interesada|directamente afectad\w*)\b"),
     ),
     Aspecto(
         "consecuencia",

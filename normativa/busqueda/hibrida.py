@@ -114,6 +114,8 @@ LARGO_PARTE = 4  # la parte conocida más corta que se acepta de una palabra com
 COBERTURA_MINIMA = 0.21
 MOSTRADOS_PARA_COBERTURA = 3
 PUNTOS_PARA_ABSTENERSE = 2
+# Similitud densa de lo que se mostraría bajo la cual suma un punto: la de la confianza alta.
+SIMILITUD_MINIMA = UMBRAL_ALTA
 
 
 class ErrorDeBusqueda(EntradaNoValida, ValueError):
@@ -226,7 +228,7 @@ def _buscar(
         puntajes = dict(textuales)
     else:
         puntajes = _fusionar(densos, textuales)
-    familias = familias_de(consulta)
+    familias = familias_de(consulta, preguntado=nucleo_de_la_pregunta(consulta))
     reordenados: dict[int, Candidato] = {}
     if modo == "hibrido":
         pesos = _pesos_normativos(list(puntajes))
@@ -710,31 +712,42 @@ class SenalesDeAbstencion:
       sin la situación que lo rodea) suma un punto;
     - que ninguna de las oraciones que se mostrarían cubra `COBERTURA_MINIMA` del peso IDF de la
       pregunta suma otro;
-    con `PUNTOS_PARA_ABSTENERSE` o más, la pregunta es de un tema que el corpus no trata. Citar solo
+    - que ninguno de los fragmentos que se mostrarían llegue a `SIMILITUD_MINIMA` de similitud densa
+      con la pregunta suma otro;
+    con `PUNTOS_PARA_ABSTENERSE` o más, y al menos una palabra ajena, la pregunta es de un tema que el
+    corpus no trata. Sin palabra ajena no hay tema ajeno: una pregunta dicha con el vocabulario del
+    corpus pero en palabras de faena cubre poco y se parece poco, y aun así es del corpus. Citar solo
     normas que no están cargadas es estar fuera; citar un artículo, un término definido, una norma
     cargada o nombrar una sigla del SEIA es estar dentro. El punto de operación se eligió sobre la
     curva de falsas abstenciones y abstenciones omitidas de todos los conjuntos públicos
-    (`evaluar_respuestas --curva`; ver docs/busqueda_normativa.md).
+    (`evaluar_respuestas` con varios archivos; ver docs/busqueda_normativa.md).
     """
 
     normas_ausentes: bool = False
     cita_el_corpus: bool = False
     ajenas: tuple[str, ...] = ()
     cobertura: float = 1.0
+    similitud: float = 1.0
     # La confianza ya era NONE antes de mirar el tema (similitud baja o palabras que el corpus no tiene).
     sin_evidencia: bool = False
 
-    def puntos(self, *, cobertura_minima: float = COBERTURA_MINIMA) -> int:
-        return len(self.ajenas) + (self.cobertura < cobertura_minima)
+    def puntos(
+        self, *, cobertura_minima: float = COBERTURA_MINIMA, similitud_minima: float = SIMILITUD_MINIMA
+    ) -> int:
+        return len(self.ajenas) + (self.cobertura < cobertura_minima) + (self.similitud < similitud_minima)
 
     def fuera_del_corpus(
-        self, *, minimo: int = PUNTOS_PARA_ABSTENERSE, cobertura_minima: float = COBERTURA_MINIMA
+        self,
+        *,
+        minimo: int = PUNTOS_PARA_ABSTENERSE,
+        cobertura_minima: float = COBERTURA_MINIMA,
+        similitud_minima: float = SIMILITUD_MINIMA,
     ) -> bool:
         if self.normas_ausentes:
             return True
-        if self.cita_el_corpus:
+        if self.cita_el_corpus or not self.ajenas:
             return False
-        return self.puntos(cobertura_minima=cobertura_minima) >= minimo
+        return self.puntos(cobertura_minima=cobertura_minima, similitud_minima=similitud_minima) >= minimo
 
 
 def senales_de_abstencion(
@@ -754,6 +767,7 @@ def senales_de_abstencion(
     return SenalesDeAbstencion(
         ajenas=tuple(palabras_ajenas(nucleo_de_la_pregunta(consulta), textos)),
         cobertura=max(coberturas, default=0.0),
+        similitud=max((r.similitud for r in mostrados if r.similitud is not None), default=1.0),
     )
 
 

@@ -1,8 +1,10 @@
 """El puntaje de `evaluar_respuestas` sigue el README del conjunto de respuestas."""
 
+from io import StringIO
 from pathlib import Path
 
 import pytest
+from django.core.management import call_command
 
 from asistente.evaluacion import (
     ConjuntoInvalido,
@@ -146,15 +148,37 @@ def test_la_curva_de_abstencion_cuenta_falsas_y_omitidas_en_cada_punto_de_operac
     dentro = Item("n", "¿Plazo?", "normativa", [{"norma": "DS 40", "articulo": "50"}], [])
     fuera = Item("f", "¿IVA?", "fuera_de_corpus", [], [])
     respondida = puntuar(dentro, Observada("Según el DS 40…", [{"norma": "DS 40", "articulo": "50"}]))
-    respondida.senales = SenalesDeAbstencion(ajenas=("cancha",), cobertura=0.1)  # 2 puntos
+    respondida.senales = SenalesDeAbstencion(ajenas=("cancha",), cobertura=0.1, similitud=0.9)  # 2 puntos
     omitida = puntuar(fuera, Observada("Según el DS 40…", [{"norma": "DS 40", "articulo": "3"}]))
-    omitida.senales = SenalesDeAbstencion(ajenas=("impuesto",), cobertura=0.5)  # 1 punto
+    # 1 punto por la palabra, otro si se exige similitud 0,86
+    omitida.senales = SenalesDeAbstencion(ajenas=("impuesto",), cobertura=0.5, similitud=0.85)
 
     total = resumen([respondida, omitida])
     curva = {
-        (p["puntos"], p["cobertura_minima"]): (p["falsas"], p["omitidas"]) for p in total["curva_abstencion"]
+        (p["puntos"], p["cobertura_minima"], p["similitud_minima"]): (p["falsas"], p["omitidas"])
+        for p in total["curva_abstencion"]
     }
 
-    assert curva[(1, 0.21)] == (1, 0) and curva[(2, 0.21)] == (1, 1) and curva[(3, 0.21)] == (0, 1)
+    assert (
+        curva[(1, 0.21, 0.0)] == (1, 0)
+        and curva[(2, 0.21, 0.0)] == (1, 1)
+        and curva[(3, 0.21, 0.0)] == (0, 1)
+    )
+    assert curva[(2, 0.21, 0.86)] == (1, 0) and curva[(2, 0.21, 0.835)] == (1, 1)
     assert [p["en_uso"] for p in total["curva_abstencion"]].count(True) == 1
-    assert total["falsas_abstenciones"] == 0 and total["abstenciones_omitidas"] == 1
+
+
+@pytest.mark.django_db
+def test_el_comando_imprime_la_curva_de_abstencion_con_el_punto_en_uso_marcado(corpus, tmp_path):
+    archivo = tmp_path / "uno.jsonl"
+    archivo.write_text(
+        '{"id": "c", "pregunta": "¿Cuánto IVA paga un camión importado?", "tipo": "fuera_de_corpus", '
+        '"citas": [], "hechos": []}\n'
+    )
+    salida = StringIO()
+
+    call_command("evaluar_respuestas", str(archivo), "--solo-busqueda", stdout=salida)
+
+    texto = salida.getvalue()
+    assert "Curva de abstención" in texto and "(* = en uso)" in texto
+    assert texto.count("*") == 2  # la celda en uso y la leyenda

@@ -1,11 +1,15 @@
 """Búsqueda híbrida sobre el corpus real: referencias explícitas, filtros, citas y confianza."""
 
+from dataclasses import replace
+
 import pytest
 
 from normativa.busqueda import hibrida
 from normativa.busqueda.hibrida import (
     PESO_MODIFICATORIO,
+    SIMILITUD_MINIMA,
     ErrorDeBusqueda,
+    SenalesDeAbstencion,
     _pesos_normativos,
     buscar_documentacion,
     buscar_normativa,
@@ -384,3 +388,24 @@ def test_fuera_de_una_pregunta_por_una_lista_las_letras_de_un_articulo_siguen_si
     busqueda = buscar_normativa(consulta="¿Qué se entiende por daño ambiental?")
 
     assert busqueda.resultados[0].cita == "Ley 19.300, Art. 2, letra e)"
+
+
+def test_una_palabra_ajena_y_lo_que_se_mostraria_poco_parecido_bastan_para_abstenerse():
+    senales = SenalesDeAbstencion(ajenas=("quórum",), cobertura=0.4, similitud=SIMILITUD_MINIMA - 0.02)
+
+    assert senales.puntos() == 2 and senales.fuera_del_corpus()
+    assert not replace(senales, similitud=SIMILITUD_MINIMA + 0.02).fuera_del_corpus()
+
+
+def test_sin_palabra_ajena_no_hay_abstencion_aunque_lo_mostrado_cubra_poco_y_se_parezca_poco():
+    # Una pregunta dicha con palabras de faena pero con el vocabulario del corpus sigue siendo del corpus.
+    senales = SenalesDeAbstencion(ajenas=(), cobertura=0.1, similitud=0.8)
+
+    assert senales.puntos() == 2 and not senales.fuera_del_corpus()
+
+
+def test_citar_el_corpus_gana_a_cualquier_senal_y_citar_solo_normas_ausentes_es_estar_fuera():
+    assert not SenalesDeAbstencion(
+        cita_el_corpus=True, ajenas=("iva", "renta"), similitud=0.7
+    ).fuera_del_corpus()
+    assert SenalesDeAbstencion(normas_ausentes=True).fuera_del_corpus()

@@ -2,7 +2,7 @@
 
 import pytest
 
-from normativa.busqueda.familias import afin, familias_de, tiene_tiempo
+from normativa.busqueda.familias import afin, aspectos_de, familias_de, tiene_tiempo
 
 
 @pytest.mark.parametrize(
@@ -38,6 +38,26 @@ def test_una_pregunta_ajena_al_seia_no_tiene_familia():
     assert familias_de("¿Cuánto IVA pago al importar un camión?") == ()
 
 
+@pytest.mark.parametrize(
+    ("pregunta", "aspecto"),
+    [
+        ("¿Ante quién se presenta el recurso?", "quien"),
+        ("Si la comunidad reclama, ¿puede hacerse parte del procedimiento?", "parte"),
+        ("¿El denunciante queda como parte del sancionatorio?", "parte"),
+        ("¿Qué arriesgamos si no informamos?", "consecuencia"),
+        ("¿Qué tenemos que hacer antes de operar?", "obligacion"),
+    ],
+)
+def test_lo_que_la_pregunta_pide_ademas_de_su_tema_se_reconoce_por_su_forma(pregunta, aspecto):
+    assert aspecto in [a.nombre for a in aspectos_de(pregunta)]
+
+
+def test_formar_parte_de_un_organo_no_es_preguntar_por_la_calidad_de_parte():
+    assert "parte" not in [
+        a.nombre for a in aspectos_de("¿Quiénes forman parte de la Comisión de Evaluación?")
+    ]
+
+
 def test_la_afinidad_reconoce_la_clase_del_fragmento_por_su_encabezado():
     assert afin(("permiso",), "permiso para la corta, destruccion o descepado de formaciones xerofiticas")
     assert not afin(("caducidad",), "permiso para la corta de bosque nativo")
@@ -63,3 +83,11 @@ def test_las_anclas_de_una_familia_son_los_articulos_de_ley_o_reglamento_de_su_c
 
     assert {(f.norma.sigla, f.articulo) for f in caducidad} >= {("DS 40", "73"), ("Ley 19.300", "25 ter")}
     assert all(not f.letra for f in caducidad)
+
+
+def test_un_plazo_que_solo_cuenta_la_historia_no_hace_de_la_pregunta_una_de_plazo():
+    consulta = "Ya pasaron los plazos de la evaluación y nadie resolvió. ¿Qué efecto tiene ese silencio?"
+
+    assert "plazo" in familias_de(consulta)
+    assert "plazo" not in familias_de(consulta, preguntado="¿Qué efecto tiene ese silencio?")
+    assert "plazo" in familias_de(consulta, preguntado="¿Cuánto tiempo tenemos?")

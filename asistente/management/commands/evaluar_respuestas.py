@@ -63,12 +63,19 @@ class Command(BaseCommand):
             f"recall@{RECALL_BUSQUEDA} de buscar_normativa (preguntas del corpus): "
             f"{_tasa(total['recall_busqueda'])}"
         )
-        self.stdout.write("\nCurva de abstención (puntos, cobertura mínima → falsas / omitidas):")
+        self.stdout.write(
+            "\nCurva de abstención (falsas / omitidas) por puntos y cobertura mínima (filas) y "
+            "similitud mínima (columnas; 0 = sin esa señal):"
+        )
+        similitudes = sorted({p["similitud_minima"] for p in total["curva_abstencion"]})
+        self.stdout.write("  pts  cob  " + "".join(f"{s:>12.3f}" for s in similitudes))
+        filas: dict[tuple[int, float], list[str]] = {}
         for punto in total["curva_abstencion"]:
-            self.stdout.write(
-                f"  {punto['puntos']}  {punto['cobertura_minima']:.2f} → {punto['falsas']:3d} / "
-                f"{punto['omitidas']:3d}{'  ← en uso' if punto['en_uso'] else ''}"
-            )
+            celda = f"{punto['falsas']:3d} / {punto['omitidas']:3d}{'*' if punto['en_uso'] else ' '}"
+            filas.setdefault((punto["puntos"], punto["cobertura_minima"]), []).append(f"{celda:>12s}")
+        for (minimo, cobertura), celdas in filas.items():
+            self.stdout.write(f"  {minimo:3d}  {cobertura:.2f}" + "".join(celdas))
+        self.stdout.write("  (* = en uso)")
 
 
 def _marca(valor: bool | None) -> str:
