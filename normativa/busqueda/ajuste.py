@@ -52,7 +52,7 @@ def muestras(
         pesos = hibrida._pesos_normativos(list(puntajes))
         puntajes = {fid: p * pesos.get(fid, 1.0) for fid, p in puntajes.items()}
         familias = familias_de(pregunta)
-        anclas = hibrida.anclas_de_familias(base, familias, vector)
+        anclas = hibrida.anclas_de_familias(base, familias, vector, lexemas)
         candidatos = reordenar(
             lexemas=lexemas,
             familias=familias,

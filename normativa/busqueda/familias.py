@@ -326,21 +326,54 @@ def aspectos_de(consulta: str) -> tuple[Aspecto, ...]:
 
 LARGO_ANCLA = 300  # el epígrafe y la primera oración del artículo
 TIPOS_ANCLA = (Norma.Tipo.LEY, Norma.Tipo.DECRETO)
-_anclas: dict[tuple[int, int], dict[str, list[int]]] = {}
+# «Artículo 156.-» en su propia línea: el inicio que se compara es lo que sigue (el epígrafe).
+_NUMERO_DE_ARTICULO = re.compile(r"^\s*articulo\s+[\w° ]{1,30}\.?-?\s*\n", re.IGNORECASE)
+# El epígrafe: la línea corta que sigue al número y termina en punto («Permiso para efectuar
+# modificaciones de cauce.»).
+_EPIGRAFE = re.compile(r"^([^\n.]{3,140})\.\s*\n")
+
+
+@dataclass(frozen=True)
+class _Anclas:
+    por_familia: dict[str, list[int]]
+    epigrafes: dict[int, str]  # de las anclas que tienen uno, sin tildes
+
+
+_anclas: dict[tuple[int, int], _Anclas] = {}
 
 
 def anclas(nombre: str) -> list[int]:
     """Artículos completos (sin letra) de ley o reglamento cuyo inicio es de la clase de la familia.
     Se calculan una vez por estado del corpus (cantidad y último fragmento vigentes)."""
+    return _anclas_del_corpus().por_familia.get(nombre, [])
+
+
+def epigrafes_de_anclas(ids: list[int]) -> dict[int, str]:
+    """El epígrafe (sin tildes) de cada ancla de `ids` que lo tiene."""
+    epigrafes = _anclas_del_corpus().epigrafes
+    return {pk: epigrafes[pk] for pk in ids if pk in epigrafes}
+
+
+def _anclas_del_corpus() -> _Anclas:
     vigentes = FragmentoLegal.objects.filter(
         version__vigente=True, letra="", norma__tipo__in=TIPOS_ANCLA
     ).exclude(articulo="")
     estado = vigentes.aggregate(n=Count("pk"), ultimo=Max("pk"))
     clave = (estado["n"], estado["ultimo"] or 0)
     if clave not in _anclas:
-        inicios = [(pk, sin_tildes(texto[:LARGO_ANCLA])) for pk, texto in vigentes.values_list("pk", "texto")]
-        _anclas.clear()
-        _anclas[clave] = {
+        inicios = [
+            (pk, _NUMERO_DE_ARTICULO.sub("", sin_tildes(texto[:LARGO_ANCLA]), count=1))
+            for pk, texto in vigentes.values_list("pk", "texto")
+        ]
+        por_familia = {
             f.nombre: [pk for pk, inicio in inicios if f.afinidad.search(inicio)] for f in FAMILIAS
         }
-    return _anclas[clave].get(nombre, [])
+        de_alguna = {pk for ids in por_familia.values() for pk in ids}
+        epigrafes = {
+            pk: m.group(1).strip()
+            for pk, inicio in inicios
+            if pk in de_alguna and (m := _EPIGRAFE.match(inicio))
+        }
+        _anclas.clear()
+        _anclas[clave] = _Anclas(por_familia, epigrafes)
+    return _anclas[clave]

@@ -39,10 +39,11 @@ from config import metricas
 from config.errores import EntradaNoValida
 from config.texto import sin_tildes
 from normativa.busqueda.ajenas import nucleo_de_la_pregunta, palabras_ajenas
-from normativa.busqueda.familias import anclas, familias_de
+from normativa.busqueda.familias import anclas, epigrafes_de_anclas, familias_de
 from normativa.busqueda.reordenar import (
     CANDIDATOS_REORDENADOS,
     Candidato,
+    idf_y_conocidos,
     primera_oracion,
     reordenar,
 )
@@ -74,6 +75,7 @@ EF_SEARCH = 120
 
 
 ANCLAS_POR_FAMILIA = 4
+EPIGRAFE_NOMBRADO = 0.6  # del peso IDF del epígrafe de un ancla que la pregunta debe decir
 
 
 RRF_K = 10
@@ -233,7 +235,7 @@ def _buscar(
     if modo == "hibrido":
         pesos = _pesos_normativos(list(puntajes))
         puntajes = {fid: p * pesos.get(fid, 1.0) for fid, p in puntajes.items()}
-        anclas_ = anclas_de_familias(base, familias, vector)
+        anclas_ = anclas_de_familias(base, familias, vector, lexemas)
         puntajes, reordenados = _reordenados(
             puntajes, expandida, lexemas, familias, densos, textuales, anclas_
         )
@@ -499,12 +501,17 @@ def orden_a_reordenar(puntajes: dict[int, float], anclas: list[int]) -> list[int
 
 
 def anclas_de_familias(
-    base: QuerySet[FragmentoLegal], familias: tuple[str, ...], vector: np.ndarray | None
+    base: QuerySet[FragmentoLegal],
+    familias: tuple[str, ...],
+    vector: np.ndarray | None,
+    lexemas: Sequence[str] = (),
 ) -> list[int]:
     """Artículos completos de ley o reglamento de la clase que pide cada familia de la pregunta
-    (`familias.anclas`), los `ANCLAS_POR_FAMILIA` más cercanos a la pregunta: una pregunta por los
-    efectos que exigen un EIA trae el art. 11 de la Ley 19.300 aunque la similitud y las palabras lo
-    dejen fuera de los candidatos. El reordenador decide después si sirven."""
+    (`familias.anclas`): los `ANCLAS_POR_FAMILIA` más cercanos a la pregunta y los que la pregunta
+    nombra por su epígrafe (`lexemas`, con la jerga ya traducida: «desviar una quebrada» trae
+    «modificaciones de cauce», el epígrafe del PAS del Art. 156 del DS 40, que la similitud deja
+    lejos). Una pregunta por los efectos que exigen un EIA trae el art. 11 de la Ley 19.300 aunque la
+    similitud y las palabras lo dejen fuera de los candidatos. El reordenador decide después si sirven."""
     if not familias or vector is None:
         return []
     por_familia = {nombre: set(anclas(nombre)) for nombre in familias}
@@ -520,7 +527,36 @@ def anclas_de_familias(
     for ids in por_familia.values():
         cercanas = sorted((pk for pk in ids if pk in distancias), key=lambda pk: distancias[pk])
         elegidas.extend(cercanas[:ANCLAS_POR_FAMILIA])
-    return elegidas
+    nombradas = _nombradas_por_su_epigrafe([pk for pk in todas if pk in distancias], lexemas)
+    return elegidas + [pk for pk in nombradas if pk not in elegidas]
+
+
+def _nombradas_por_su_epigrafe(ids: list[int], lexemas: Sequence[str]) -> list[int]:
+    """Las anclas cuyo epígrafe dice la pregunta: al menos `EPIGRAFE_NOMBRADO` de su peso IDF está en
+    los lexemas de la pregunta, las más dichas primero (a lo más `ANCLAS_POR_FAMILIA`)."""
+    epigrafes = epigrafes_de_anclas(ids)
+    if not epigrafes or not lexemas:
+        return []
+    with connection.cursor() as cursor:
+        cursor.execute(
+            """
+            SELECT e.pk,
+                   array(SELECT DISTINCT lexeme
+                           FROM unnest(to_tsvector('spanish', normativa_sin_tildes(e.texto))))
+              FROM unnest(%s::int[], %s::text[]) AS e(pk, texto)
+            """,
+            [list(epigrafes), list(epigrafes.values())],
+        )
+        propios = {pk: set(lexemas_) for pk, lexemas_ in cursor.fetchall() if lexemas_}
+    idf, _ = idf_y_conocidos(sorted(set(lexemas).union(*propios.values())))
+    consulta = set(lexemas)
+    dichas = []
+    for pk, suyos in propios.items():
+        total = sum(idf[lexema] for lexema in suyos)
+        dicho = sum(idf[lexema] for lexema in suyos & consulta)
+        if total and dicho / total >= EPIGRAFE_NOMBRADO:
+            dichas.append((dicho / total, pk))
+    return [pk for _, pk in sorted(dichas, reverse=True)[:ANCLAS_POR_FAMILIA]]
 
 
 def _reordenados(

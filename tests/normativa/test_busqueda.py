@@ -330,6 +330,23 @@ def test_una_pregunta_de_eia_o_dia_reordena_el_articulo_11_aunque_la_busqueda_no
     assert "Ley 19.300 11" in citas_anclas
 
 
+def test_un_permiso_nombrado_por_su_epigrafe_en_palabras_de_faena_se_reordena_aunque_quede_lejos():
+    base = hibrida._fragmentos_buscables(
+        normas=None, temas=None, tipos_documento=None, incluir_derogados=False, incluir_documentacion=False
+    )
+    pregunta = "Para el camino de acceso hay que desviar un estero. ¿Qué permiso sectorial se necesita?"
+    # el glosario traduce «desviar un estero» al nombre del PAS: «modificaciones de cauce»
+    lexemas = hibrida._lexemas(expandir_consulta(pregunta))
+
+    anclas = hibrida.anclas_de_familias(base, ("permiso",), embeber_consulta(pregunta), lexemas)
+    sin_epigrafe = hibrida.anclas_de_familias(base, ("permiso",), embeber_consulta(pregunta))
+
+    def citas(ids):
+        return {f.norma.sigla + " " + f.articulo for f in FragmentoLegal.objects.filter(pk__in=ids)}
+
+    assert "DS 40 156" in citas(anclas) and "DS 40 156" not in citas(sin_epigrafe)
+
+
 def test_la_definicion_del_termino_preguntado_responde_con_la_definicion_entera():
     busqueda = buscar_normativa(
         consulta="¿Qué se entiende por modificación de un proyecto según el reglamento?"
