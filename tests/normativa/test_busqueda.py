@@ -341,7 +341,7 @@ def test_un_permiso_nombrado_por_su_epigrafe_en_palabras_de_faena_se_reordena_au
     anclas = hibrida.anclas_de_familias(base, ("permiso",), embeber_consulta(pregunta), lexemas)
     sin_epigrafe = hibrida.anclas_de_familias(base, ("permiso",), embeber_consulta(pregunta))
 
-    def citas(ids):
+    def citas(ids: list[int]) -> set[str]:
         return {f.norma.sigla + " " + f.articulo for f in FragmentoLegal.objects.filter(pk__in=ids)}
 
     assert "DS 40 156" in citas(anclas) and "DS 40 156" not in citas(sin_epigrafe)
