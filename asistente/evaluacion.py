@@ -295,7 +295,7 @@ PUNTOS_DE_OPERACION = [
     (minimo, cobertura, similitud)
     for minimo in (1, 2, 3)
     for cobertura in (0.15, 0.21, 0.3)
-    for similitud in (0.0, 0.835, 0.86, 0.88)
+    for similitud in (0.0, 0.835, 0.86, 0.87, 0.88)
 ]
 
 

@@ -197,7 +197,8 @@ FAMILIAS: tuple[Familia, ...] = (
     Familia(
         "medidas",
         "medidas de mitigación, reparación y compensación",
-        _re(r"\b(mitig|repar|compens)\w*"),
+        # «reparar», no «repartir»: mitigar, reparar y compensar son las tres clases de medida.
+        _re(r"\bmitig\w*|\brepar(a|an|ar|amos|acion|aciones|e|en|emos|ad[oa]s?)\b|\bcompens\w*"),
         _re(r"\bmedidas de (mitigacion|reparacion|compensacion)\b"),
     ),
     # Ley 19.300 Arts. 31 bis y siguientes: el derecho a la información ambiental en poder del Estado.

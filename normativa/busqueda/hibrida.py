@@ -116,8 +116,10 @@ LARGO_PARTE = 4  # la parte conocida más corta que se acepta de una palabra com
 COBERTURA_MINIMA = 0.21
 MOSTRADOS_PARA_COBERTURA = 3
 PUNTOS_PARA_ABSTENERSE = 2
-# Similitud densa de lo que se mostraría bajo la cual suma un punto: la de la confianza alta.
-SIMILITUD_MINIMA = UMBRAL_ALTA
+# Similitud densa de lo que se mostraría bajo la cual suma un punto. Elegida en la curva de los
+# conjuntos públicos: el centro del hueco entre la pregunta ajena con una palabra ajena más parecida
+# a lo que se mostraría (0,866) y la del corpus con una palabra ajena menos parecida (0,887).
+SIMILITUD_MINIMA = 0.87
 
 
 class ErrorDeBusqueda(EntradaNoValida, ValueError):

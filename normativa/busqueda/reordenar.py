@@ -91,6 +91,9 @@ _CONTINUACION = re.compile(
     r"|(en tal caso|en dicho caso|en caso contrario|si asi no|con todo|sin embargo|no obstante)\b"
 )
 _ORACIONES = re.compile(r"(?<=[.;:])\s+(?=[A-ZÁÉÍÓÚÑ¿«(\d])|\n+")
+# LeyChile corta las líneas de listas y tablas a mitad de oración («la caracterización y\nanálisis de
+# los aspectos…»): un salto entre minúsculas (o tras una coma) no termina la oración.
+_SALTO_DENTRO_DE_ORACION = re.compile(r"(?<=[a-záéíóúñü,])[ \t]*\n(?=[ \t]*[a-záéíóúñü])")
 
 
 @dataclass
@@ -173,7 +176,9 @@ def reordenar(
             )
             if valor > 0:
                 puntuadas.append((preferencia, valor, posicion, oracion))
-        puntuadas.sort(reverse=True)
+        # A igual preferencia, la que viene antes: el inicio del artículo dice la regla y lo que sigue
+        # la detalla.
+        puntuadas.sort(key=lambda o: (o[0], o[1], -o[2]), reverse=True)
         cobertura = puntuadas[0][1] if puntuadas else 0.0
         # La mejor oración y, si otra del mismo fragmento responde casi tanto, también esa (en el
         # orden del texto): la respuesta suele ocupar dos oraciones seguidas de un artículo largo.
@@ -313,7 +318,7 @@ def primera_oracion(texto: str) -> str:
 
 
 def _oraciones(texto: str) -> list[str]:
-    partes = [" ".join(p.split()) for p in _ORACIONES.split(texto)]
+    partes = [" ".join(p.split()) for p in _ORACIONES.split(_SALTO_DENTRO_DE_ORACION.sub(" ", texto))]
     return [p for p in partes if len(p) >= 15][:MAXIMO_ORACIONES]
 
 

@@ -14,7 +14,7 @@ from normativa.busqueda.hibrida import (
     buscar_documentacion,
     buscar_normativa,
 )
-from normativa.busqueda.reordenar import CANDIDATOS_REORDENADOS, la_ley_primero
+from normativa.busqueda.reordenar import CANDIDATOS_REORDENADOS, _oraciones, la_ley_primero
 from normativa.embeddings import embeber_consulta
 from normativa.glosario import expandir_consulta, expandir_siglas
 from normativa.ingesta.corpus import documentacion_cargar
@@ -426,3 +426,16 @@ def test_citar_el_corpus_gana_a_cualquier_senal_y_citar_solo_normas_ausentes_es_
         cita_el_corpus=True, ajenas=("iva", "renta"), similitud=0.7
     ).fuera_del_corpus()
     assert SenalesDeAbstencion(normas_ausentes=True).fuera_del_corpus()
+
+
+def test_un_salto_de_linea_a_mitad_de_oracion_no_la_corta_pero_el_de_una_letra_nueva_si():
+    texto = (
+        "Medio físico, que incluirá, la caracterización y\nanálisis de los aspectos asociados a:\n"
+        "- La atmósfera, como el clima y meteorología,\nla calidad del aire;\nf) La predicción de impactos."
+    )
+
+    assert _oraciones(texto) == [
+        "Medio físico, que incluirá, la caracterización y análisis de los aspectos asociados a:",
+        "- La atmósfera, como el clima y meteorología, la calidad del aire;",
+        "f) La predicción de impactos.",
+    ]

@@ -91,3 +91,8 @@ def test_un_plazo_que_solo_cuenta_la_historia_no_hace_de_la_pregunta_una_de_plaz
     assert "plazo" in familias_de(consulta)
     assert "plazo" not in familias_de(consulta, preguntado="¿Qué efecto tiene ese silencio?")
     assert "plazo" in familias_de(consulta, preguntado="¿Cuánto tiempo tenemos?")
+
+
+def test_repartir_no_es_reparar():
+    assert "medidas" in familias_de("Si no se puede reparar el daño, ¿qué medida corresponde?")
+    assert "medidas" not in familias_de("¿Cómo se reparten las ganancias entre los dueños?")
