@@ -35,6 +35,7 @@ from normativa import selectors as normativa
 from normativa.models import Norma
 from proyectos import selectors as proyectos
 from proyectos import services as servicios_proyectos
+from proyectos.analisis.componentes import ETIQUETAS as ETIQUETAS_COMPONENTES
 from proyectos.analisis.entrada import CIRCUNSTANCIAS, EntradaInvalida, validar_entrada
 from proyectos.analisis.ingreso import TIPOS, numero_cl
 from proyectos.analisis.motor import evaluar_entrada
@@ -462,6 +463,24 @@ class EvaluarProyecto(BaseModel):
     circunstancias: list[str] = Field(
         default_factory=list, title="Circunstancias", description=f"De: {', '.join(CIRCUNSTANCIAS)}."
     )
+    # Otras partes de la faena que la hacen ingresar por su propia letra del Art. 10 (DS 40 Art. 3).
+    ducto_minero_km: float | None = Field(
+        default=None, ge=0, title="Ducto minero (km)", description="Mineroducto o relaveducto: letra j."
+    )
+    linea_transmision_kv: float | None = Field(
+        default=None, ge=0, title="Línea de transmisión (kV)", description="Más de 23 kV: letra b."
+    )
+    generacion_mw: float | None = Field(
+        default=None, ge=0, title="Central generadora (MW)", description="Más de 3 MW: letra c."
+    )
+    potencia_instalada_kva: float | None = Field(
+        default=None, ge=0, title="Fundición o instalación fabril (kVA)", description="2.000 kVA o más: k.1."
+    )
+    obras_en_glaciar: bool = Field(default=False, title="Obras sobre un glaciar", description="Letra a.5.")
+    extraccion_turba: bool = Field(default=False, title="Extracción de turba", description="Literal i.6.")
+
+
+_COMPONENTES = set(ETIQUETAS_COMPONENTES)
 
 
 @herramienta(permiso=puede_consultar, actividad="Evaluando el proyecto descrito…")
@@ -471,7 +490,12 @@ def evaluar_proyecto(entrada: EvaluarProyecto, ctx: Contexto) -> dict[str, Any]:
     umbral (también cuando no lo alcanza), efectos del Art. 11 declarados, advertencias (sin
     geometría no se revisan áreas protegidas) y el fundamento. Úsela cuando el usuario describe un
     proyecto (tipo, cantidades, región) y pregunta si ingresa al SEIA o por qué vía."""
-    datos = {"nombre": "Proyecto descrito en la conversación", **entrada.model_dump()}
+    datos = {"nombre": "Proyecto descrito en la conversación", **entrada.model_dump(exclude=_COMPONENTES)}
+    componentes = {
+        campo: valor for campo in _COMPONENTES if (valor := getattr(entrada, campo)) not in (None, False)
+    }
+    if componentes:
+        datos["componentes"] = componentes
     try:
         validada = validar_entrada(datos)
     except EntradaInvalida as error:

@@ -26,6 +26,17 @@ from proyectos.models import Analisis, Cliente, Proyecto
 from proyectos.roles import puede_consultar, puede_escribir, rol_de
 
 
+class ComponentesSerializer(serializers.Serializer):  # type: ignore[type-arg]
+    """Otras partes de la faena que la hacen ingresar por su propia letra (DS 40 Art. 3)."""
+
+    ducto_minero_km = serializers.FloatField(required=False, help_text="Mineroducto o relaveducto: letra j.")
+    linea_transmision_kv = serializers.FloatField(required=False, help_text="Más de 23 kV: literal b.1.")
+    generacion_mw = serializers.FloatField(required=False, help_text="Más de 3 MW: letra c.")
+    potencia_instalada_kva = serializers.FloatField(required=False, help_text="2.000 kVA o más: literal k.1.")
+    obras_en_glaciar = serializers.BooleanField(required=False, help_text="Literal a.5, cualquier tamaño.")
+    extraccion_turba = serializers.BooleanField(required=False, help_text="Literal i.6.")
+
+
 class EntradaMotorSerializer(serializers.Serializer):  # type: ignore[type-arg]
     """Contrato de entrada del motor (la validación completa la hace el motor, en castellano)."""
 
@@ -44,6 +55,7 @@ class EntradaMotorSerializer(serializers.Serializer):  # type: ignore[type-arg]
     circunstancias = serializers.ListField(
         child=serializers.ChoiceField(choices=list(CIRCUNSTANCIAS)), required=False
     )
+    componentes = ComponentesSerializer(required=False)
 
 
 RESULTADO = inline_serializer(

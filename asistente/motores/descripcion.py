@@ -1,4 +1,6 @@
-"""Las cantidades de un proyecto descrito en palabras, en las unidades del motor.
+"""Las cantidades de un proyecto descrito en palabras, en las unidades del motor, y las otras partes
+de la faena que pueden hacerlo ingresar (`componentes_dichos`: el mineroducto, la línea, la central,
+las obras sobre un glaciar).
 
 El motor decide con t/mes, plataformas, m³/mes, m³ totales y hectáreas (DS 40 Art. 3 letra i). Un
 consultor las dice como las piensa: toneladas al año o al día, «12 mil», «1,2 millones», metros
@@ -37,6 +39,50 @@ _DURACION = re.compile(
 _PLATAFORMAS = re.compile(_CIFRA + r"\s*plataformas?\b")
 _SONDAJES = re.compile(_CIFRA + r"\s*(?:sondajes?|pozos? de sondaje)\b")
 _HECTAREAS = re.compile(_CIFRA + r"\s*(?:hectareas|ha)\b")
+
+
+# Las partes de la faena, dichas como las dice un consultor (DS 40 Art. 3: j, b.1, c, k.1, a.5, i.6).
+_DUCTO = re.compile(
+    r"\b(?:mineroducto|concentraducto|relaveducto|ducto minero"
+    r"|(?:ducto|tuberia|caneria) (?:de|para el|para los) (?:concentrado|relaves?|pulpa))s?\b"
+    r"[^.;]{0,40}?" + _CIFRA + r"\s*(?:km|kilometros)\b"
+)
+_KV = re.compile(r"\blinea\w*\b[^.;]{0,60}?" + _CIFRA + r"\s*kv\b|" + _CIFRA + r"\s*kv\b")
+_MW = re.compile(_CIFRA + r"\s*mw\b")
+_KVA = re.compile(_CIFRA + r"\s*kva\b")
+# Obras sobre un glaciar (a.5): la obra está en él, no cerca («a 2 km del glaciar» no lo es).
+_SOBRE_GLACIAR = re.compile(
+    r"\b(?:sobre|encima|dentro|intervenir|intervenimos|remover|removemos|alterar|afectar|cubrir|pasa por)\b"
+    r"[^.;]{0,40}?\bglaciar"
+    r"|\bglaciar\w*\b[^.;]{0,30}?\b(?:intervenid|removid|cubiert|afectad|alterad)"
+)
+_TURBA = re.compile(r"\b(?:extra\w*|explot\w*|sacar|sacamos)\b[^.;]{0,30}?\bturba\b|\bturberas?\b")
+_NEGACION = re.compile(r"\b(?:no|sin|nunca|ningun\w*|lejos)\b")
+
+
+def componentes_dichos(normal: str) -> dict[str, float | bool]:
+    """Las partes de la faena dichas en el mensaje (ya sin tildes), en los campos de `componentes` del
+    motor: «un mineroducto de 30 km» → {"ducto_minero_km": 30}."""
+    dichos: dict[str, float | bool] = {}
+    for campo, patron in (
+        ("ducto_minero_km", _DUCTO),
+        ("linea_transmision_kv", _KV),
+        ("generacion_mw", _MW),
+        ("potencia_instalada_kva", _KVA),
+    ):
+        if m := patron.search(normal):
+            dichos[campo] = _cifra(m)
+    if (m := _SOBRE_GLACIAR.search(normal)) and not _negada(normal, m):
+        dichos["obras_en_glaciar"] = True
+    if (m := _TURBA.search(normal)) and not _negada(normal, m):
+        dichos["extraccion_turba"] = True
+    return dichos
+
+
+def _negada(normal: str, m: re.Match[str]) -> bool:
+    """La frase está negada en su cláusula («no tocamos el glaciar», «lejos del glaciar»)."""
+    inicio = max(normal.rfind(signo, 0, m.start()) for signo in ".;,")
+    return bool(_NEGACION.search(normal[inicio + 1 : m.end()]))
 
 
 @dataclass

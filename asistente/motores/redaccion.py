@@ -148,16 +148,18 @@ def redactar_evaluacion(
         del_literal = [u for u in umbrales if u["literal"] == literal]
         cumplidos = [u["texto"] for u in del_literal if u["cumple"]]
         letra = literal.split(".")[0]
+        # «literal i.1», pero «letra j)»: una letra del Art. 3 sin literales se cita como letra.
+        nombre = f"del literal {literal}" if "." in literal else f"de la letra {literal})"
         referencias = marca(("Ley 19.300", "10", letra), ("DS 40", "3", literal))
         if cumplidos:
             parrafos.append(
-                f"Alcanza la tipología del literal {literal} del Art. 3 del DS 40 (letra {letra}) del "
+                f"Alcanza la tipología {nombre} del Art. 3 del DS 40 (letra {letra}) del "
                 f"Art. 10 de la Ley 19.300): {'; '.join(cumplidos)}{referencias}."
             )
         else:
             textos = "; ".join(u["texto"] for u in del_literal)
             parrafos.append(
-                f"No alcanza el umbral del literal {literal} del Art. 3 del DS 40 (letra {letra}) del "
+                f"No alcanza el umbral {nombre} del Art. 3 del DS 40 (letra {letra}) del "
                 f"Art. 10 de la Ley 19.300): {textos}{referencias}."
             )
     if clasificacion == "EIA":

@@ -12,7 +12,7 @@ from datetime import date
 from typing import Any
 
 from asistente.acciones import accion_proponer, texto_de_propuesta
-from asistente.motores.descripcion import cantidades_dichas
+from asistente.motores.descripcion import cantidades_dichas, componentes_dichos
 from asistente.motores.redaccion import (
     MAXIMO_FUENTES,
     cuantas_fuentes,
@@ -109,8 +109,9 @@ _TIPOS = [
     (re.compile(r"arido|cantera|\bpozo\b|lastre|ripio|grava"), "aridos_pozo"),
     (re.compile(r"petroleo|\bgas\b|hidrocarburo"), "hidrocarburos"),
 ]
-# Un proyecto descrito con su extracción de mineral es una explotación aunque no lo diga.
-_EXPLOTACION = re.compile(r"\b(mina|rajo|yacimiento|mineral|explotacion|faena minera|subterranea)\b")
+# Un proyecto descrito con su extracción de mineral es una explotación aunque no lo diga; con toneladas
+# al mes, «faena» es la faena minera.
+_EXPLOTACION = re.compile(r"\b(mina|rajo|yacimiento|mineral|explotacion|faena|subterranea|concentrado)\b")
 
 
 @dataclass
@@ -126,6 +127,8 @@ class Entidades:
     supuestos: list[str] = field(default_factory=list)
     # Efectos del Art. 11 dichos con palabras de faena («hay que relocalizar a 12 familias»).
     circunstancias: list[CircunstanciaDicha] = field(default_factory=list)
+    # Otras partes de la faena que pueden hacerla ingresar («un mineroducto de 30 km» → letra j).
+    componentes: dict[str, float | bool] = field(default_factory=dict)
 
 
 class MotorReglas:
@@ -284,6 +287,7 @@ class MotorReglas:
             parametros["comuna"] = e.comuna
         if e.circunstancias:
             parametros["circunstancias"] = [d.circunstancia for d in e.circunstancias]
+        parametros.update(e.componentes)
         llamada = ejecutar("evaluar_proyecto", parametros, contexto=turno.contexto)
         if llamada["error"]:
             return Respuesta(f"No pude evaluar el proyecto descrito: {llamada['error']}", llamadas=[llamada])
@@ -701,6 +705,7 @@ def extraer_entidades(
     dichas = cantidades_dichas(normal)
     e.cantidades, e.supuestos = dichas.valores, dichas.supuestos
     e.circunstancias = circunstancias_dichas(texto)
+    e.componentes = componentes_dichos(normal)
     if e.tipo is None and "capacidad_extraccion_t_mes" in e.cantidades and _EXPLOTACION.search(normal):
         e.tipo = "explotacion"
     return e

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import json
 import math
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from decimal import Decimal
 from typing import Any
 
@@ -16,6 +16,8 @@ import shapely
 from shapely.geometry.base import BaseGeometry
 
 from config.errores import EntradaNoValida
+from proyectos.analisis import componentes as partes
+from proyectos.analisis.componentes import Componentes
 from proyectos.analisis.ingreso import CANTIDADES_REQUERIDAS, TIPOS, Cantidades, numero_cl
 from proyectos.geo import CAJA_CHILE, ErrorDeCapa, geometria_de_geojson
 from proyectos.models import Comuna, Region
@@ -57,6 +59,7 @@ CAMPOS = {
     "plataformas",
     "geometria",
     "circunstancias",
+    "componentes",
     *CAMPOS_NUMERICOS,
 }
 ETIQUETAS = {
@@ -84,11 +87,15 @@ class Entrada:
     geometria: BaseGeometry | None
     geometria_geojson: dict[str, Any] | None
     circunstancias: tuple[str, ...]
+    # Las partes que pueden hacerla ingresar por otras letras del Art. 10 (`componentes.py`).
+    componentes: Componentes = field(default_factory=Componentes)
 
     def como_json(self) -> dict[str, Any]:
-        """La entrada normalizada, tal como se evaluó (se congela en el `Analisis`)."""
+        """La entrada normalizada, tal como se evaluó (se congela en el `Analisis`); `componentes` solo
+        si se dijo alguno."""
         c = self.cantidades
-        return {
+        componentes = self.componentes.como_json()
+        datos: dict[str, Any] = {
             "nombre": self.nombre,
             "region": self.region.nombre,
             "codigo_region": self.region.codigo,
@@ -103,6 +110,9 @@ class Entrada:
             "geometria": self.geometria_geojson,
             "circunstancias": list(self.circunstancias),
         }
+        if componentes:
+            datos["componentes"] = componentes
+        return datos
 
 
 class EntradaInvalida(EntradaNoValida, ValueError):
@@ -173,6 +183,7 @@ def validar_entrada(datos: Any, *, exigir_cantidades: bool = True) -> Entrada:
 
     geometria, geojson = _geometria(datos.get("geometria"), error)
     circunstancias = _circunstancias(datos.get("circunstancias"), error)
+    componentes = _componentes(datos.get("componentes"), error)
 
     if errores or region is None or not isinstance(nombre, str) or not isinstance(tipo, str):
         raise EntradaInvalida(errores)
@@ -185,6 +196,7 @@ def validar_entrada(datos: Any, *, exigir_cantidades: bool = True) -> Entrada:
         geometria=geometria,
         geometria_geojson=geojson,
         circunstancias=circunstancias,
+        componentes=componentes,
     )
 
 
@@ -192,23 +204,21 @@ def _texto(valor: Any) -> str:
     return str(valor) if isinstance(valor, (str, int)) and not isinstance(valor, bool) else ""
 
 
-def _cantidad(valor: Any, campo: str, error: Any) -> Decimal | None:
+def _cantidad(valor: Any, campo: str, error: Any, *, etiqueta: str = "") -> Decimal | None:
     if valor is None:
         return None
+    etiqueta = etiqueta or ETIQUETAS[campo]
     if isinstance(valor, bool) or not isinstance(valor, (int, float)):
-        error(campo, f"Indique {ETIQUETAS[campo]} como número (recibido: {valor!r}).")
+        error(campo, f"Indique {etiqueta} como número (recibido: {valor!r}).")
         return None
     if isinstance(valor, float) and not math.isfinite(valor):
-        error(campo, f"{ETIQUETAS[campo].capitalize()} debe ser un número finito.")
+        error(campo, f"{etiqueta.capitalize()} debe ser un número finito.")
         return None
     if valor < 0:
-        error(campo, f"{ETIQUETAS[campo].capitalize()} no puede ser negativa ({valor}).")
+        error(campo, f"{etiqueta.capitalize()} no puede ser negativa ({valor}).")
         return None
     if valor > CANTIDAD_MAXIMA:
-        error(
-            campo,
-            f"{ETIQUETAS[campo].capitalize()} supera el máximo admitido ({numero_cl(CANTIDAD_MAXIMA)}).",
-        )
+        error(campo, f"{etiqueta.capitalize()} supera el máximo admitido ({numero_cl(CANTIDAD_MAXIMA)}).")
         return None
     return Decimal(str(valor))
 
@@ -317,6 +327,33 @@ def _circunstancias(valor: Any, error: Any) -> tuple[str, ...]:
             "circunstancias", f"Circunstancia desconocida «{str(c)[:60]}». Use: {', '.join(CIRCUNSTANCIAS)}."
         )
     return tuple(dict.fromkeys(c for c in valor if isinstance(c, str) and c in CIRCUNSTANCIAS))
+
+
+def _componentes(valor: Any, error: Any) -> Componentes:
+    """`{"ducto_minero_km": 30, "obras_en_glaciar": true, …}`: números no negativos y sí/no."""
+    if valor is None:
+        return Componentes()
+    if not isinstance(valor, dict):
+        error("componentes", 'Indique los componentes como un objeto, p. ej. {"ducto_minero_km": 30}.')
+        return Componentes()
+    for desconocido in sorted(set(valor) - set(partes.ETIQUETAS)):
+        error(
+            f"componentes.{desconocido}",
+            f"Componente desconocido «{str(desconocido)[:60]}». Use: {', '.join(partes.ETIQUETAS)}.",
+        )
+    datos: dict[str, Any] = {}
+    for campo, etiqueta in partes.ETIQUETAS.items():
+        dato = valor.get(campo)
+        if dato is None:
+            continue
+        if campo in partes.CAMPOS_SI_NO:
+            if not isinstance(dato, bool):
+                error(f"componentes.{campo}", f"Indique {etiqueta} con true o false (recibido: {dato!r}).")
+            else:
+                datos[campo] = dato
+            continue
+        datos[campo] = _cantidad(dato, f"componentes.{campo}", error, etiqueta=etiqueta)
+    return Componentes(**datos)
 
 
 def _numero(valor: Decimal | None) -> float | int | None:

@@ -106,11 +106,11 @@ def comparaciones(*, tipo: str, codigo_region: str, cantidades: Cantidades) -> l
     c = cantidades
     capacidad = c.capacidad_extraccion_t_mes
     if tipo in ("explotacion", "planta_procesamiento"):
-        return _comparar(
+        return comparar_con_umbral(
             "i.1", capacidad, EXTRACCION_T_MES, estricto=True, unidad="t/mes", prefijo="extracción de "
         )
     if tipo in ("deposito_relaves", "botadero_esteriles"):
-        return _comparar(
+        return comparar_con_umbral(
             "i.3",
             capacidad,
             EXTRACCION_T_MES,
@@ -128,23 +128,25 @@ def comparaciones(*, tipo: str, codigo_region: str, cantidades: Cantidades) -> l
         return [Comparacion("i.2", f"{c.plataformas} plataformas {signo} {umbral} ({_zona(norte)})", cumple)]
     if tipo == "aridos_pozo":
         return [
-            *_comparar("i.5.1", c.aridos_m3_mes, ARIDOS_POZO_M3_MES, unidad="m³/mes"),
-            *_comparar("i.5.1", c.aridos_m3_total, ARIDOS_POZO_M3_TOTAL, unidad="m³", sufijo=" totales"),
-            *_comparar("i.5.1", c.superficie_ha, ARIDOS_POZO_HA, unidad="ha", sufijo=""),
+            *comparar_con_umbral("i.5.1", c.aridos_m3_mes, ARIDOS_POZO_M3_MES, unidad="m³/mes"),
+            *comparar_con_umbral(
+                "i.5.1", c.aridos_m3_total, ARIDOS_POZO_M3_TOTAL, unidad="m³", sufijo=" totales"
+            ),
+            *comparar_con_umbral("i.5.1", c.superficie_ha, ARIDOS_POZO_HA, unidad="ha", sufijo=""),
         ]
     if tipo == "aridos_cauce":
         umbral_m3 = ARIDOS_CAUCE_M3_NORTE if norte else ARIDOS_CAUCE_M3_CENTRO_SUR
-        return _comparar(
+        return comparar_con_umbral(
             "i.5.2", c.aridos_m3_total, umbral_m3, unidad="m³", sufijo=f" en un cauce ({_zona(norte)})"
         )
     if tipo == "aridos_playa":
-        return _comparar(
+        return comparar_con_umbral(
             "i.5.3", c.aridos_m3_total, ARIDOS_PLAYA_M3, unidad="m³", sufijo=" de arena en playa"
         )
     return [Comparacion("i.4", "explotación de yacimientos de petróleo o gas", True)]  # hidrocarburos
 
 
-def _comparar(
+def comparar_con_umbral(
     literal: str,
     valor: Decimal | None,
     umbral: Decimal,
@@ -159,7 +161,7 @@ def _comparar(
         return []
     cumple = _mayor(valor, umbral) if estricto else _al_menos(valor, umbral)
     signo = (">" if estricto else "≥") if cumple else ("≤" if estricto else "<")
-    texto = f"{prefijo}{_n(valor)} {unidad} {signo} {_n(umbral)} {unidad}{sufijo}"
+    texto = f"{prefijo}{numero_corto(valor)} {unidad} {signo} {numero_corto(umbral)} {unidad}{sufijo}"
     return [Comparacion(literal, texto, cumple)]
 
 
@@ -175,7 +177,7 @@ def _al_menos(valor: Decimal | None, umbral: Decimal) -> bool:
     return valor is not None and valor >= umbral
 
 
-def _n(valor: Decimal | int | None) -> str:
+def numero_corto(valor: Decimal | int | None) -> str:
     """5000 → «5.000»; con decimales solo si los tiene."""
     if valor is None:
         return "—"

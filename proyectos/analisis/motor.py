@@ -1,8 +1,10 @@
 """Motor de prefactibilidad: ¿ingresa al SEIA?, ¿por DIA o EIA?, y por qué.
 
 Contrato sin estado: `evaluar(datos)` recibe el JSON de entrada y devuelve el de salida. Pasos:
-1. Ingreso: tipologías de la letra i) del Art. 10 (DS 40 Art. 3 i.1–i.5) y de la letra p)
-   (obras dentro de áreas colocadas bajo protección oficial, según las capas).
+1. Ingreso: tipologías de la letra i) del Art. 10 (DS 40 Art. 3 i.1–i.6), de las partes de la faena
+   que entran por otras letras (a.5 glaciar, b.1 línea de alta tensión, c central, j ducto minero,
+   k.1 instalación fabril; `componentes.py`), de la letra a.5 si el polígono intersecta un glaciar
+   de las capas y de la letra p) (obras dentro de áreas colocadas bajo protección oficial). Basta una.
 2. Efectos del Art. 11 (a–f): por capas geográficas (intersección y distancia) y por
    circunstancias declaradas.
 3. Clasificación: NO_INGRESA (sin tipología), DIA (ingresa sin efectos) o EIA (algún efecto).
@@ -17,6 +19,7 @@ from django.db.models import Prefetch
 
 from config.concurrencia import cupo_de_calculo
 from proyectos.analisis import fundamentos
+from proyectos.analisis.componentes import comparaciones_de_componentes
 from proyectos.analisis.entrada import CIRCUNSTANCIAS, Entrada, validar_entrada
 from proyectos.analisis.espacial import Cercania, IndiceEspacial, indice_actual
 from proyectos.analisis.ingreso import comparaciones, numero_cl, tipologias_de_ingreso
@@ -33,7 +36,7 @@ from proyectos.analisis.resultado import (
 )
 from proyectos.models import CapaGeografica, CategoriaCapa, Region
 
-VERSION_MOTOR = "2026-11-24.1"
+VERSION_MOTOR = "2026-11-26.1"
 ORDEN_SEVERIDAD = {"critica": 0, "alta": 1, "media": 2}
 DESCRIPCION_LETRA = {
     "a": "Riesgo para la salud de la población",
@@ -80,6 +83,7 @@ class _Espaciales(TypedDict):
     alertas: list[Alerta]
     advertencias: list[str]
     proteccion_oficial: list[str]
+    glaciares: list[str]
     territorio: Territorio
 
 
@@ -116,6 +120,12 @@ def evaluar_entrada(
             tipo=entrada.tipo, codigo_region=entrada.region.codigo, cantidades=entrada.cantidades
         )
     ]
+    # Las otras partes de la faena: cada una puede hacerla ingresar por su propia letra.
+    for c in comparaciones_de_componentes(entrada.componentes):
+        refs = fundamentos.de_tipologia(c.literal)
+        umbrales.append({"literal": c.literal, "texto": c.texto, "cumple": c.cumple, "refs": refs})
+        if c.cumple:
+            tipologias.append({"tipologia": c.literal, "motivo": c.texto, "refs": refs})
     territorio: Territorio = {}
 
     if entrada.geometria is None:
@@ -138,6 +148,15 @@ def evaluar_entrada(
         alertas += espaciales["alertas"]
         advertencias += espaciales["advertencias"]
         territorio = espaciales["territorio"]
+        if espaciales["glaciares"] and not any(t["tipologia"] == "a.5" for t in tipologias):
+            # DS 40, Art. 3, a.5: obras que alteren un glaciar ingresan cualquiera sea su tamaño.
+            tipologias.append(
+                {
+                    "tipologia": "a.5",
+                    "motivo": f"obras sobre un glaciar de las capas: {', '.join(espaciales['glaciares'])}",
+                    "refs": fundamentos.de_tipologia("a.5"),
+                }
+            )
         if espaciales["proteccion_oficial"]:
             nombres = ", ".join(espaciales["proteccion_oficial"])
             tipologias.append(
@@ -234,6 +253,7 @@ def _efectos_espaciales(entrada: Entrada, indice: IndiceEspacial) -> _Espaciales
     efectos: list[_EfectoConReferencias] = []
     alertas: list[Alerta] = []
     proteccion_oficial: list[str] = []
+    glaciares: list[str] = []
     for cercania in indice.cercanos(geometria, radio_m=radio):
         capa = capas.get(cercania.elemento.capa_id)
         categoria = categorias.get(cercania.elemento.categoria_id)
@@ -244,6 +264,8 @@ def _efectos_espaciales(entrada: Entrada, indice: IndiceEspacial) -> _Espaciales
         letras = capa.letras_art11 or categoria.letras_art11
         if dentro and categoria.proteccion_oficial:
             proteccion_oficial.append(cercania.elemento.nombre)
+        if dentro and categoria.codigo == "glaciar":
+            glaciares.append(cercania.elemento.nombre)
         es_efecto = categoria.interseccion_es_efecto and (
             dentro or cercania.distancia_m <= categoria.buffer_efecto_m
         )
@@ -284,6 +306,7 @@ def _efectos_espaciales(entrada: Entrada, indice: IndiceEspacial) -> _Espaciales
         "alertas": alertas,
         "advertencias": advertencias,
         "proteccion_oficial": list(dict.fromkeys(proteccion_oficial)),
+        "glaciares": list(dict.fromkeys(glaciares)),
         "territorio": territorio,
     }
 

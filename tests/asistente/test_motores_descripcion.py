@@ -2,7 +2,7 @@
 
 import pytest
 
-from asistente.motores.descripcion import cantidades_dichas
+from asistente.motores.descripcion import cantidades_dichas, componentes_dichos
 from config.texto import sin_tildes
 
 
@@ -59,3 +59,24 @@ def test_los_sondajes_sin_plataformas_dichas_cuentan_una_plataforma_cada_uno_y_s
     valores, supuestos = _leer("una campaña de 25 sondajes")
 
     assert valores["plataformas"] == 25 and "una plataforma por sondaje" in supuestos[0]
+
+
+@pytest.mark.parametrize(
+    ("texto", "dichos"),
+    [
+        ("sacamos el concentrado por un mineroducto de 30 km", {"ducto_minero_km": 30}),
+        ("un relaveducto de 12,5 kilómetros hasta el tranque", {"ducto_minero_km": 12.5}),
+        ("una línea de transmisión de 66 kV y una subestación", {"linea_transmision_kv": 66}),
+        ("una planta solar de 9 MW para la faena", {"generacion_mw": 9}),
+        ("una fundición con 2.500 kVA instalados", {"potencia_instalada_kva": 2500}),
+        ("el camino pasa por encima de un glaciar rocoso", {"obras_en_glaciar": True}),
+        ("vamos a extraer turba de la vega", {"extraccion_turba": True}),
+        ("el botadero queda lejos del glaciar", {}),
+        ("no vamos a tocar ningún glaciar", {}),
+        ("una faena de 3.000 t/mes", {}),
+    ],
+)
+def test_las_otras_partes_de_la_faena_se_leen_en_los_campos_del_motor(
+    texto: str, dichos: dict[str, object]
+) -> None:
+    assert componentes_dichos(" ".join(sin_tildes(texto).split())) == dichos

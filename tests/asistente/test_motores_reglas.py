@@ -458,3 +458,33 @@ def test_proponer_una_medida_de_la_evaluacion_es_una_pregunta_de_ley_y_no_un_cam
 
     assert _herramientas(charla) == ["buscar_normativa"]
     assert ("DS 40", "100") in [(f["norma"], f["articulo"]) for f in charla.fuentes]
+
+
+@pytest.mark.usefixtures("corpus")
+def test_una_faena_chica_con_mineroducto_descrita_en_el_chat_ingresa_por_la_letra_j_citada(
+    usuaria: CrearUsuaria, conversar: Conversar
+) -> None:
+    charla = conversar(
+        usuaria(),
+        "Faena de 3.000 t/mes en Atacama que despacha el concentrado por un mineroducto de 30 km. "
+        "¿Entra al SEIA?",
+    )
+
+    primera = charla.texto.split("\n\n")[0]
+    assert "Declaración de Impacto Ambiental (DIA)" in primera
+    assert "ducto minero de 30 km" in charla.texto and "3.000 t/mes ≤ 5.000 t/mes" in charla.texto
+    assert "DS 40, Art. 3, letra j)" in [f["cita"] for f in charla.fuentes]
+
+
+@pytest.mark.usefixtures("corpus")
+def test_un_botadero_encima_de_un_glaciar_descrito_en_el_chat_ingresa_por_a5_y_es_eia(
+    usuaria: CrearUsuaria, conversar: Conversar
+) -> None:
+    charla = conversar(
+        usuaria(),
+        "Mina de 2.000 t/mes en la Región de Atacama; el botadero queda encima de un glaciar rocoso. "
+        "¿Ingresa?",
+    )
+
+    assert "Estudio de Impacto Ambiental (EIA)" in charla.texto.split("\n\n")[0]
+    assert "DS 40, Art. 3, literal a.5" in [f["cita"] for f in charla.fuentes]

@@ -152,3 +152,29 @@ def test_una_entrada_que_no_es_objeto_se_rechaza() -> None:
 
 def test_el_modelo_de_proyecto_ofrece_exactamente_los_tipos_del_motor() -> None:
     assert tuple(Proyecto.Tipo.values) == TIPOS
+
+
+@pytest.mark.django_db
+def test_los_componentes_se_validan_con_su_campo_y_en_castellano() -> None:
+    errores = errores_de(
+        componentes={
+            "ducto_minero_km": -3,
+            "obras_en_glaciar": "sí",
+            "gasoducto": 10,
+            "generacion_mw": "mucho",
+        }
+    )
+
+    assert "no puede ser negativa" in errores["componentes.ducto_minero_km"]
+    assert "true o false" in errores["componentes.obras_en_glaciar"]
+    assert "Componente desconocido «gasoducto»" in errores["componentes.gasoducto"]
+    assert "como número" in errores["componentes.generacion_mw"]
+    assert "como un objeto" in errores_de(componentes=[30])["componentes"]
+
+
+@pytest.mark.django_db
+def test_los_componentes_validos_quedan_en_la_entrada_normalizada() -> None:
+    entrada = validar_entrada(datos(componentes={"ducto_minero_km": 30, "extraccion_turba": False}))
+
+    assert entrada.como_json()["componentes"] == {"ducto_minero_km": 30}
+    assert "componentes" not in validar_entrada(datos()).como_json()

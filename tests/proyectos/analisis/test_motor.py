@@ -214,3 +214,45 @@ def test_una_capa_inactiva_no_se_evalua() -> None:
     resultado = evaluar(datos)
 
     assert "p" not in resultado["tipologias"]
+
+
+def test_una_faena_chica_con_un_mineroducto_ingresa_por_la_letra_j_con_su_literal_citado() -> None:
+    resultado = evaluar(
+        entrada(region="Atacama", capacidad_extraccion_t_mes=3000, componentes={"ducto_minero_km": 30})
+    )
+
+    assert resultado["ingresa_seia"] and resultado["tipologias"] == ["j"]
+    assert resultado["clasificacion"] == "DIA"
+    (letra_j,) = resultado["detalle_tipologias"]
+    citas = {(f["norma"], f["articulo"], f["letra"]) for f in letra_j["fundamento"]}
+    assert {("Ley 19.300", "10", "j"), ("DS 40", "3", "j")} <= citas
+    assert all(f["fragmento_id"] for f in letra_j["fundamento"])
+    # la extracción bajo el umbral sigue informada junto al ducto
+    assert [(u["literal"], u["cumple"]) for u in resultado["umbrales"]] == [("i.1", False), ("j", True)]
+
+
+def test_cada_parte_que_alcanza_su_literal_es_una_letra_de_ingreso_mas() -> None:
+    resultado = evaluar(
+        entrada(
+            capacidad_extraccion_t_mes=8000,
+            componentes={"linea_transmision_kv": 66, "generacion_mw": 2, "potencia_instalada_kva": 2000},
+        )
+    )
+
+    assert resultado["tipologias"] == ["i.1", "b.1", "k.1"]
+    assert "i.1, b.1, k.1" in resultado["resumen"]
+    assert ("c", False) in [(u["literal"], u["cumple"]) for u in resultado["umbrales"]]
+
+
+def test_una_obra_chica_sobre_un_glaciar_de_la_capa_ingresa_por_a5_y_requiere_eia() -> None:
+    glaciar = shape(elemento("Glaciar rocoso").geometria)
+    punto = glaciar.representative_point()
+
+    resultado = evaluar(
+        entrada(capacidad_extraccion_t_mes=3000, geometria=cuadrado(punto.x - 0.001, punto.y - 0.001, 0.002))
+    )
+
+    assert resultado["tipologias"] == ["a.5"] and resultado["clasificacion"] == "EIA"
+    (a5,) = resultado["detalle_tipologias"]
+    assert "glaciar" in a5["motivo"]
+    assert ("DS 40", "3", "a.5") in {(f["norma"], f["articulo"], f["letra"]) for f in a5["fundamento"]}
