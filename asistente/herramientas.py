@@ -464,6 +464,24 @@ class EvaluarProyecto(BaseModel):
         default_factory=list, title="Circunstancias", description=f"De: {', '.join(CIRCUNSTANCIAS)}."
     )
     # Otras partes de la faena que la hacen ingresar por su propia letra del Art. 10 (DS 40 Art. 3).
+    presa_altura_m: float | None = Field(
+        default=None, ge=0, title="Muro de presa (m)", description="> 5 m: a.1."
+    )
+    embalse_m3: float | None = Field(
+        default=None, ge=0, title="Embalse (m³)", description="> 50.000 m³: a.1."
+    )
+    vegas_bofedales_ha: float | None = Field(
+        default=None, ge=0, title="Vegas o bofedales a drenar (ha)", description="a.2.1 o a.2.4 según región."
+    )
+    humedal_drenado_ha: float | None = Field(
+        default=None, ge=0, title="Otros cuerpos de agua a drenar (ha)", description="a.2.4 según región."
+    )
+    dragado_m3: float | None = Field(
+        default=None, ge=0, title="Dragado (m³)", description="a.3 según región."
+    )
+    cauce_movido_m3: float | None = Field(
+        default=None, ge=0, title="Material movido en un cauce (m³)", description="a.4 según región."
+    )
     ducto_minero_km: float | None = Field(
         default=None, ge=0, title="Ducto minero (km)", description="Mineroducto o relaveducto: letra j."
     )
@@ -478,6 +496,9 @@ class EvaluarProyecto(BaseModel):
     )
     obras_en_glaciar: bool = Field(default=False, title="Obras sobre un glaciar", description="Letra a.5.")
     extraccion_turba: bool = Field(default=False, title="Extracción de turba", description="Literal i.6.")
+    obras_en_humedal_urbano: bool = Field(
+        default=False, title="Obras en un humedal urbano", description="Ley 19.300 Art. 10 letra s."
+    )
 
 
 _COMPONENTES = set(ETIQUETAS_COMPONENTES)

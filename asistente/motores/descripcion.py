@@ -57,6 +57,22 @@ _SOBRE_GLACIAR = re.compile(
     r"|\bglaciar\w*\b[^.;]{0,30}?\b(?:intervenid|removid|cubiert|afectad|alterad)"
 )
 _TURBA = re.compile(r"\b(?:extra\w*|explot\w*|sacar|sacamos)\b[^.;]{0,30}?\bturba\b|\bturberas?\b")
+# Obras hidráulicas (a.1–a.4): el verbo o la obra y su cantidad en la misma frase.
+_VEGAS = re.compile(
+    r"\b(?:dren\w*|desec\w*|secar|rellen\w*|afect\w*|interven\w*)\b[^.;]{0,40}?\b(?:vegas?|bofedal\w*)\b"
+    r"[^.;]{0,30}?" + _CIFRA + r"\s*(?:hectareas|ha)\b"
+)
+_DRAGADO = re.compile(r"\bdrag\w*\b[^.;]{0,40}?" + _CIFRA + _METROS)
+_MURO = re.compile(
+    r"\b(?:presa|muro|represa|embalse|tranque de agua)\b[^.;]{0,40}?"
+    + _CIFRA
+    + r"\s*(?:m|metros)\b(?!\s*cub|3|³)"
+)
+# Obras en un humedal urbano (Ley 19.300 Art. 10 s): rellenarlo, drenarlo, intervenirlo; no estar junto a él.
+_HUMEDAL_URBANO = re.compile(
+    r"\b(?:rellen\w*|dren\w*|sec\w*|interven\w*|afect\w*|alter\w*|dentro|sobre)\b[^.;]{0,30}?"
+    r"\bhumedal\w* urban\w*"
+)
 _NEGACION = re.compile(r"\b(?:no|sin|nunca|ningun\w*|lejos)\b")
 
 
@@ -72,6 +88,14 @@ def componentes_dichos(normal: str) -> dict[str, float | bool]:
     ):
         if m := patron.search(normal):
             dichos[campo] = _cifra(m)
+    if m := _VEGAS.search(normal):
+        dichos["vegas_bofedales_ha"] = _cifra(m)
+    if m := _DRAGADO.search(normal):
+        dichos["dragado_m3"] = _cifra(m)
+    if m := _MURO.search(normal):
+        dichos["presa_altura_m"] = _cifra(m)
+    if (m := _HUMEDAL_URBANO.search(normal)) and not _negada(normal, m):
+        dichos["obras_en_humedal_urbano"] = True
     if (m := _SOBRE_GLACIAR.search(normal)) and not _negada(normal, m):
         dichos["obras_en_glaciar"] = True
     if (m := _TURBA.search(normal)) and not _negada(normal, m):

@@ -14,6 +14,30 @@ from decimal import Decimal
 
 from proyectos.analisis.ingreso import Comparacion, comparar_con_umbral, numero_corto
 
+# DS 40, Art. 3, literal a.1: «Presas cuyo muro tenga una altura superior a cinco metros (5 m) … o que
+# generen un embalse con una capacidad superior a cincuenta mil metros cúbicos (50.000 m3)».
+PRESA_ALTURA_M, EMBALSE_M3 = Decimal(5), Decimal(50000)
+# DS 40, Art. 3, literal a.2.1: «Vegas y bofedales ubicados en las Regiones de Arica y Parinacota,
+# Tarapacá y Antofagasta, cualquiera sea su superficie de terreno a recuperar y/o afectar».
+REGIONES_VEGAS = frozenset({"15", "01", "02"})
+# DS 40, Art. 3, literal a.2.4: cuerpos naturales de aguas superficiales (lagos, lagunas, vegas,
+# humedales, bofedales…) «igual o superior a diez hectáreas (10 ha), tratándose de las Regiones de Arica y
+# Parinacota a la Región de Coquimbo; o a veinte hectáreas (20 ha), tratándose de las Regiones de Valparaíso
+# a la Región del Maule, incluida la Región Metropolitana…; o a treinta hectáreas (30 ha), tratándose de las
+# Regiones del Bío Bío a la Región de Magallanes». Ñuble (16) era parte del Bío Bío en el texto de 2014.
+DRENAJE_HA = {"norte": Decimal(10), "centro": Decimal(20), "sur": Decimal(30)}
+REGIONES_ARICA_A_COQUIMBO = frozenset({"15", "01", "02", "03", "04"})
+REGIONES_VALPARAISO_A_MAULE = frozenset({"05", "13", "06", "07"})
+# DS 40, Art. 3, literal a.3: dragado de cuerpos de aguas continentales «igual o superior a veinte mil
+# metros cúbicos (20.000 m³) … de las Regiones de Arica y Parinacota a la Región de Atacama, o … cincuenta
+# mil metros cúbicos (50.000 m³) … de las Regiones de Coquimbo a la Región de Magallanes».
+DRAGADO_M3_NORTE, DRAGADO_M3_RESTO = Decimal(20000), Decimal(50000)
+REGIONES_ARICA_A_ATACAMA = frozenset({"15", "01", "02", "03"})
+# DS 40, Art. 3, literal a.4: defensa o alteración de un cuerpo o curso de aguas continentales «tal que se
+# movilice una cantidad igual o superior a cincuenta mil metros cúbicos de material (50.000 m³), tratándose
+# de las Regiones de Arica y Parinacota a la Región de Coquimbo, o cien mil metros cúbicos (100.000 m³),
+# tratándose de las Regiones de Valparaíso a la Región de Magallanes».
+CAUCE_M3_NORTE, CAUCE_M3_RESTO = Decimal(50000), Decimal(100000)
 # DS 40, Art. 3, literal a.5: «La ejecución de obras o actividades que impliquen alteración de las
 # características del glaciar.» (sin umbral).
 # DS 40, Art. 3, literal b.1: «líneas que conducen energía eléctrica con una tensión mayor a veintitrés
@@ -29,28 +53,46 @@ GENERACION_MW = Decimal(3)
 # mil kilovoltios-ampere (2.000 KVA)».
 POTENCIA_FABRIL_KVA = Decimal(2000)
 
+# Ley 19.300, Art. 10, letra s: «Ejecución de obras o actividades que puedan significar una alteración
+# física o química … de humedales que se encuentran total o parcialmente dentro del límite urbano» (texto
+# vigente; la letra s del DS 40 de 2014 es otra: cotos de caza).
+
 # Campo del contrato → cómo se nombra en un error o un formulario.
 ETIQUETAS = {
+    "presa_altura_m": "la altura del muro de la presa o tranque de agua (m)",
+    "embalse_m3": "la capacidad del embalse (m³)",
+    "vegas_bofedales_ha": "la superficie de vegas o bofedales a drenar o afectar (ha)",
+    "humedal_drenado_ha": "la superficie de lagunas, humedales u otros cuerpos de agua a drenar (ha)",
+    "dragado_m3": "el material a dragar de cuerpos de agua continentales (m³)",
+    "cauce_movido_m3": "el material a mover al defender o alterar un cauce (m³)",
     "ducto_minero_km": "el largo del ducto minero (km)",
     "linea_transmision_kv": "la tensión de la línea de transmisión (kV)",
     "generacion_mw": "la potencia de la central generadora (MW)",
     "potencia_instalada_kva": "la potencia instalada de la fundición o instalación fabril (kVA)",
     "obras_en_glaciar": "si hay obras o actividades sobre un glaciar",
     "extraccion_turba": "si se extrae turba",
+    "obras_en_humedal_urbano": "si hay obras en un humedal urbano",
 }
-CAMPOS_SI_NO = ("obras_en_glaciar", "extraccion_turba")
+CAMPOS_SI_NO = ("obras_en_glaciar", "extraccion_turba", "obras_en_humedal_urbano")
 
 
 @dataclass(frozen=True)
 class Componentes:
     """Lo que la faena tiene además de su extracción; `None` / `False`: no lo tiene o no se dijo."""
 
+    presa_altura_m: Decimal | None = None
+    embalse_m3: Decimal | None = None
+    vegas_bofedales_ha: Decimal | None = None
+    humedal_drenado_ha: Decimal | None = None
+    dragado_m3: Decimal | None = None
+    cauce_movido_m3: Decimal | None = None
     ducto_minero_km: Decimal | None = None
     linea_transmision_kv: Decimal | None = None
     generacion_mw: Decimal | None = None
     potencia_instalada_kva: Decimal | None = None
     obras_en_glaciar: bool = False
     extraccion_turba: bool = False
+    obras_en_humedal_urbano: bool = False
 
     def como_json(self) -> dict[str, float | int | bool]:
         """Solo lo dicho: un proyecto sin componentes guarda `{}`."""
@@ -64,10 +106,37 @@ class Componentes:
         return valores
 
 
-def comparaciones_de_componentes(componentes: Componentes) -> list[Comparacion]:
-    """Cada parte dicha frente a su literal, cumpla o no (en el orden del Art. 3)."""
+def comparaciones_de_componentes(componentes: Componentes, *, codigo_region: str) -> list[Comparacion]:
+    """Cada parte dicha frente a su literal, cumpla o no (en el orden del Art. 3); los umbrales de las
+    obras hidráulicas dependen de la región."""
     c = componentes
-    resultado: list[Comparacion] = []
+    resultado: list[Comparacion] = [
+        *comparar_con_umbral(
+            "a.1", c.presa_altura_m, PRESA_ALTURA_M, estricto=True, unidad="m", prefijo="muro de presa de "
+        ),
+        *comparar_con_umbral(
+            "a.1", c.embalse_m3, EMBALSE_M3, estricto=True, unidad="m³", prefijo="embalse de "
+        ),
+        *_drenajes(c, codigo_region),
+    ]
+    norte = codigo_region in REGIONES_ARICA_A_ATACAMA
+    resultado += comparar_con_umbral(
+        "a.3",
+        c.dragado_m3,
+        DRAGADO_M3_NORTE if norte else DRAGADO_M3_RESTO,
+        unidad="m³",
+        prefijo="dragado de ",
+        sufijo=" (Arica y Parinacota a Atacama)" if norte else " (Coquimbo a Magallanes)",
+    )
+    norte = codigo_region in REGIONES_ARICA_A_COQUIMBO
+    resultado += comparar_con_umbral(
+        "a.4",
+        c.cauce_movido_m3,
+        CAUCE_M3_NORTE if norte else CAUCE_M3_RESTO,
+        unidad="m³",
+        prefijo="material movido en un cauce: ",
+        sufijo=" (Arica y Parinacota a Coquimbo)" if norte else " (Valparaíso a Magallanes)",
+    )
     if c.obras_en_glaciar:
         resultado.append(
             Comparacion("a.5", "obras o actividades que alteran un glaciar (cualquier tamaño)", True)
@@ -99,4 +168,36 @@ def comparaciones_de_componentes(componentes: Componentes) -> list[Comparacion]:
         prefijo="instalación fabril de ",
         sufijo=" instalados",
     )
+    if c.obras_en_humedal_urbano:
+        resultado.append(
+            Comparacion("s", "obras o actividades en un humedal urbano (cualquier tamaño)", True)
+        )
+    return resultado
+
+
+def _drenajes(c: Componentes, codigo_region: str) -> list[Comparacion]:
+    """Vegas y bofedales del norte grande, a.2.1, a cualquier superficie; en otras regiones, y los demás
+    cuerpos de agua, a.2.4 con el umbral de su zona."""
+    resultado: list[Comparacion] = []
+    if codigo_region in REGIONES_VEGAS and c.vegas_bofedales_ha is not None and c.vegas_bofedales_ha > 0:
+        texto = f"drenaje o afectación de {numero_corto(c.vegas_bofedales_ha)} ha de vegas o bofedales"
+        resultado.append(Comparacion("a.2.1", f"{texto} (cualquier superficie en esta región)", True))
+        superficies = [c.humedal_drenado_ha]
+    else:
+        superficies = [c.vegas_bofedales_ha, c.humedal_drenado_ha]
+    if codigo_region in REGIONES_ARICA_A_COQUIMBO:
+        zona, nombre = "norte", "Arica y Parinacota a Coquimbo"
+    elif codigo_region in REGIONES_VALPARAISO_A_MAULE:
+        zona, nombre = "centro", "Valparaíso al Maule, incluida la RM"
+    else:
+        zona, nombre = "sur", "Bío Bío a Magallanes"
+    for superficie in superficies:
+        resultado += comparar_con_umbral(
+            "a.2.4",
+            superficie,
+            DRENAJE_HA[zona],
+            unidad="ha",
+            prefijo="drenaje o afectación de ",
+            sufijo=f" de cuerpos de agua ({nombre})",
+        )
     return resultado

@@ -33,9 +33,16 @@ REGLAMENTO = "DS 40"
 ARTICULO_REGLAMENTO = {"a": "5", "b": "6", "c": "7", "d": "8", "e": "9", "f": "10"}
 
 
+# Letras del Art. 10 de la ley que el Reglamento cargado (texto de 2014) no desarrolla: su letra s) es
+# otra (cotos de caza); la s) de la ley (humedales urbanos, Ley 21.202) se cita sola.
+SOLO_LEY = frozenset({"s"})
+
+
 def de_tipologia(literal: str) -> list[Referencia]:
     """Art. 10 de la ley y literal del Art. 3 del Reglamento que hacen ingresar al proyecto."""
     letra = literal.split(".")[0]
+    if letra in SOLO_LEY:
+        return [Referencia(LEY, "10", letra)]
     referencias = [Referencia(LEY, "10", letra), Referencia(REGLAMENTO, "3", literal)]
     return referencias if "." in literal else [referencias[0], Referencia(REGLAMENTO, "3", letra)]
 

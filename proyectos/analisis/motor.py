@@ -2,9 +2,10 @@
 
 Contrato sin estado: `evaluar(datos)` recibe el JSON de entrada y devuelve el de salida. Pasos:
 1. Ingreso: tipologías de la letra i) del Art. 10 (DS 40 Art. 3 i.1–i.6), de las partes de la faena
-   que entran por otras letras (a.5 glaciar, b.1 línea de alta tensión, c central, j ducto minero,
-   k.1 instalación fabril; `componentes.py`), de la letra a.5 si el polígono intersecta un glaciar
-   de las capas y de la letra p) (obras dentro de áreas colocadas bajo protección oficial). Basta una.
+   que entran por otras letras (a.1–a.4 obras hidráulicas, a.5 glaciar, b.1 línea de alta tensión,
+   c central, j ducto minero, k.1 instalación fabril, s humedal urbano; `componentes.py`), de la letra
+   a.5 si el polígono intersecta un glaciar de las capas y de la letra p) (obras dentro de áreas
+   colocadas bajo protección oficial). Basta una.
 2. Efectos del Art. 11 (a–f): por capas geográficas (intersección y distancia) y por
    circunstancias declaradas.
 3. Clasificación: NO_INGRESA (sin tipología), DIA (ingresa sin efectos) o EIA (algún efecto).
@@ -46,6 +47,13 @@ DESCRIPCION_LETRA = {
     "e": "Alteración del valor paisajístico o turístico",
     "f": "Alteración del patrimonio cultural",
 }
+# Categorías cuyas obras encima hacen ingresar al proyecto por sí solas, cualquiera sea su tamaño:
+# DS 40 Art. 3 a.5 (obras que alteren un glaciar) y Ley 19.300 Art. 10 s (obras en humedales urbanos).
+INGRESO_POR_CATEGORIA = {"glaciar": "a.5", "humedal_urbano": "s"}
+INGRESO_POR_CATEGORIA_MOTIVO = {
+    "a.5": "obras sobre un glaciar de las capas",
+    "s": "obras en un humedal urbano de las capas",
+}
 # Palabra con que se elige la oración citada del Art. 8 del DS 40 según la categoría.
 CLAVE_CITA = {
     "sitio_prioritario": "sitios prioritarios",
@@ -83,7 +91,8 @@ class _Espaciales(TypedDict):
     alertas: list[Alerta]
     advertencias: list[str]
     proteccion_oficial: list[str]
-    glaciares: list[str]
+    # Literal de ingreso → elementos de las capas que el polígono intersecta y lo configuran.
+    por_capas: dict[str, list[str]]
     territorio: Territorio
 
 
@@ -121,7 +130,7 @@ def evaluar_entrada(
         )
     ]
     # Las otras partes de la faena: cada una puede hacerla ingresar por su propia letra.
-    for c in comparaciones_de_componentes(entrada.componentes):
+    for c in comparaciones_de_componentes(entrada.componentes, codigo_region=entrada.region.codigo):
         refs = fundamentos.de_tipologia(c.literal)
         umbrales.append({"literal": c.literal, "texto": c.texto, "cumple": c.cumple, "refs": refs})
         if c.cumple:
@@ -148,13 +157,14 @@ def evaluar_entrada(
         alertas += espaciales["alertas"]
         advertencias += espaciales["advertencias"]
         territorio = espaciales["territorio"]
-        if espaciales["glaciares"] and not any(t["tipologia"] == "a.5" for t in tipologias):
-            # DS 40, Art. 3, a.5: obras que alteren un glaciar ingresan cualquiera sea su tamaño.
+        for literal, elementos in espaciales["por_capas"].items():
+            if any(t["tipologia"] == literal for t in tipologias):
+                continue
             tipologias.append(
                 {
-                    "tipologia": "a.5",
-                    "motivo": f"obras sobre un glaciar de las capas: {', '.join(espaciales['glaciares'])}",
-                    "refs": fundamentos.de_tipologia("a.5"),
+                    "tipologia": literal,
+                    "motivo": f"{INGRESO_POR_CATEGORIA_MOTIVO[literal]}: {', '.join(elementos)}",
+                    "refs": fundamentos.de_tipologia(literal),
                 }
             )
         if espaciales["proteccion_oficial"]:
@@ -253,7 +263,7 @@ def _efectos_espaciales(entrada: Entrada, indice: IndiceEspacial) -> _Espaciales
     efectos: list[_EfectoConReferencias] = []
     alertas: list[Alerta] = []
     proteccion_oficial: list[str] = []
-    glaciares: list[str] = []
+    por_capas: dict[str, list[str]] = {}
     for cercania in indice.cercanos(geometria, radio_m=radio):
         capa = capas.get(cercania.elemento.capa_id)
         categoria = categorias.get(cercania.elemento.categoria_id)
@@ -264,8 +274,10 @@ def _efectos_espaciales(entrada: Entrada, indice: IndiceEspacial) -> _Espaciales
         letras = capa.letras_art11 or categoria.letras_art11
         if dentro and categoria.proteccion_oficial:
             proteccion_oficial.append(cercania.elemento.nombre)
-        if dentro and categoria.codigo == "glaciar":
-            glaciares.append(cercania.elemento.nombre)
+        if dentro and categoria.codigo in INGRESO_POR_CATEGORIA:
+            nombres = por_capas.setdefault(INGRESO_POR_CATEGORIA[categoria.codigo], [])
+            if cercania.elemento.nombre not in nombres:
+                nombres.append(cercania.elemento.nombre)
         es_efecto = categoria.interseccion_es_efecto and (
             dentro or cercania.distancia_m <= categoria.buffer_efecto_m
         )
@@ -306,7 +318,7 @@ def _efectos_espaciales(entrada: Entrada, indice: IndiceEspacial) -> _Espaciales
         "alertas": alertas,
         "advertencias": advertencias,
         "proteccion_oficial": list(dict.fromkeys(proteccion_oficial)),
-        "glaciares": list(dict.fromkeys(glaciares)),
+        "por_capas": por_capas,
         "territorio": territorio,
     }
 

@@ -8,12 +8,16 @@ import pytest
 from proyectos.analisis.componentes import Componentes, comparaciones_de_componentes
 
 
-def cumplidos(**partes: Any) -> list[str]:
-    valores = {
+def cumplidos(region: str = "02", **partes: Any) -> list[str]:
+    valores: dict[str, Any] = {
         k: Decimal(str(v)) if isinstance(v, int | float) and not isinstance(v, bool) else v
         for k, v in partes.items()
     }
-    return [c.literal for c in comparaciones_de_componentes(Componentes(**valores)) if c.cumple]  # type: ignore[arg-type]
+    return [
+        c.literal
+        for c in comparaciones_de_componentes(Componentes(**valores), codigo_region=region)
+        if c.cumple
+    ]
 
 
 @pytest.mark.parametrize(("kv", "ingresa"), [(23, False), (23.1, True), (66, True), (13.2, False)])
@@ -33,7 +37,9 @@ def test_una_fundicion_ingresa_por_k1_desde_2000_kva_inclusive(kva: float, ingre
 
 @pytest.mark.parametrize("km", [0.5, 30, 120])
 def test_un_ducto_minero_ingresa_por_j_cualquiera_sea_su_largo(km: float) -> None:
-    comparacion = comparaciones_de_componentes(Componentes(ducto_minero_km=Decimal(str(km))))[0]
+    comparacion = comparaciones_de_componentes(
+        Componentes(ducto_minero_km=Decimal(str(km))), codigo_region="03"
+    )[0]
 
     assert comparacion.literal == "j" and comparacion.cumple and "cualquier longitud" in comparacion.texto
 
@@ -44,8 +50,8 @@ def test_obras_sobre_un_glaciar_y_toda_extraccion_de_turba_ingresan_sin_umbral()
 
 
 def test_sin_partes_dichas_no_hay_nada_que_comparar_y_la_que_no_alcanza_se_informa_igual() -> None:
-    assert comparaciones_de_componentes(Componentes()) == []
-    (bajo,) = comparaciones_de_componentes(Componentes(linea_transmision_kv=Decimal(23)))
+    assert comparaciones_de_componentes(Componentes(), codigo_region="02") == []
+    (bajo,) = comparaciones_de_componentes(Componentes(linea_transmision_kv=Decimal(23)), codigo_region="02")
     assert not bajo.cumple and bajo.texto == "línea de transmisión de 23 kV ≤ 23 kV"
 
 
@@ -55,3 +61,60 @@ def test_el_json_de_los_componentes_guarda_solo_lo_dicho() -> None:
         "ducto_minero_km": 30,
         "obras_en_glaciar": True,
     }
+
+
+@pytest.mark.parametrize(
+    ("partes", "ingresa"),
+    [
+        ({"presa_altura_m": 5}, False),
+        ({"presa_altura_m": 5.5}, True),
+        ({"embalse_m3": 50000}, False),
+        ({"embalse_m3": 50001}, True),
+    ],
+)
+def test_una_presa_ingresa_por_a1_si_su_muro_o_su_embalse_superan_el_umbral(
+    partes: dict[str, Any], ingresa: bool
+) -> None:
+    assert cumplidos("02", **partes) == (["a.1"] if ingresa else [])
+
+
+@pytest.mark.parametrize(
+    ("region", "hectareas", "literal"),
+    [
+        ("02", 0.3, "a.2.1"),  # Antofagasta: cualquier superficie de vegas o bofedales
+        ("15", 0.3, "a.2.1"),
+        ("03", 9.9, None),  # Atacama: ya no es a.2.1; a.2.4 desde 10 ha
+        ("03", 10, "a.2.4"),
+        ("05", 19, None),  # Valparaíso al Maule: 20 ha
+        ("05", 20, "a.2.4"),
+        ("08", 29, None),  # Bío Bío a Magallanes: 30 ha
+        ("12", 30, "a.2.4"),
+    ],
+)
+def test_drenar_vegas_o_bofedales_depende_de_la_region(
+    region: str, hectareas: float, literal: str | None
+) -> None:
+    assert cumplidos(region, vegas_bofedales_ha=hectareas) == ([literal] if literal else [])
+
+
+@pytest.mark.parametrize(
+    ("region", "m3", "ingresa"),
+    [("03", 19999, False), ("03", 20000, True), ("04", 20000, False), ("04", 50000, True)],
+)
+def test_el_dragado_ingresa_por_a3_con_el_umbral_de_su_region(region: str, m3: float, ingresa: bool) -> None:
+    # de Arica y Parinacota a Atacama, 20.000 m³; de Coquimbo al sur, 50.000 m³
+    assert cumplidos(region, dragado_m3=m3) == (["a.3"] if ingresa else [])
+
+
+@pytest.mark.parametrize(
+    ("region", "m3", "ingresa"),
+    [("04", 49999, False), ("04", 50000, True), ("05", 50000, False), ("13", 100000, True)],
+)
+def test_alterar_un_cauce_ingresa_por_a4_con_el_umbral_de_su_region(
+    region: str, m3: float, ingresa: bool
+) -> None:
+    assert cumplidos(region, cauce_movido_m3=m3) == (["a.4"] if ingresa else [])
+
+
+def test_obras_en_un_humedal_urbano_ingresan_por_la_letra_s_de_la_ley() -> None:
+    assert cumplidos(obras_en_humedal_urbano=True) == ["s"]

@@ -13,7 +13,7 @@ from shapely.geometry import mapping, shape
 from normativa.models import FragmentoLegal
 from proyectos.analisis.entrada import CIRCUNSTANCIAS
 from proyectos.analisis.motor import evaluar
-from proyectos.models import CapaGeografica, ElementoSensible
+from proyectos.models import CapaGeografica, CategoriaCapa, ElementoSensible
 
 CASOS = Path(__file__).resolve().parents[2] / "fixtures" / "analisis"
 ESPERADO = json.loads((CASOS / "esperado.json").read_text(encoding="utf-8"))
@@ -256,3 +256,50 @@ def test_una_obra_chica_sobre_un_glaciar_de_la_capa_ingresa_por_a5_y_requiere_ei
     (a5,) = resultado["detalle_tipologias"]
     assert "glaciar" in a5["motivo"]
     assert ("DS 40", "3", "a.5") in {(f["norma"], f["articulo"], f["letra"]) for f in a5["fundamento"]}
+
+
+def test_drenar_un_bofedal_en_antofagasta_ingresa_por_a21_y_en_el_sur_depende_de_la_superficie() -> None:
+    norte = evaluar(entrada(capacidad_extraccion_t_mes=1000, componentes={"vegas_bofedales_ha": 2}))
+    sur = evaluar(
+        entrada(region="Los Lagos", capacidad_extraccion_t_mes=1000, componentes={"vegas_bofedales_ha": 2})
+    )
+
+    assert norte["tipologias"] == ["a.2.1"] and norte["clasificacion"] == "DIA"
+    assert sur["tipologias"] == [] and sur["clasificacion"] == "NO_INGRESA"
+    assert ("a.2.4", False) in [(u["literal"], u["cumple"]) for u in sur["umbrales"]]
+
+
+def test_obras_en_un_humedal_urbano_ingresan_por_la_letra_s_citando_solo_la_ley() -> None:
+    resultado = evaluar(
+        entrada(capacidad_extraccion_t_mes=1000, componentes={"obras_en_humedal_urbano": True})
+    )
+
+    (letra_s,) = resultado["detalle_tipologias"]
+    assert letra_s["tipologia"] == "s"
+    assert [(f["norma"], f["articulo"], f["letra"]) for f in letra_s["fundamento"]] == [
+        ("Ley 19.300", "10", "s")
+    ]
+    assert letra_s["fundamento"][0]["fragmento_id"] is not None
+
+
+def test_un_poligono_sobre_un_humedal_urbano_de_las_capas_ingresa_por_la_letra_s() -> None:
+    capa = CapaGeografica.objects.get(codigo="humedales_antofagasta")
+    lon, lat = -68.93, -22.46  # Calama
+    ElementoSensible.objects.create(
+        capa=capa,
+        categoria=CategoriaCapa.objects.get(codigo="humedal_urbano"),
+        nombre="Humedal urbano de prueba",
+        geometria=cuadrado(lon, lat, 0.004),
+        min_lon=lon,
+        min_lat=lat,
+        max_lon=lon + 0.004,
+        max_lat=lat + 0.004,
+    )
+
+    resultado = evaluar(
+        entrada(capacidad_extraccion_t_mes=1000, geometria=cuadrado(lon + 0.001, lat + 0.001, 0.002))
+    )
+
+    assert "s" in resultado["tipologias"] and resultado["clasificacion"] == "EIA"
+    letra_s = next(t for t in resultado["detalle_tipologias"] if t["tipologia"] == "s")
+    assert "Humedal urbano de prueba" in letra_s["motivo"]
