@@ -463,45 +463,14 @@ class EvaluarProyecto(BaseModel):
     circunstancias: list[str] = Field(
         default_factory=list, title="Circunstancias", description=f"De: {', '.join(CIRCUNSTANCIAS)}."
     )
-    # Otras partes de la faena que la hacen ingresar por su propia letra del Art. 10 (DS 40 Art. 3).
-    presa_altura_m: float | None = Field(
-        default=None, ge=0, title="Muro de presa (m)", description="> 5 m: a.1."
+    componentes: dict[str, float | bool] = Field(
+        default_factory=dict,
+        title="Otras partes de la faena",
+        description="Las que pueden hacerla ingresar por su propia letra del Art. 3 del DS 40 (el motor las "
+        "valida): "
+        + "; ".join(f"{campo}: {etiqueta}" for campo, etiqueta in ETIQUETAS_COMPONENTES.items())
+        + ".",
     )
-    embalse_m3: float | None = Field(
-        default=None, ge=0, title="Embalse (m³)", description="> 50.000 m³: a.1."
-    )
-    vegas_bofedales_ha: float | None = Field(
-        default=None, ge=0, title="Vegas o bofedales a drenar (ha)", description="a.2.1 o a.2.4 según región."
-    )
-    humedal_drenado_ha: float | None = Field(
-        default=None, ge=0, title="Otros cuerpos de agua a drenar (ha)", description="a.2.4 según región."
-    )
-    dragado_m3: float | None = Field(
-        default=None, ge=0, title="Dragado (m³)", description="a.3 según región."
-    )
-    cauce_movido_m3: float | None = Field(
-        default=None, ge=0, title="Material movido en un cauce (m³)", description="a.4 según región."
-    )
-    ducto_minero_km: float | None = Field(
-        default=None, ge=0, title="Ducto minero (km)", description="Mineroducto o relaveducto: letra j."
-    )
-    linea_transmision_kv: float | None = Field(
-        default=None, ge=0, title="Línea de transmisión (kV)", description="Más de 23 kV: letra b."
-    )
-    generacion_mw: float | None = Field(
-        default=None, ge=0, title="Central generadora (MW)", description="Más de 3 MW: letra c."
-    )
-    potencia_instalada_kva: float | None = Field(
-        default=None, ge=0, title="Fundición o instalación fabril (kVA)", description="2.000 kVA o más: k.1."
-    )
-    obras_en_glaciar: bool = Field(default=False, title="Obras sobre un glaciar", description="Letra a.5.")
-    extraccion_turba: bool = Field(default=False, title="Extracción de turba", description="Literal i.6.")
-    obras_en_humedal_urbano: bool = Field(
-        default=False, title="Obras en un humedal urbano", description="Ley 19.300 Art. 10 letra s."
-    )
-
-
-_COMPONENTES = set(ETIQUETAS_COMPONENTES)
 
 
 @herramienta(permiso=puede_consultar, actividad="Evaluando el proyecto descrito…")
@@ -511,12 +480,7 @@ def evaluar_proyecto(entrada: EvaluarProyecto, ctx: Contexto) -> dict[str, Any]:
     umbral (también cuando no lo alcanza), efectos del Art. 11 declarados, advertencias (sin
     geometría no se revisan áreas protegidas) y el fundamento. Úsela cuando el usuario describe un
     proyecto (tipo, cantidades, región) y pregunta si ingresa al SEIA o por qué vía."""
-    datos = {"nombre": "Proyecto descrito en la conversación", **entrada.model_dump(exclude=_COMPONENTES)}
-    componentes = {
-        campo: valor for campo in _COMPONENTES if (valor := getattr(entrada, campo)) not in (None, False)
-    }
-    if componentes:
-        datos["componentes"] = componentes
+    datos = {"nombre": "Proyecto descrito en la conversación", **entrada.model_dump()}
     try:
         validada = validar_entrada(datos)
     except EntradaInvalida as error:

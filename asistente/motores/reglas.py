@@ -287,7 +287,8 @@ class MotorReglas:
             parametros["comuna"] = e.comuna
         if e.circunstancias:
             parametros["circunstancias"] = [d.circunstancia for d in e.circunstancias]
-        parametros.update(e.componentes)
+        if e.componentes:
+            parametros["componentes"] = e.componentes
         llamada = ejecutar("evaluar_proyecto", parametros, contexto=turno.contexto)
         if llamada["error"]:
             return Respuesta(f"No pude evaluar el proyecto descrito: {llamada['error']}", llamadas=[llamada])

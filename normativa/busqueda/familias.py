@@ -18,6 +18,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
+from django.db import connection
 from django.db.models import Count, Max
 
 from config.texto import sin_tildes
@@ -337,7 +338,7 @@ _EPIGRAFE = re.compile(r"^([^\n.]{3,140})\.\s*\n")
 @dataclass(frozen=True)
 class _Anclas:
     por_familia: dict[str, list[int]]
-    epigrafes: dict[int, str]  # de las anclas que tienen uno, sin tildes
+    epigrafes: dict[int, frozenset[str]]  # lexemas del epígrafe de las anclas que tienen uno
 
 
 _anclas: dict[tuple[int, int], _Anclas] = {}
@@ -349,8 +350,8 @@ def anclas(nombre: str) -> list[int]:
     return _anclas_del_corpus().por_familia.get(nombre, [])
 
 
-def epigrafes_de_anclas(ids: list[int]) -> dict[int, str]:
-    """El epígrafe (sin tildes) de cada ancla de `ids` que lo tiene."""
+def lexemas_de_epigrafes(ids: list[int]) -> dict[int, frozenset[str]]:
+    """Los lexemas del epígrafe de cada ancla de `ids` que lo tiene (los de la búsqueda de texto)."""
     epigrafes = _anclas_del_corpus().epigrafes
     return {pk: epigrafes[pk] for pk in ids if pk in epigrafes}
 
@@ -376,5 +377,22 @@ def _anclas_del_corpus() -> _Anclas:
             if pk in de_alguna and (m := _EPIGRAFE.match(inicio))
         }
         _anclas.clear()
-        _anclas[clave] = _Anclas(por_familia, epigrafes)
+        _anclas[clave] = _Anclas(por_familia, _lexemas_de(epigrafes))
     return _anclas[clave]
+
+
+def _lexemas_de(textos: dict[int, str]) -> dict[int, frozenset[str]]:
+    """Los lexemas de cada texto, como los indexa la búsqueda de texto (español, sin tildes)."""
+    if not textos:
+        return {}
+    with connection.cursor() as cursor:
+        cursor.execute(
+            """
+            SELECT e.pk,
+                   array(SELECT DISTINCT lexeme
+                           FROM unnest(to_tsvector('spanish', normativa_sin_tildes(e.texto))))
+              FROM unnest(%s::int[], %s::text[]) AS e(pk, texto)
+            """,
+            [list(textos), list(textos.values())],
+        )
+        return {pk: frozenset(lexemas) for pk, lexemas in cursor.fetchall() if lexemas}

@@ -39,7 +39,7 @@ from config import metricas
 from config.errores import EntradaNoValida
 from config.texto import sin_tildes
 from normativa.busqueda.ajenas import nucleo_de_la_pregunta, palabras_ajenas
-from normativa.busqueda.familias import anclas, epigrafes_de_anclas, familias_de
+from normativa.busqueda.familias import anclas, familias_de, lexemas_de_epigrafes
 from normativa.busqueda.reordenar import (
     CANDIDATOS_REORDENADOS,
     Candidato,
@@ -536,20 +536,9 @@ def anclas_de_familias(
 def _nombradas_por_su_epigrafe(ids: list[int], lexemas: Sequence[str]) -> list[int]:
     """Las anclas cuyo epígrafe dice la pregunta: al menos `EPIGRAFE_NOMBRADO` de su peso IDF está en
     los lexemas de la pregunta, las más dichas primero (a lo más `ANCLAS_POR_FAMILIA`)."""
-    epigrafes = epigrafes_de_anclas(ids)
-    if not epigrafes or not lexemas:
+    propios = lexemas_de_epigrafes(ids)
+    if not propios or not lexemas:
         return []
-    with connection.cursor() as cursor:
-        cursor.execute(
-            """
-            SELECT e.pk,
-                   array(SELECT DISTINCT lexeme
-                           FROM unnest(to_tsvector('spanish', normativa_sin_tildes(e.texto))))
-              FROM unnest(%s::int[], %s::text[]) AS e(pk, texto)
-            """,
-            [list(epigrafes), list(epigrafes.values())],
-        )
-        propios = {pk: set(lexemas_) for pk, lexemas_ in cursor.fetchall() if lexemas_}
     idf, _ = idf_y_conocidos(sorted(set(lexemas).union(*propios.values())))
     consulta = set(lexemas)
     dichas = []

@@ -12,7 +12,13 @@ from __future__ import annotations
 from dataclasses import dataclass, fields
 from decimal import Decimal
 
-from proyectos.analisis.ingreso import Comparacion, comparar_con_umbral, numero_corto
+from proyectos.analisis.ingreso import (
+    REGIONES_NORTE,
+    Comparacion,
+    comparar_con_umbral,
+    numero_corto,
+    numero_json,
+)
 
 # DS 40, Art. 3, literal a.1: «Presas cuyo muro tenga una altura superior a cinco metros (5 m) … o que
 # generen un embalse con una capacidad superior a cincuenta mil metros cúbicos (50.000 m3)».
@@ -26,7 +32,6 @@ REGIONES_VEGAS = frozenset({"15", "01", "02"})
 # a la Región del Maule, incluida la Región Metropolitana…; o a treinta hectáreas (30 ha), tratándose de las
 # Regiones del Bío Bío a la Región de Magallanes». Ñuble (16) era parte del Bío Bío en el texto de 2014.
 DRENAJE_HA = {"norte": Decimal(10), "centro": Decimal(20), "sur": Decimal(30)}
-REGIONES_ARICA_A_COQUIMBO = frozenset({"15", "01", "02", "03", "04"})
 REGIONES_VALPARAISO_A_MAULE = frozenset({"05", "13", "06", "07"})
 # DS 40, Art. 3, literal a.3: dragado de cuerpos de aguas continentales «igual o superior a veinte mil
 # metros cúbicos (20.000 m³) … de las Regiones de Arica y Parinacota a la Región de Atacama, o … cincuenta
@@ -99,10 +104,10 @@ class Componentes:
         valores: dict[str, float | int | bool] = {}
         for campo in fields(self):
             valor = getattr(self, campo.name)
-            if isinstance(valor, Decimal):
-                valores[campo.name] = int(valor) if valor == valor.to_integral() else float(valor)
-            elif valor is True:
+            if valor is True:
                 valores[campo.name] = True
+            elif (numero := numero_json(valor if isinstance(valor, Decimal) else None)) is not None:
+                valores[campo.name] = numero
         return valores
 
 
@@ -128,7 +133,7 @@ def comparaciones_de_componentes(componentes: Componentes, *, codigo_region: str
         prefijo="dragado de ",
         sufijo=" (Arica y Parinacota a Atacama)" if norte else " (Coquimbo a Magallanes)",
     )
-    norte = codigo_region in REGIONES_ARICA_A_COQUIMBO
+    norte = codigo_region in REGIONES_NORTE
     resultado += comparar_con_umbral(
         "a.4",
         c.cauce_movido_m3,
@@ -185,7 +190,7 @@ def _drenajes(c: Componentes, codigo_region: str) -> list[Comparacion]:
         superficies = [c.humedal_drenado_ha]
     else:
         superficies = [c.vegas_bofedales_ha, c.humedal_drenado_ha]
-    if codigo_region in REGIONES_ARICA_A_COQUIMBO:
+    if codigo_region in REGIONES_NORTE:
         zona, nombre = "norte", "Arica y Parinacota a Coquimbo"
     elif codigo_region in REGIONES_VALPARAISO_A_MAULE:
         zona, nombre = "centro", "Valparaíso al Maule, incluida la RM"

@@ -18,7 +18,7 @@ from shapely.geometry.base import BaseGeometry
 from config.errores import EntradaNoValida
 from proyectos.analisis import componentes as partes
 from proyectos.analisis.componentes import Componentes
-from proyectos.analisis.ingreso import CANTIDADES_REQUERIDAS, TIPOS, Cantidades, numero_cl
+from proyectos.analisis.ingreso import CANTIDADES_REQUERIDAS, TIPOS, Cantidades, numero_cl, numero_json
 from proyectos.geo import CAJA_CHILE, ErrorDeCapa, geometria_de_geojson
 from proyectos.models import Comuna, Region
 from proyectos.selectors import ErrorDeTerritorio, comuna_resolver, region_resolver
@@ -102,11 +102,11 @@ class Entrada:
             "comuna": self.comuna.nombre if self.comuna else None,
             "codigo_comuna": self.comuna.codigo if self.comuna else None,
             "tipo": self.tipo,
-            "capacidad_extraccion_t_mes": _numero(c.capacidad_extraccion_t_mes),
+            "capacidad_extraccion_t_mes": numero_json(c.capacidad_extraccion_t_mes),
             "plataformas": c.plataformas,
-            "aridos_m3_mes": _numero(c.aridos_m3_mes),
-            "aridos_m3_total": _numero(c.aridos_m3_total),
-            "superficie_ha": _numero(c.superficie_ha),
+            "aridos_m3_mes": numero_json(c.aridos_m3_mes),
+            "aridos_m3_total": numero_json(c.aridos_m3_total),
+            "superficie_ha": numero_json(c.superficie_ha),
             "geometria": self.geometria_geojson,
             "circunstancias": list(self.circunstancias),
         }
@@ -354,9 +354,3 @@ def _componentes(valor: Any, error: Any) -> Componentes:
             continue
         datos[campo] = _cantidad(dato, f"componentes.{campo}", error, etiqueta=etiqueta)
     return Componentes(**datos)
-
-
-def _numero(valor: Decimal | None) -> float | int | None:
-    if valor is None:
-        return None
-    return int(valor) if valor == valor.to_integral() else float(valor)

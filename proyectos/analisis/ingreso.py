@@ -184,6 +184,13 @@ def numero_corto(valor: Decimal | int | None) -> str:
     return numero_cl(valor, 0 if Decimal(valor) == Decimal(valor).to_integral() else 2)
 
 
+def numero_json(valor: Decimal | None) -> float | int | None:
+    """Una cantidad como la guarda el JSON del motor: 5000 → 5000; 12.5 → 12.5."""
+    if valor is None:
+        return None
+    return int(valor) if valor == valor.to_integral() else float(valor)
+
+
 def numero_cl(valor: Decimal | float, decimales: int = 0) -> str:
     """Número con separadores chilenos: 15000.5 → «15.000,50» (punto de miles, coma decimal)."""
     return f"{valor:,.{decimales}f}".replace(",", "X").replace(".", ",").replace("X", ".")
