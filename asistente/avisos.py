@@ -26,8 +26,10 @@ from asistente.models import AccionPendiente, Aviso, ConfiguracionAvisos, Conver
 from config.validacion import entero_de_parametro
 from normativa.models import Norma, VersionNorma
 from proyectos import selectors as proyectos
+from proyectos.analisis.reglas import NORMAS_DE_REGLAS
 from proyectos.models import Analisis, Proyecto
 from proyectos.roles import Usuario, id_de, puede_escribir
+from proyectos.services import reglas_revisar
 
 registro = structlog.get_logger(__name__)
 
@@ -154,6 +156,7 @@ TEXTO_ENLACE = {
     "analisis_desactualizado": "Ver el proyecto",
     "alertas_criticas_sin_revisar": "Ver el informe",
     "normativa_actualizada": "Ver el proyecto",
+    "regla_revisar": "Revisar la regla",
 }
 
 
@@ -309,4 +312,31 @@ def al_actualizarse_normativa(sender: object, *, norma: Norma, **_: object) -> i
     for proyecto in Proyecto.objects.filter(pk__in=analisis).prefetch_related("cliente__usuarios"):
         for usuario in proyecto.cliente.usuarios.all():
             creados += len(avisos_evaluar(usuario=usuario, proyecto_id=proyecto.pk))
+    return creados
+
+
+def al_ingerirse_version(sender: object, *, norma: Norma, **_: object) -> int:
+    """Señal `version_ingerida`: si la norma funda reglas del motor, las compara con su texto nuevo y avisa
+    al personal de cada una que quedó «revisar» (el umbral que aplica puede no ser el vigente). Devuelve
+    cuántos avisos creó."""
+    if norma.sigla not in NORMAS_DE_REGLAS:
+        return 0
+    nuevas = reglas_revisar()
+    enlace = reverse("admin:proyectos_regladelmotor_changelist") + "?estado__exact=revisar"
+    creados = 0
+    for usuario in get_user_model().objects.filter(is_staff=True, is_active=True):
+        avisos = [
+            Aviso.objects.create(
+                usuario=usuario,
+                tipo="regla_revisar",
+                objeto=f"regla:{regla.literal}",
+                mensaje=f"Cambió el texto de {regla.fragmento}: la regla del motor para el literal "
+                f"{regla.literal} ({regla.umbrales}) quedó en «revisar». Verifique el umbral y acéptela o "
+                "corríjala.",
+                enlace=enlace,
+            )
+            for regla in nuevas
+        ]
+        _anunciar(avisos, usuario)
+        creados += len(avisos)
     return creados

@@ -20,7 +20,7 @@ from rapidfuzz import fuzz
 
 from asistente.models import Dominio, FuenteCurada, RespuestaCurada
 from asistente.registro import Fuente
-from config.texto import normalizar
+from config.texto import normalizar, texto_del
 from normativa.models import FragmentoLegal, Norma, VersionNorma
 from normativa.selectors import cita_de, url_de
 
@@ -48,7 +48,7 @@ def respuesta_curada_para(*, texto: str, dominio: Dominio | None) -> RespuestaCu
 def fuentes_de(respuesta: RespuestaCurada) -> list[Fuente]:
     """Las fuentes de la respuesta en el orden de sus marcadores [n]."""
     fuentes: list[Fuente] = []
-    for fuente in respuesta.fuentes.select_related("fragmento__norma"):
+    for fuente in respuesta.fuentes.select_related("fragmento__norma", "fragmento__version"):
         fragmento = fuente.fragmento
         texto = " ".join(fragmento.texto.split())
         fuentes.append(
@@ -60,7 +60,8 @@ def fuentes_de(respuesta: RespuestaCurada) -> list[Fuente]:
                 "cita": cita_de(fragmento),
                 "url": url_de(fragmento),
                 "extracto": texto if len(texto) <= LARGO_EXTRACTO else texto[:LARGO_EXTRACTO] + " …",
-                "advertencia": "",
+                "advertencia": fragmento.norma.advertencia_vigencia,
+                "vigencia": texto_del(f.isoformat() if (f := fragmento.version.fecha_version) else None),
             }
         )
     return fuentes

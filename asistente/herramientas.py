@@ -27,6 +27,7 @@ from asistente.registro import (
 )
 from config.errores import LimiteExcedido, NoDisponible
 from config.http import ErrorHttp
+from config.texto import texto_del
 from fuentes_externas import bcn, eseia, sea
 from fuentes_externas.eseia import similares_del_proyecto
 from fuentes_externas.models import NoticiaSEA
@@ -449,6 +450,18 @@ def consultar_analisis(entrada: ConsultarAnalisis, ctx: Contexto) -> dict[str, A
     }
 
 
+def _campo_componentes() -> Any:
+    """Las otras partes de la faena, con sus campos y etiquetas (las mismas en evaluar y en crear)."""
+    return Field(
+        default_factory=dict,
+        title="Otras partes de la faena",
+        description="Las que pueden hacerla ingresar por su propia letra del Art. 3 del DS 40 (el motor las "
+        "valida): "
+        + "; ".join(f"{campo}: {etiqueta}" for campo, etiqueta in ETIQUETAS_COMPONENTES.items())
+        + ".",
+    )
+
+
 class EvaluarProyecto(BaseModel):
     tipo: Tipo = Field(title="Tipo de proyecto")
     region: str = Field(
@@ -463,14 +476,7 @@ class EvaluarProyecto(BaseModel):
     circunstancias: list[str] = Field(
         default_factory=list, title="Circunstancias", description=f"De: {', '.join(CIRCUNSTANCIAS)}."
     )
-    componentes: dict[str, float | bool] = Field(
-        default_factory=dict,
-        title="Otras partes de la faena",
-        description="Las que pueden hacerla ingresar por su propia letra del Art. 3 del DS 40 (el motor las "
-        "valida): "
-        + "; ".join(f"{campo}: {etiqueta}" for campo, etiqueta in ETIQUETAS_COMPONENTES.items())
-        + ".",
-    )
+    componentes: dict[str, float | bool] = _campo_componentes()
 
 
 @herramienta(permiso=puede_consultar, actividad="Evaluando el proyecto descrito…")
@@ -638,6 +644,7 @@ class CrearProyecto(BaseModel):
     circunstancias: list[str] = Field(
         default_factory=list, title="Circunstancias", description=f"De: {', '.join(CIRCUNSTANCIAS)}."
     )
+    componentes: dict[str, float | bool] = _campo_componentes()
 
     def datos_del_proyecto(self) -> dict[str, Any]:
         return self.model_dump(exclude={"cliente_id", "cliente"})
@@ -655,6 +662,8 @@ def _describir_creacion(entrada: Any, ctx: Contexto) -> str:
         cantidades.append(f"{numero_cl(entrada.capacidad_extraccion_t_mes)} t/mes")
     if entrada.plataformas is not None:
         cantidades.append(f"{entrada.plataformas} plataformas")
+    if entrada.componentes:
+        cantidades.append(f"{len(entrada.componentes)} otra(s) parte(s) de la faena")
     detalle = f" ({', '.join(cantidades)})" if cantidades else ""
     lugar = f"{entrada.comuna}, " if entrada.comuna else ""
     tipo = Proyecto.Tipo(entrada.tipo).label
@@ -862,6 +871,7 @@ def _fuente(r: corpus.Resultado) -> Fuente:
         # La oración que mejor responde, si el reordenador la eligió; si no, el comienzo del fragmento.
         "extracto": _extracto(r.oracion, LARGO_ORACION) if r.oracion else _extracto(r.texto),
         "advertencia": r.advertencia,
+        "vigencia": texto_del(r.fecha_version),
     }
     if r.epigrafe:
         fuente["epigrafe"] = r.epigrafe
@@ -877,7 +887,8 @@ def _fuente_de_fundamento(f: Fundamento) -> Fuente:
         "cita": _cita_de_fundamento(f),
         "url": f.get("url", ""),
         "extracto": f.get("cita", ""),
-        "advertencia": "",
+        "advertencia": f.get("advertencia_vigencia", ""),
+        "vigencia": texto_del(f.get("fecha_version")),
     }
 
 

@@ -53,7 +53,8 @@ class Fuente(TypedDict):
     cita: str  # «Ley 19.300, Art. 11 letra d»
     url: str
     extracto: str
-    advertencia: str
+    advertencia: str  # aviso de vigencia de su norma («texto de 2014 …»): se muestra junto a la cita
+    vigencia: NotRequired[str]  # «texto del 06-10-2014»: la fecha de la versión citada
     epigrafe: NotRequired[str]  # el del artículo, si lo tiene: «Consulta de pertinencia de ingreso»
     marcador: NotRequired[str]  # «[2]»: cómo se lo cita ante el modelo
 

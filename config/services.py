@@ -25,12 +25,13 @@ class CredencialesDemo:
 
 
 def sistema_preparar(*, verbosidad: int = 1) -> None:
-    """Migra, declara las tareas periódicas y carga corpus, capas y respuestas curadas (idempotente:
-    segundos si nada cambió)."""
+    """Migra, declara las tareas periódicas, carga corpus y capas, compara las reglas del motor con su
+    texto y carga las respuestas curadas (idempotente: segundos si nada cambió)."""
     call_command("migrate", interactive=False, verbosity=verbosidad)
     call_command("setup_periodic_tasks", verbosity=verbosidad)
     call_command("cargar_corpus", verbosity=verbosidad)
     call_command("cargar_capas", verbosity=verbosidad)
+    call_command("revisar_reglas", verbosity=verbosidad)
     call_command("cargar_respuestas_curadas", verbosity=verbosidad)
     if settings.DATOS_DEMO:
         call_command("demo", "--primera-vez", verbosity=verbosidad)

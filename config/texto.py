@@ -14,3 +14,21 @@ def sin_tildes(texto: str) -> str:
 def normalizar(texto: str) -> str:
     """Minúsculas, sin tildes ni diéresis (la ñ queda como n), sin apóstrofos ni guiones."""
     return " ".join(re.sub(r"[^a-z0-9]+", " ", sin_tildes(texto)).split())
+
+
+def texto_comparable(texto: str) -> str:
+    """Forma canónica para comparar dos fuentes del mismo texto (espacios y comillas)."""
+    texto = unicodedata.normalize("NFC", texto)
+    texto = texto.replace("“", '"').replace("”", '"').replace("’", "'")
+    # Marcas de LeyChile que la versión XML omite.
+    texto = re.sub(r"\bINCISO (DEROGADO|ELIMINADO)\.", "", texto)
+    return re.sub(r"\s+", " ", texto).strip()
+
+
+def texto_del(fecha_iso: str | None) -> str:
+    """La fecha de la versión de un texto citado, como se muestra junto a la cita: «texto del 06-10-2014»
+    («» si no se conoce)."""
+    if not fecha_iso:
+        return ""
+    anio, mes, dia = fecha_iso[:10].split("-")
+    return f"texto del {dia}-{mes}-{anio}"

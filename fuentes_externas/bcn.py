@@ -30,7 +30,7 @@ from django.conf import settings
 from django.utils import timezone
 
 from config.http import ErrorHttp, solicitar
-from config.texto import sin_tildes
+from config.texto import sin_tildes, texto_comparable
 from fuentes_externas import cache as cache_fuentes
 from normativa.ingesta.documentos import datos_norma_para, documento_ingerir
 from normativa.models import FragmentoLegal, Norma, VersionNorma
@@ -41,7 +41,6 @@ from normativa.parsers.base import (
     Fragmento,
     fragmentar,
     normalizar_articulo,
-    texto_comparable,
 )
 from normativa.signals import normativa_actualizada
 

@@ -32,7 +32,9 @@ from proyectos.models import (
     ElementoSensible,
     Proyecto,
     Region,
+    ReglaDelMotor,
 )
+from proyectos.services import reglas_aceptar, reglas_revisar
 
 TAMANO_MAXIMO_CAPA = 60 * 1024 * 1024
 LETRAS = [(letra, f"Art. 11 letra {letra})") for letra in "abcdef"]
@@ -92,6 +94,44 @@ class AnalisisAdmin(admin.ModelAdmin[Analisis]):
     list_display = ["proyecto", "tipo", "clasificacion", "fecha", "alertas_revisadas"]
     list_filter = ["clasificacion", "tipo", "alertas_revisadas"]
     readonly_fields = ["proyecto", "tipo", "fecha", "entrada", "resultado", "clasificacion", "creado_por"]
+
+
+@admin.register(ReglaDelMotor)
+class ReglaDelMotorAdmin(admin.ModelAdmin[ReglaDelMotor]):
+    """Las reglas del motor con el fragmento que aplican, su texto vigente y su estado. Una regla
+    «revisar» se acepta aquí si el texto nuevo no cambia su umbral; si lo cambia, se corrige en el código
+    (`proyectos/analisis/reglas.py`) y vuelve a quedar vigente con su hash nuevo."""
+
+    list_display = ["literal", "fragmento", "umbrales", "estado", "fecha_texto", "revisada_at"]
+    list_filter = ["estado"]
+    search_fields = ["literal", "fragmento", "texto_vigente"]
+    readonly_fields = [
+        "literal",
+        "fragmento",
+        "umbrales",
+        "estado",
+        "texto_vigente",
+        "fecha_texto",
+        "hash_regla",
+        "hash_vigente",
+        "hash_aceptado",
+        "revisada_at",
+    ]
+    actions = ["aceptar", "comparar"]
+
+    def has_add_permission(self, request: HttpRequest) -> bool:
+        return False  # las reglas nacen en el código
+
+    @admin.action(description="Aceptar el texto nuevo: el umbral de la regla sigue siendo el vigente")
+    def aceptar(self, request: HttpRequest, queryset: QuerySet[ReglaDelMotor]) -> None:
+        cantidad = reglas_aceptar(literales=list(queryset.values_list("literal", flat=True)))
+        self.message_user(request, f"Reglas aceptadas: {cantidad} (solo las que estaban en «revisar»).")
+
+    @admin.action(description="Comparar de nuevo todas las reglas con el corpus vigente")
+    def comparar(self, request: HttpRequest, queryset: QuerySet[ReglaDelMotor]) -> None:
+        nuevas = reglas_revisar()
+        revisar = ReglaDelMotor.objects.filter(estado=ReglaDelMotor.Estado.REVISAR).count()
+        self.message_user(request, f"Reglas comparadas; en «revisar»: {revisar} ({len(nuevas)} nuevas).")
 
 
 @admin.register(CategoriaCapa)

@@ -20,32 +20,31 @@ from rest_framework.views import APIView
 from config.api import ERROR, ERROR_ENTRADA
 from config.validacion import entero_de_parametro
 from proyectos import selectors, services
+from proyectos.analisis import componentes as partes
 from proyectos.analisis.entrada import CIRCUNSTANCIAS
 from proyectos.analisis.motor import evaluar
 from proyectos.models import Analisis, Cliente, Proyecto
 from proyectos.roles import puede_consultar, puede_escribir, rol_de
 
 
-class ComponentesSerializer(serializers.Serializer):  # type: ignore[type-arg]
-    """Otras partes de la faena que la hacen ingresar por su propia letra (DS 40 Art. 3)."""
+def _campo_de_componente(campo: str) -> serializers.Field:  # type: ignore[type-arg]
+    etiqueta = partes.ETIQUETAS[campo]
+    ayuda = f"{etiqueta[:1].upper()}{etiqueta[1:]}: literal {partes.LITERAL_DE_CAMPO[campo]}."
+    if campo in partes.CAMPOS_SI_NO:
+        return serializers.BooleanField(required=False, help_text=ayuda)
+    return serializers.FloatField(required=False, help_text=ayuda)
 
-    presa_altura_m = serializers.FloatField(required=False, help_text="Muro de más de 5 m: literal a.1.")
-    embalse_m3 = serializers.FloatField(required=False, help_text="Embalse de más de 50.000 m³: literal a.1.")
-    vegas_bofedales_ha = serializers.FloatField(
-        required=False, help_text="Drenaje de vegas o bofedales: a.2.1 en el norte grande, a.2.4 en el resto."
-    )
-    humedal_drenado_ha = serializers.FloatField(required=False, help_text="Otros cuerpos de agua: a.2.4.")
-    dragado_m3 = serializers.FloatField(required=False, help_text="Dragado continental: literal a.3.")
-    cauce_movido_m3 = serializers.FloatField(required=False, help_text="Defensa o alteración de cauce: a.4.")
-    ducto_minero_km = serializers.FloatField(required=False, help_text="Mineroducto o relaveducto: letra j.")
-    linea_transmision_kv = serializers.FloatField(required=False, help_text="Más de 23 kV: literal b.1.")
-    generacion_mw = serializers.FloatField(required=False, help_text="Más de 3 MW: letra c.")
-    potencia_instalada_kva = serializers.FloatField(required=False, help_text="2.000 kVA o más: literal k.1.")
-    obras_en_glaciar = serializers.BooleanField(required=False, help_text="Literal a.5, cualquier tamaño.")
-    extraccion_turba = serializers.BooleanField(required=False, help_text="Literal i.6.")
-    obras_en_humedal_urbano = serializers.BooleanField(
-        required=False, help_text="Ley 19.300 Art. 10 letra s, cualquier tamaño."
-    )
+
+# Otras partes de la faena que la hacen ingresar por su propia letra (DS 40 Art. 3; Ley 19.300 Art. 10 s):
+# un campo por componente del motor, con su literal.
+ComponentesSerializer = type(
+    "ComponentesSerializer",
+    (serializers.Serializer,),
+    {
+        "__doc__": "Otras partes de la faena que la hacen ingresar por su propia letra (DS 40 Art. 3).",
+        **{campo: _campo_de_componente(campo) for campo in partes.ETIQUETAS},
+    },
+)
 
 
 class EntradaMotorSerializer(serializers.Serializer):  # type: ignore[type-arg]
@@ -126,6 +125,7 @@ class ProyectoSalidaSerializer(serializers.ModelSerializer):  # type: ignore[typ
             "geometria",
             "geometria_modificada_at",
             "circunstancias",
+            "componentes",
             "ultima_clasificacion",
             "creado_at",
             "actualizado_at",

@@ -6,6 +6,7 @@ from typing import Any
 
 from django import forms
 
+from proyectos.analisis import componentes as partes
 from proyectos.analisis.entrada import CIRCUNSTANCIAS
 from proyectos.geo import TAMANO_MAXIMO_ARCHIVO, ErrorDeCapa, geometria_de_archivo, geometria_de_texto
 from proyectos.models import Cliente, Proyecto, Region
@@ -37,9 +38,38 @@ class DatosDelMotorForm(forms.Form):
         label="Circunstancias declaradas (Art. 11)",
     )
 
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        # Los componentes guardados llegan como {"ducto_minero_km": 30}: cada uno a su campo.
+        kwargs["initial"] = dict(kwargs.get("initial") or {})
+        kwargs["initial"].update(kwargs["initial"].pop("componentes", None) or {})
+        super().__init__(*args, **kwargs)
+        for campo, etiqueta in partes.ETIQUETAS.items():
+            ayuda = f"Literal {partes.LITERAL_DE_CAMPO[campo]}."
+            texto = etiqueta[:1].upper() + etiqueta[1:]
+            self.fields[campo] = (
+                forms.BooleanField(required=False, label=texto, help_text=ayuda)
+                if campo in partes.CAMPOS_SI_NO
+                else forms.DecimalField(required=False, min_value=0, label=texto, help_text=ayuda)
+            )
+
+    def campos_principales(self) -> list[forms.BoundField]:
+        return [c for c in self if c.name not in partes.ETIQUETAS]
+
+    def campos_de_componentes(self) -> list[forms.BoundField]:
+        return [c for c in self if c.name in partes.ETIQUETAS]
+
+    def componentes_abiertos(self) -> bool:
+        """El grupo de componentes se muestra abierto si tiene algo dicho o un error."""
+        return any(c.errors or c.value() not in (None, "", False) for c in self.campos_de_componentes())
+
     def datos_motor(self) -> dict[str, Any]:
         """Los datos limpios en el contrato del motor (la región por su código)."""
         d = self.cleaned_data
+        componentes = {
+            campo: (True if campo in partes.CAMPOS_SI_NO else _numero(d[campo]))
+            for campo in partes.ETIQUETAS
+            if d.get(campo) not in (None, False)
+        }
         return {
             "region": d["region"].codigo,
             "comuna": d["comuna"] or None,
@@ -50,11 +80,13 @@ class DatosDelMotorForm(forms.Form):
             },
             "plataformas": d["plataformas"],
             "circunstancias": list(d["circunstancias"]),
+            "componentes": componentes,
         }
 
     def agregar_errores(self, errores: list[dict[str, str]]) -> None:
         for error in errores:
-            self.add_error(error["campo"] if error["campo"] in self.fields else None, error["mensaje"])
+            campo = error["campo"].removeprefix("componentes.")
+            self.add_error(campo if campo in self.fields else None, error["mensaje"])
 
 
 class ProyectoForm(DatosDelMotorForm):

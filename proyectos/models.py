@@ -123,6 +123,12 @@ class Proyecto(models.Model):
     )
     geometria_modificada_at = models.DateTimeField(null=True, blank=True)
     circunstancias = models.JSONField(default=list, blank=True)
+    componentes = models.JSONField(
+        default=dict,
+        blank=True,
+        help_text="Otras partes de la faena (mineroducto, línea, polvorín…), en los campos de "
+        '`componentes` del motor: {"ducto_minero_km": 30}.',
+    )
     creado_por = models.ForeignKey(
         settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, blank=True, related_name="+"
     )
@@ -268,3 +274,35 @@ class ElementoSensible(models.Model):
 
     def __str__(self) -> str:
         return self.nombre
+
+
+class ReglaDelMotor(models.Model):
+    """Estado de una regla del motor (`proyectos.analisis.reglas`) frente al texto vigente de su fragmento:
+    «vigente» si el texto es el mismo con que se escribió (o uno que el personal ya revisó), «revisar» si
+    llegó otra versión, «sin texto» si el corpus cargado no lo trae."""
+
+    class Estado(models.TextChoices):
+        VIGENTE = "vigente", "Vigente"
+        REVISAR = "revisar", "Revisar"
+        SIN_TEXTO = "sin_texto", "Sin texto en el corpus"
+
+    literal = models.CharField(max_length=10, unique=True)
+    fragmento = models.CharField(max_length=60, help_text="Norma, artículo y literal que aplica.")
+    umbrales = models.CharField(max_length=300, help_text="Lo que del texto fija el umbral, citado.")
+    hash_regla = models.CharField(max_length=16, help_text="Hash del texto con que se escribió la regla.")
+    hash_aceptado = models.CharField(
+        max_length=16, blank=True, help_text="Hash de un texto posterior que el personal revisó y aceptó."
+    )
+    hash_vigente = models.CharField(max_length=16, blank=True)
+    texto_vigente = models.TextField(blank=True)
+    fecha_texto = models.DateField(null=True, blank=True, help_text="Fecha de la versión del texto vigente.")
+    estado = models.CharField(max_length=10, choices=Estado.choices, default=Estado.VIGENTE)
+    revisada_at = models.DateTimeField(null=True, blank=True, help_text="Última comparación con el corpus.")
+
+    class Meta:
+        ordering = ["literal"]
+        verbose_name = "regla del motor"
+        verbose_name_plural = "reglas del motor"
+
+    def __str__(self) -> str:
+        return f"{self.literal} ({self.fragmento})"

@@ -252,6 +252,7 @@ def proyecto_como_entrada(proyecto: Proyecto) -> dict[str, Any]:
         "superficie_ha": _float(proyecto.superficie_ha),
         "geometria": proyecto.geometria,
         "circunstancias": list(proyecto.circunstancias or []),
+        "componentes": dict(proyecto.componentes or {}),
     }
 
 

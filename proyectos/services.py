@@ -3,21 +3,34 @@
 from __future__ import annotations
 
 import secrets
+from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Any
+from datetime import date
+from typing import Any, TypedDict
 
+from django.conf import settings
 from django.contrib.auth import get_user_model
 from django.contrib.auth.models import AbstractUser, Group
 from django.db import transaction
 from django.utils import timezone
+from django.utils.module_loading import import_string
 from rest_framework.authtoken.models import Token
 
+from proyectos.analisis import reglas
 from proyectos.analisis.entrada import Entrada, validar_entrada
+from proyectos.analisis.fundamentos import Referencia
 from proyectos.analisis.motor import evaluar_entrada
-from proyectos.models import Analisis, Cliente, Proyecto
+from proyectos.models import Analisis, Cliente, Proyecto, ReglaDelMotor
 from proyectos.referencias import referencias_para
 from proyectos.roles import GRUPOS, Rol, Usuario
 from proyectos.selectors import proyecto_como_entrada
+
+
+class TextoVigente(TypedDict):
+    """Lo que devuelve `TEXTOS_VIGENTES` por fragmento (la app normativa, sin importarla)."""
+
+    texto: str
+    fecha_version: str | None
 
 
 @dataclass(frozen=True)
@@ -158,3 +171,47 @@ def _aplicar(proyecto: Proyecto, entrada: Entrada) -> None:
     proyecto.superficie_ha = c.superficie_ha
     proyecto.geometria = entrada.geometria_geojson
     proyecto.circunstancias = list(entrada.circunstancias)
+    proyecto.componentes = entrada.componentes.como_json()
+
+
+def reglas_revisar() -> list[ReglaDelMotor]:
+    """Compara cada regla del motor con el texto vigente de su fragmento y guarda su estado; devuelve
+    las que acaban de pasar a «revisar» (para avisar al personal una sola vez)."""
+    textos: Callable[[list[Referencia]], list[TextoVigente | None]] = import_string(settings.TEXTOS_VIGENTES)
+    vigentes = textos([r.referencia for r in reglas.REGLAS])
+    existentes = {r.literal: r for r in ReglaDelMotor.objects.all()}
+    ahora = timezone.now()
+    nuevas_revisar: list[ReglaDelMotor] = []
+    for regla, vigente in zip(reglas.REGLAS, vigentes, strict=True):
+        fila = existentes.get(regla.literal) or ReglaDelMotor(literal=regla.literal)
+        anterior = fila.estado if fila.pk else None
+        fila.fragmento = regla.fragmento
+        fila.umbrales = " · ".join(regla.citas)
+        if fila.hash_regla != regla.hash_texto:
+            # Una regla reescrita en el código parte de su texto nuevo: lo aceptado antes ya no vale.
+            fila.hash_regla, fila.hash_aceptado = regla.hash_texto, ""
+        fila.texto_vigente = vigente["texto"] if vigente else ""
+        fila.hash_vigente = reglas.hash_de_texto(vigente["texto"]) if vigente else ""
+        fecha = vigente["fecha_version"] if vigente else None
+        fila.fecha_texto = date.fromisoformat(fecha) if fecha else None
+        if vigente is None:
+            fila.estado = ReglaDelMotor.Estado.SIN_TEXTO
+        elif fila.hash_vigente in (fila.hash_regla, fila.hash_aceptado):
+            fila.estado = ReglaDelMotor.Estado.VIGENTE
+        else:
+            fila.estado = ReglaDelMotor.Estado.REVISAR
+        fila.revisada_at = ahora
+        fila.save()
+        if fila.estado == ReglaDelMotor.Estado.REVISAR and anterior != ReglaDelMotor.Estado.REVISAR:
+            nuevas_revisar.append(fila)
+    return nuevas_revisar
+
+
+def reglas_aceptar(*, literales: list[str]) -> int:
+    """El personal revisó el texto nuevo y la regla sigue valiendo: se acepta ese texto. Devuelve cuántas."""
+    aceptadas = 0
+    for fila in ReglaDelMotor.objects.filter(literal__in=literales, estado=ReglaDelMotor.Estado.REVISAR):
+        fila.hash_aceptado, fila.estado = fila.hash_vigente, ReglaDelMotor.Estado.VIGENTE
+        fila.save(update_fields=["hash_aceptado", "estado"])
+        aceptadas += 1
+    return aceptadas

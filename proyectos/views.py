@@ -18,6 +18,7 @@ from shapely.geometry import shape
 from config.errores import EntradaNoValida
 from config.validacion import entero_de_parametro, problema_json
 from proyectos import selectors, services
+from proyectos.analisis.componentes import componentes_descritos
 from proyectos.analisis.entrada import EntradaInvalida
 from proyectos.analisis.espacial import indice_actual
 from proyectos.analisis.motor import evaluar as evaluar_sin_guardar
@@ -170,6 +171,7 @@ def detalle(request: HttpRequest, pk: int) -> HttpResponse:
         "analisis": proyecto.analisis.all()[:20],
         "puede_escribir": puede_escribir(request.user),
         "circunstancias": proyecto.circunstancias,
+        "componentes": componentes_descritos(proyecto.componentes or {}),
     }
     return render(request, "proyectos/detalle.html", contexto)
 

@@ -1,6 +1,6 @@
 """Las cantidades de un proyecto descrito en palabras, en las unidades del motor, y las otras partes
 de la faena que pueden hacerlo ingresar (`componentes_dichos`: el mineroducto, la línea, la central,
-las obras sobre un glaciar).
+las obras sobre un glaciar, el polvorín).
 
 El motor decide con t/mes, plataformas, m³/mes, m³ totales y hectáreas (DS 40 Art. 3 letra i). Un
 consultor las dice como las piensa: toneladas al año o al día, «12 mil», «1,2 millones», metros
@@ -73,6 +73,12 @@ _HUMEDAL_URBANO = re.compile(
     r"\b(?:rellen\w*|dren\w*|sec\w*|interven\w*|afect\w*|alter\w*|dentro|sobre)\b[^.;]{0,30}?"
     r"\bhumedal\w* urban\w*"
 )
+# Polvorín o almacenamiento de explosivos (ñ.2): la capacidad, en kg o toneladas.
+_POLVORIN = re.compile(
+    r"\b(?:polvorin\w*|almacen\w*[^.;]{0,20}?\bexplosiv\w*)\b[^.;]{0,40}?"
+    + _CIFRA
+    + r"\s*(?:kg|kilos|kilogramos|toneladas|tons?|t)\b"
+)
 _NEGACION = re.compile(r"\b(?:no|sin|nunca|ningun\w*|lejos)\b")
 
 
@@ -94,6 +100,9 @@ def componentes_dichos(normal: str) -> dict[str, float | bool]:
         dichos["dragado_m3"] = _cifra(m)
     if m := _MURO.search(normal):
         dichos["presa_altura_m"] = _cifra(m)
+    if m := _POLVORIN.search(normal):
+        en_kg = re.search(r"(?:kg|kilos|kilogramos)$", m.group(0))
+        dichos["explosivos_almacenamiento_kg"] = _cifra(m) * (1 if en_kg else 1000)
     if (m := _HUMEDAL_URBANO.search(normal)) and not _negada(normal, m):
         dichos["obras_en_humedal_urbano"] = True
     if (m := _SOBRE_GLACIAR.search(normal)) and not _negada(normal, m):

@@ -14,6 +14,7 @@ from typing import Any
 from asistente.registro import Fuente
 from config.texto import sin_tildes
 from proyectos.analisis.fundamentos import ARTICULO_REGLAMENTO as ARTICULO_DEL_REGLAMENTO
+from proyectos.analisis.fundamentos import SOLO_LEY
 
 MAXIMO_FUENTES = 3
 MAXIMO_FUENTES_A_PEDIDO = 6
@@ -144,6 +145,9 @@ def redactar_evaluacion(
     if supuestos:
         parrafos.append("Cuentas hechas con sus datos: " + "; ".join(supuestos) + ".")
     umbrales = resultado.get("umbrales", [])
+    causas = list(dict.fromkeys(t["tipologia"] for t in resultado.get("tipologias", [])))
+    if len(causas) > 1:
+        parrafos.append(f"Ingresa por {len(causas)} causas (basta una): {', '.join(causas)}.")
     for literal in dict.fromkeys(u["literal"] for u in umbrales):
         del_literal = [u for u in umbrales if u["literal"] == literal]
         cumplidos = [u["texto"] for u in del_literal if u["cumple"]]
@@ -151,6 +155,12 @@ def redactar_evaluacion(
         # «literal i.1», pero «letra j)»: una letra del Art. 3 sin literales se cita como letra.
         nombre = f"del literal {literal}" if "." in literal else f"de la letra {literal})"
         referencias = marca(("Ley 19.300", "10", letra), ("DS 40", "3", literal))
+        if literal in SOLO_LEY:  # la letra s) de la ley no tiene literal en el DS 40 de 2014
+            parrafos.append(
+                f"Alcanza la letra {literal}) del Art. 10 de la Ley 19.300: {'; '.join(cumplidos)}"
+                f"{marca(('Ley 19.300', '10', literal))}."
+            )
+            continue
         if cumplidos:
             parrafos.append(
                 f"Alcanza la tipología {nombre} del Art. 3 del DS 40 (letra {letra}) del "

@@ -235,6 +235,8 @@ class MotorReglas:
         if cliente := e.cliente or turno.cliente_preferido:  # «trabajo con el cliente X»
             parametros["cliente"] = cliente
         parametros.update(e.cantidades)
+        if e.componentes:
+            parametros["componentes"] = e.componentes
         return self._proponer_accion(turno, "crear_proyecto", parametros)
 
     def _analizar(self, turno: Turno, texto: str, e: Entidades) -> Respuesta | None:

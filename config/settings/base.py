@@ -311,6 +311,9 @@ if SENTRY_DSN:
 
 # El motor de prefactibilidad cita el corpus sin importar la app normativa (ver CONTRIBUTING).
 RESOLVER_CITAS = "normativa.citas.resolver_citas"
+# Texto vigente de un fragmento y la fecha de su versión: con él el motor sabe si sus reglas siguen atadas al
+# texto que las funda (`proyectos.services.reglas_revisar`).
+TEXTOS_VIGENTES = "normativa.citas.textos_vigentes"
 
 # --- Fuentes externas y HTTP -----------------------------------------------------------------
 # Todo llamado saliente pasa por `config.http`: solo a estos hosts (sin SSRF), con tiempo

@@ -142,6 +142,8 @@ class Resultado:
     pagina: int | None = None
     derogado: bool = False
     advertencia: str = ""
+    # Fecha (ISO) de la versión del texto citado; vacía si la fuente no la trae (guías).
+    fecha_version: str = ""
     # La oración del fragmento que mejor responde (la elige el reordenador; vacía en otros modos).
     oracion: str = ""
     # Fracción del peso IDF de la pregunta que cubre esa oración (None fuera del modo híbrido).
@@ -266,7 +268,9 @@ def _buscar(
             ordenados = agrupados
     elegidos = _diversificar(ordenados[: top_k * 6 + 20], top_k)
     fragmentos = (
-        FragmentoLegal.objects.select_related("norma").defer("busqueda", "embedding").in_bulk(elegidos)
+        FragmentoLegal.objects.select_related("norma", "version")
+        .defer("busqueda", "embedding")
+        .in_bulk(elegidos)
     )
     similitudes = _similitudes(vector, elegidos, densos)
     resultados = [
@@ -849,6 +853,7 @@ def _resultado(
         pagina=fragmento.pagina,
         derogado=fragmento.derogado,
         advertencia=fragmento.norma.advertencia_vigencia,
+        fecha_version=fecha.isoformat() if (fecha := fragmento.version.fecha_version) else "",
         oracion=candidato.oracion if candidato else "",
         cobertura=round(candidato.rasgos["oracion"], 4) if candidato else None,
         epigrafe=candidato.epigrafe if candidato else "",

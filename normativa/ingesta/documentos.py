@@ -21,6 +21,7 @@ from normativa.parsers import (
     parsear_y_fragmentar,
 )
 from normativa.parsers.base import Fragmento
+from normativa.signals import version_ingerida
 
 Progreso = Callable[[str, int, int], None]
 
@@ -105,6 +106,7 @@ def documento_ingerir(
     resultado = _guardar_version(
         ruta=ruta, datos=datos, huella=huella, documento=documento, filas=filas, embebidos=embebidos
     )
+    version_ingerida.send(sender=VersionNorma, norma=resultado.norma, version=resultado.version)
     if refrescar_estadisticas:
         estadisticas_refrescar()
     return resultado

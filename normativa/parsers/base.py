@@ -10,7 +10,6 @@ conservando el encabezado en cada trozo.
 from __future__ import annotations
 
 import re
-import unicodedata
 from collections import Counter
 from dataclasses import dataclass, field, replace
 from datetime import date
@@ -139,15 +138,6 @@ def quitar_columna_de_notas(texto: str, *, columna: int | None = None) -> str:
         else:
             resultado.append(linea)
     return "\n".join(resultado)
-
-
-def texto_comparable(texto: str) -> str:
-    """Forma canónica para comparar dos fuentes del mismo texto (espacios y comillas)."""
-    texto = unicodedata.normalize("NFC", texto)
-    texto = texto.replace("“", '"').replace("”", '"').replace("’", "'")
-    # Marcas de LeyChile que la versión XML omite.
-    texto = re.sub(r"\bINCISO (DEROGADO|ELIMINADO)\.", "", texto)
-    return re.sub(r"\s+", " ", texto).strip()
 
 
 # --- fragmentación ----------------------------------------------------------------------------

@@ -1,6 +1,7 @@
 """Partes de una faena que la hacen ingresar al SEIA por otras letras del Art. 10 de la Ley 19.300,
 aunque su extracción quede bajo el umbral de la letra i): el mineroducto, la línea de alta tensión,
-la central, la fundición, las obras sobre un glaciar, la turba. Cada umbral es una constante con el
+la central, la fundición, las obras hidráulicas, las obras sobre un glaciar, la turba, los explosivos
+y demás sustancias peligrosas. Cada umbral es una constante con el
 texto del literal del Art. 3 del Reglamento del SEIA (DS 40/2012, texto de 2014) que la fija, y las
 comparaciones respetan la redacción: «mayor a» y «superior a» son estrictos (>), «igual o superior a»
 incluye el límite (≥); donde el literal no pone umbral («cualquiera sea», «toda extracción»), basta
@@ -26,6 +27,9 @@ PRESA_ALTURA_M, EMBALSE_M3 = Decimal(5), Decimal(50000)
 # DS 40, Art. 3, literal a.2.1: «Vegas y bofedales ubicados en las Regiones de Arica y Parinacota,
 # Tarapacá y Antofagasta, cualquiera sea su superficie de terreno a recuperar y/o afectar».
 REGIONES_VEGAS = frozenset({"15", "01", "02"})
+# DS 40, Art. 3, literal a.2.2: «Suelos "ñadis", cuya superficie de terreno a recuperar y/o afectar sea igual
+# o superior a doscientas hectáreas (200 ha)». Literal a.2.3: «Turberas.» (sin umbral).
+NADIS_HA = Decimal(200)
 # DS 40, Art. 3, literal a.2.4: cuerpos naturales de aguas superficiales (lagos, lagunas, vegas,
 # humedales, bofedales…) «igual o superior a diez hectáreas (10 ha), tratándose de las Regiones de Arica y
 # Parinacota a la Región de Coquimbo; o a veinte hectáreas (20 ha), tratándose de las Regiones de Valparaíso
@@ -57,6 +61,24 @@ GENERACION_MW = Decimal(3)
 # DS 40, Art. 3, literal k.1: «Instalaciones fabriles cuya potencia instalada sea igual o superior a dos
 # mil kilovoltios-ampere (2.000 KVA)».
 POTENCIA_FABRIL_KVA = Decimal(2000)
+# DS 40, Art. 3, letra ñ: producción, almacenamiento, transporte, disposición o reutilización habituales de
+# sustancias peligrosas. Por clase, la producción, disposición o reutilización «que se realice durante un
+# semestre o más … en una cantidad igual o superior a» tantos kg/día, y la «capacidad de almacenamiento …
+# igual o superior a» tantos kg (ñ.1 tóxicas 10.000 kg/día y 30.000 kg; ñ.2 explosivas 2.500 kg/día y
+# 2.500 kg; ñ.3 inflamables 80.000 kg/día y 80.000 kg; ñ.4 corrosivas o reactivas 120.000 kg/día y
+# 120.000 kg). ñ.5: transporte terrestre «durante un semestre o más, en una cantidad igual o superior a
+# cuatrocientas toneladas diarias (400 t/día)».
+SUSTANCIAS: dict[str, tuple[str, str, Decimal, Decimal]] = {
+    # clase → (literal, nombre, kg/día, kg de almacenamiento)
+    "toxicas": ("ñ.1", "sustancias tóxicas", Decimal(10000), Decimal(30000)),
+    "explosivos": ("ñ.2", "sustancias explosivas", Decimal(2500), Decimal(2500)),
+    "inflamables": ("ñ.3", "sustancias inflamables", Decimal(80000), Decimal(80000)),
+    "corrosivas": ("ñ.4", "sustancias corrosivas o reactivas", Decimal(120000), Decimal(120000)),
+}
+TRANSPORTE_SUSTANCIAS_T_DIA = Decimal(400)
+SEMESTRE_MESES = Decimal(6)
+# ñ.6 y ñ.7 (radiactivas): el umbral son los límites A2 / 5000 A1 del DS 12/1985 del Ministerio de Minería,
+# que el corpus no trae; quien evalúa declara si los supera.
 
 # Ley 19.300, Art. 10, letra s: «Ejecución de obras o actividades que puedan significar una alteración
 # física o química … de humedales que se encuentran total o parcialmente dentro del límite urbano» (texto
@@ -74,11 +96,66 @@ ETIQUETAS = {
     "linea_transmision_kv": "la tensión de la línea de transmisión (kV)",
     "generacion_mw": "la potencia de la central generadora (MW)",
     "potencia_instalada_kva": "la potencia instalada de la fundición o instalación fabril (kVA)",
+    "nadis_ha": "la superficie de suelos ñadis a drenar o afectar (ha)",
+    "drenaje_turberas": "si se drenan o desecan turberas",
+    "toxicas_kg_dia": "la producción, disposición o reutilización de sustancias tóxicas (kg/día)",
+    "toxicas_almacenamiento_kg": "la capacidad de almacenamiento de sustancias tóxicas (kg)",
+    "explosivos_kg_dia": "la producción, disposición o reutilización de explosivos (kg/día)",
+    "explosivos_almacenamiento_kg": "la capacidad de almacenamiento de explosivos, p. ej. polvorines (kg)",
+    "inflamables_kg_dia": "la producción, disposición o reutilización de sustancias inflamables (kg/día)",
+    "inflamables_almacenamiento_kg": "la capacidad de almacenamiento de sustancias inflamables (kg)",
+    "corrosivas_kg_dia": "la producción, disposición o reutilización de sustancias corrosivas o reactivas "
+    "(kg/día)",
+    "corrosivas_almacenamiento_kg": "la capacidad de almacenamiento de sustancias corrosivas o reactivas "
+    "(kg)",
+    "transporte_sustancias_t_dia": "el transporte terrestre de sustancias peligrosas (t/día)",
+    "sustancias_meses": "cuántos meses se producen o transportan las sustancias peligrosas",
+    "radiactivas_sobre_limites": "si se producen, almacenan o usan sustancias radiactivas sobre los límites "
+    "A2 (o 5000 A1) del DS 12/1985, semanalmente y por más de seis meses",
+    "transporte_radiactivo_multilateral": "si se transportan por tierra sustancias radiactivas que "
+    "requerirían aprobación multilateral, semanalmente y por más de seis meses",
     "obras_en_glaciar": "si hay obras o actividades sobre un glaciar",
     "extraccion_turba": "si se extrae turba",
     "obras_en_humedal_urbano": "si hay obras en un humedal urbano",
 }
-CAMPOS_SI_NO = ("obras_en_glaciar", "extraccion_turba", "obras_en_humedal_urbano")
+# Campo → literal que lo evalúa (para la ayuda de formularios y de la API).
+LITERAL_DE_CAMPO = {
+    "presa_altura_m": "a.1",
+    "embalse_m3": "a.1",
+    "vegas_bofedales_ha": "a.2.1 en Arica y Parinacota, Tarapacá y Antofagasta; a.2.4 en el resto",
+    "humedal_drenado_ha": "a.2.4",
+    "dragado_m3": "a.3",
+    "cauce_movido_m3": "a.4",
+    "ducto_minero_km": "j",
+    "linea_transmision_kv": "b.1",
+    "generacion_mw": "c",
+    "potencia_instalada_kva": "k.1",
+    "nadis_ha": "a.2.2",
+    "drenaje_turberas": "a.2.3",
+    "toxicas_kg_dia": "ñ.1",
+    "toxicas_almacenamiento_kg": "ñ.1",
+    "explosivos_kg_dia": "ñ.2",
+    "explosivos_almacenamiento_kg": "ñ.2",
+    "inflamables_kg_dia": "ñ.3",
+    "inflamables_almacenamiento_kg": "ñ.3",
+    "corrosivas_kg_dia": "ñ.4",
+    "corrosivas_almacenamiento_kg": "ñ.4",
+    "transporte_sustancias_t_dia": "ñ.5",
+    "sustancias_meses": "ñ.1 a ñ.5 (un semestre o más)",
+    "radiactivas_sobre_limites": "ñ.6",
+    "transporte_radiactivo_multilateral": "ñ.7",
+    "obras_en_glaciar": "a.5",
+    "extraccion_turba": "i.6",
+    "obras_en_humedal_urbano": "s de la Ley 19.300",
+}
+CAMPOS_SI_NO = (
+    "drenaje_turberas",
+    "radiactivas_sobre_limites",
+    "transporte_radiactivo_multilateral",
+    "obras_en_glaciar",
+    "extraccion_turba",
+    "obras_en_humedal_urbano",
+)
 
 
 @dataclass(frozen=True)
@@ -95,6 +172,20 @@ class Componentes:
     linea_transmision_kv: Decimal | None = None
     generacion_mw: Decimal | None = None
     potencia_instalada_kva: Decimal | None = None
+    nadis_ha: Decimal | None = None
+    drenaje_turberas: bool = False
+    toxicas_kg_dia: Decimal | None = None
+    toxicas_almacenamiento_kg: Decimal | None = None
+    explosivos_kg_dia: Decimal | None = None
+    explosivos_almacenamiento_kg: Decimal | None = None
+    inflamables_kg_dia: Decimal | None = None
+    inflamables_almacenamiento_kg: Decimal | None = None
+    corrosivas_kg_dia: Decimal | None = None
+    corrosivas_almacenamiento_kg: Decimal | None = None
+    transporte_sustancias_t_dia: Decimal | None = None
+    sustancias_meses: Decimal | None = None
+    radiactivas_sobre_limites: bool = False
+    transporte_radiactivo_multilateral: bool = False
     obras_en_glaciar: bool = False
     extraccion_turba: bool = False
     obras_en_humedal_urbano: bool = False
@@ -173,6 +264,7 @@ def comparaciones_de_componentes(componentes: Componentes, *, codigo_region: str
         prefijo="instalación fabril de ",
         sufijo=" instalados",
     )
+    resultado += _sustancias(c)
     if c.obras_en_humedal_urbano:
         resultado.append(
             Comparacion("s", "obras o actividades en un humedal urbano (cualquier tamaño)", True)
@@ -190,6 +282,13 @@ def _drenajes(c: Componentes, codigo_region: str) -> list[Comparacion]:
         superficies = [c.humedal_drenado_ha]
     else:
         superficies = [c.vegas_bofedales_ha, c.humedal_drenado_ha]
+    resultado += comparar_con_umbral(
+        "a.2.2", c.nadis_ha, NADIS_HA, unidad="ha", prefijo="drenaje o afectación de ", sufijo=" de ñadis"
+    )
+    if c.drenaje_turberas:
+        resultado.append(
+            Comparacion("a.2.3", "drenaje o desecación de turberas (cualquier superficie)", True)
+        )
     if codigo_region in REGIONES_NORTE:
         zona, nombre = "norte", "Arica y Parinacota a Coquimbo"
     elif codigo_region in REGIONES_VALPARAISO_A_MAULE:
@@ -206,3 +305,74 @@ def _drenajes(c: Componentes, codigo_region: str) -> list[Comparacion]:
             sufijo=f" de cuerpos de agua ({nombre})",
         )
     return resultado
+
+
+def _sustancias(c: Componentes) -> list[Comparacion]:
+    """Letra ñ: la producción y el transporte cuentan si duran un semestre o más (sin plazo dicho se
+    supone que sí y se dice); el almacenamiento cuenta por su capacidad, sin plazo."""
+    resultado: list[Comparacion] = []
+    breve = c.sustancias_meses is not None and c.sustancias_meses < SEMESTRE_MESES
+    plazo = (
+        " (sin plazo dicho: se supone un semestre o más)"
+        if c.sustancias_meses is None
+        else f" durante {numero_corto(c.sustancias_meses)} meses"
+    )
+    for clase, (literal, nombre, kg_dia, kg_almacenados) in SUSTANCIAS.items():
+        resultado += _habitual(
+            comparar_con_umbral(
+                literal, getattr(c, f"{clase}_kg_dia"), kg_dia, unidad="kg/día", prefijo=f"{nombre}: "
+            ),
+            breve=breve,
+            plazo=plazo,
+        )
+        resultado += comparar_con_umbral(
+            literal,
+            getattr(c, f"{clase}_almacenamiento_kg"),
+            kg_almacenados,
+            unidad="kg",
+            prefijo=f"almacenamiento de {nombre}: ",
+        )
+    resultado += _habitual(
+        comparar_con_umbral(
+            "ñ.5",
+            c.transporte_sustancias_t_dia,
+            TRANSPORTE_SUSTANCIAS_T_DIA,
+            unidad="t/día",
+            prefijo="transporte terrestre de sustancias peligrosas: ",
+        ),
+        breve=breve,
+        plazo=plazo,
+    )
+    if c.radiactivas_sobre_limites:
+        texto = "sustancias radiactivas sobre los límites A2 / 5000 A1 del DS 12/1985 (declarado)"
+        resultado.append(Comparacion("ñ.6", texto, True))
+    if c.transporte_radiactivo_multilateral:
+        texto = "transporte terrestre de sustancias radiactivas con aprobación multilateral (declarado)"
+        resultado.append(Comparacion("ñ.7", texto, True))
+    return resultado
+
+
+def _habitual(comparaciones: list[Comparacion], *, breve: bool, plazo: str) -> list[Comparacion]:
+    """Una producción o un transporte de menos de un semestre no es habitual: no cumple aunque supere la
+    cantidad diaria."""
+    return [
+        Comparacion(
+            c.literal,
+            f"{c.texto}{plazo}" + (", menos de un semestre" if breve and c.cumple else ""),
+            c.cumple and not breve,
+        )
+        for c in comparaciones
+    ]
+
+
+def componentes_descritos(valores: dict[str, float | int | bool]) -> list[str]:
+    """Los componentes guardados de un proyecto, legibles y con su literal: «El largo del ducto minero
+    (km): 30 — literal j»."""
+    descritos = []
+    for campo, etiqueta in ETIQUETAS.items():
+        valor = valores.get(campo)
+        if valor is None or valor is False:
+            continue
+        texto = "sí" if valor is True else numero_corto(Decimal(str(valor)))
+        descritos.append(f"{etiqueta[:1].upper()}{etiqueta[1:]}: {texto} — literal {LITERAL_DE_CAMPO[campo]}")
+    return descritos

@@ -3,18 +3,20 @@
 Contrato sin estado: `evaluar(datos)` recibe el JSON de entrada y devuelve el de salida. Pasos:
 1. Ingreso: tipologías de la letra i) del Art. 10 (DS 40 Art. 3 i.1–i.6), de las partes de la faena
    que entran por otras letras (a.1–a.4 obras hidráulicas, a.5 glaciar, b.1 línea de alta tensión,
-   c central, j ducto minero, k.1 instalación fabril, s humedal urbano; `componentes.py`), de la letra
+   c central, j ducto minero, k.1 instalación fabril, ñ sustancias peligrosas, s humedal urbano;
+   `componentes.py`), de la letra
    a.5 si el polígono intersecta un glaciar de las capas y de la letra p) (obras dentro de áreas
    colocadas bajo protección oficial). Basta una.
 2. Efectos del Art. 11 (a–f): por capas geográficas (intersección y distancia) y por
    circunstancias declaradas.
 3. Clasificación: NO_INGRESA (sin tipología), DIA (ingresa sin efectos) o EIA (algún efecto).
-Cada conclusión lleva su evidencia y su fundamento (fragmentos reales del corpus).
+Cada conclusión lleva su evidencia y su fundamento (fragmentos reales del corpus, con la fecha de su
+versión); si la regla que la decide quedó «revisar» porque su texto cambió (`reglas.py`), lo advierte.
 """
 
 from __future__ import annotations
 
-from typing import Any, TypedDict
+from typing import Any, TypedDict, TypeVar
 
 from django.db.models import Prefetch
 
@@ -24,6 +26,7 @@ from proyectos.analisis.componentes import comparaciones_de_componentes
 from proyectos.analisis.entrada import CIRCUNSTANCIAS, Entrada, validar_entrada
 from proyectos.analisis.espacial import Cercania, IndiceEspacial, indice_actual
 from proyectos.analisis.ingreso import comparaciones, numero_cl, tipologias_de_ingreso
+from proyectos.analisis.reglas import AVISO_REVISAR
 from proyectos.analisis.resultado import (
     Alerta,
     Clasificacion,
@@ -34,10 +37,11 @@ from proyectos.analisis.resultado import (
     ResultadoAnalisis,
     Severidad,
     Territorio,
+    Umbral,
 )
-from proyectos.models import CapaGeografica, CategoriaCapa, Region
+from proyectos.models import CapaGeografica, CategoriaCapa, Region, ReglaDelMotor
 
-VERSION_MOTOR = "2026-11-26.1"
+VERSION_MOTOR = "2026-11-26.2"
 ORDEN_SEVERIDAD = {"critica": 0, "alta": 1, "media": 2}
 DESCRIPCION_LETRA = {
     "a": "Riesgo para la salud de la población",
@@ -227,6 +231,10 @@ def evaluar_entrada(
             "Parte del fundamento no se encontró en el corpus normativo cargado (ejecute cargar_corpus)."
         )
 
+    # Las reglas cuyo texto cambió después de escritas: cada resultado que las usa lo advierte.
+    avisos_regla = _avisos_de_reglas({t["tipologia"] for t in tipologias} | {u["literal"] for u in umbrales})
+    advertencias += avisos_regla.values()
+
     efectos.sort(key=lambda e: (ORDEN_SEVERIDAD[e["severidad"]], e["letra"]))
     alertas.sort(key=lambda a: ORDEN_SEVERIDAD[a["severidad"]])
     return {
@@ -237,20 +245,22 @@ def evaluar_entrada(
         "alertas": alertas,
         "advertencias": advertencias,
         "version_motor": VERSION_MOTOR,
-        "detalle_tipologias": [_tipologia_con_fundamento(t, resueltas) for t in tipologias],
+        "detalle_tipologias": [_tipologia_con_fundamento(t, resueltas, avisos_regla) for t in tipologias],
         "fundamento_clasificacion": [resueltas[id(r)] for r in referencias_clasificacion],
         "resumen": _resumen(clasificacion, tipologias, efectos),
         "territorio": territorio,
-        "umbrales": [
-            {
-                "literal": u["literal"],
-                "texto": u["texto"],
-                "cumple": u["cumple"],
-                "fundamento": [resueltas[id(r)] for r in u["refs"]],
-            }
-            for u in umbrales
-        ],
+        "umbrales": [_umbral_con_fundamento(u, resueltas, avisos_regla) for u in umbrales],
     }
+
+
+def _avisos_de_reglas(literales: set[str]) -> dict[str, str]:
+    """Literal → aviso, para las reglas usadas que quedaron «revisar» (`services.reglas_revisar`)."""
+    avisos: dict[str, str] = {}
+    filas = ReglaDelMotor.objects.filter(literal__in=literales, estado=ReglaDelMotor.Estado.REVISAR)
+    for fila in filas.only("literal", "fragmento", "fecha_texto"):
+        fecha = f" (texto del {fila.fecha_texto:%d-%m-%Y})" if fila.fecha_texto else ""
+        avisos[fila.literal] = f"{fila.fragmento}{fecha}: {AVISO_REVISAR}."
+    return avisos
 
 
 def _efectos_espaciales(entrada: Entrada, indice: IndiceEspacial) -> _Espaciales:
@@ -412,13 +422,36 @@ def _efecto_con_fundamento(efecto: _EfectoConReferencias, resueltas: dict[int, F
 
 
 def _tipologia_con_fundamento(
-    tipologia: _TipologiaConReferencias, resueltas: dict[int, Fundamento]
+    tipologia: _TipologiaConReferencias, resueltas: dict[int, Fundamento], avisos: dict[str, str]
 ) -> DetalleTipologia:
-    return {
+    detalle: DetalleTipologia = {
         "tipologia": tipologia["tipologia"],
         "motivo": tipologia["motivo"],
         "fundamento": [resueltas[id(r)] for r in tipologia["refs"]],
     }
+    return _con_aviso(detalle, avisos.get(tipologia["tipologia"]))
+
+
+def _umbral_con_fundamento(
+    umbral: _UmbralConReferencias, resueltas: dict[int, Fundamento], avisos: dict[str, str]
+) -> Umbral:
+    resultado: Umbral = {
+        "literal": umbral["literal"],
+        "texto": umbral["texto"],
+        "cumple": umbral["cumple"],
+        "fundamento": [resueltas[id(r)] for r in umbral["refs"]],
+    }
+    return _con_aviso(resultado, avisos.get(umbral["literal"]))
+
+
+_ConAviso = TypeVar("_ConAviso", DetalleTipologia, Umbral)
+
+
+def _con_aviso(elemento: _ConAviso, aviso: str | None) -> _ConAviso:
+    """Si la regla del literal quedó «revisar», el elemento lo dice (`aviso_regla`)."""
+    if aviso:
+        elemento["aviso_regla"] = aviso
+    return elemento
 
 
 def _resumen(

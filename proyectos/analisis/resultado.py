@@ -18,6 +18,10 @@ class Fundamento(TypedDict):
     fragmento_id: int | None
     cita: str
     url: str
+    # Fecha (ISO) de la versión del texto citado y el aviso de vigencia de su norma (DS 40 de 2014); los
+    # análisis guardados antes de 2026-11-26 no los traen.
+    fecha_version: NotRequired[str | None]
+    advertencia_vigencia: NotRequired[str]
 
 
 class Evidencia(TypedDict, total=False):
@@ -62,6 +66,8 @@ class DetalleTipologia(TypedDict):
     tipologia: str
     motivo: str
     fundamento: list[Fundamento]
+    # Si la regla que la decide quedó «revisar» (su texto cambió después de escrita), el aviso.
+    aviso_regla: NotRequired[str]
 
 
 class Umbral(TypedDict):
@@ -71,6 +77,7 @@ class Umbral(TypedDict):
     texto: str
     cumple: bool
     fundamento: list[Fundamento]
+    aviso_regla: NotRequired[str]
 
 
 class ComunaSugerida(TypedDict):

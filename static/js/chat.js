@@ -210,7 +210,7 @@
       const item = document.createElement("li"), a = document.createElement("a");
       item.id = "fuente-" + id + "-" + (i + 1);
       a.href = f.url; a.target = "_blank"; a.rel = "noopener"; a.textContent = f.cita;
-      item.appendChild(a); ol.appendChild(item);
+      item.appendChild(a); vigencia(item, f); ol.appendChild(item);
     });
     detalles.append(resumen, ol); li.appendChild(detalles);
   }
@@ -254,9 +254,20 @@
     fuentes.innerHTML = lista_.length ? "" : '<li class="vacio">Sin fuentes en esta respuesta.</li>';
     lista_.forEach(function (f, i) {
       const li = document.createElement("li");
-      li.innerHTML = '<a href="' + escapar(f.url) + '" target="_blank" rel="noopener">' + escapar(f.cita) + "</a><p>" + escapar(f.extracto) + "</p>";
+      li.innerHTML = '<a href="' + escapar(f.url) + '" target="_blank" rel="noopener">' + escapar(f.cita) + "</a>";
+      vigencia(li, f);
+      const p = document.createElement("p"); p.textContent = f.extracto; li.appendChild(p);
       fuentes.appendChild(li);
     });
+  }
+  // Junto a la cita, la fecha del texto citado y el aviso de vigencia de su norma (como `_vigencia.html`).
+  function vigencia(li, f) {
+    [[f.vigencia, "vigencia", "(" + f.vigencia + ")"], [f.advertencia, "advertencia-vigencia", "⚠ " + f.advertencia]]
+      .forEach(function ([valor, clase, texto]) {
+        if (!valor) return;
+        const s = document.createElement("small"); s.className = clase; s.textContent = texto;
+        li.append(" ", s);
+      });
   }
   function pintarAdvertencias(lista_) {
     panelAdv.hidden = !lista_.length;

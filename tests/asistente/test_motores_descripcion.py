@@ -78,6 +78,8 @@ def test_los_sondajes_sin_plataformas_dichas_cuentan_una_plataforma_cada_uno_y_s
         ("la planta queda junto a un humedal urbano", {}),
         ("el botadero queda lejos del glaciar", {}),
         ("no vamos a tocar ningún glaciar", {}),
+        ("un polvorín de 20 toneladas de explosivos", {"explosivos_almacenamiento_kg": 20_000}),
+        ("almacenamos explosivos en un polvorín de 1.800 kg", {"explosivos_almacenamiento_kg": 1800}),
         ("una faena de 3.000 t/mes", {}),
     ],
 )

@@ -477,6 +477,23 @@ def test_una_faena_chica_con_mineroducto_descrita_en_el_chat_ingresa_por_la_letr
 
 
 @pytest.mark.usefixtures("corpus")
+def test_una_faena_con_mineroducto_y_polvorin_lista_sus_dos_causas_y_fecha_cada_cita_del_ds_40(
+    usuaria: CrearUsuaria, conversar: Conversar
+) -> None:
+    charla = conversar(
+        usuaria(),
+        "Faena de 3.000 t/mes en Atacama con un mineroducto de 30 km y un polvorín de 20 toneladas de "
+        "explosivos. ¿Entra al SEIA?",
+    )
+
+    assert "Ingresa por 2 causas (basta una): j, ñ.2." in charla.texto
+    assert "almacenamiento de sustancias explosivas: 20.000 kg ≥ 2.500 kg" in charla.texto
+    (ds40_j,) = [f for f in charla.fuentes if f["cita"] == "DS 40, Art. 3, letra j)"]
+    assert ds40_j["vigencia"] == "texto del 06-10-2014"
+    assert "no incluye las modificaciones del DS 17/2025" in ds40_j["advertencia"]
+
+
+@pytest.mark.usefixtures("corpus")
 def test_un_botadero_encima_de_un_glaciar_descrito_en_el_chat_ingresa_por_a5_y_es_eia(
     usuaria: CrearUsuaria, conversar: Conversar
 ) -> None:

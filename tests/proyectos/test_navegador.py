@@ -9,6 +9,7 @@ capas y grupos de roles que las demás pruebas de la sesión necesitan).
 
 import json
 from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
@@ -25,27 +26,33 @@ CASOS = Path(__file__).resolve().parents[1] / "fixtures" / "analisis"
 pytestmark = marcas_navegador()
 
 
+@contextmanager
+def confirmado(cliente: str, usuaria: str, clave: str, datos: dict[str, Any]) -> Iterator[Proyecto]:
+    """Cliente, usuaria y proyecto confirmados (daphne los ve), borrados al salir."""
+    nuevo = Cliente.objects.create(nombre=cliente)
+    usuario = usuario_crear_o_actualizar(nombre=usuaria, rol=Rol.ESCRITURA, password=clave).usuario
+    nuevo.usuarios.add(usuario.pk)
+    try:
+        yield proyecto_crear(cliente=nuevo, datos=datos)
+    finally:
+        Proyecto.objects.filter(cliente=nuevo).delete()
+        nuevo.delete()
+        get_user_model().objects.filter(username=usuaria).delete()
+
+
 @pytest.fixture
 def proyecto_confirmado(corpus: Any, capas: Any, django_db_blocker: Any) -> Iterator[Proyecto]:
-    with django_db_blocker.unblock():
-        cliente = Cliente.objects.create(nombre="Minera Navegador")
-        usuaria = usuario_crear_o_actualizar(
-            nombre="navegadora", rol=Rol.ESCRITURA, password="clave-navegador-1"
-        ).usuario
-        cliente.usuarios.add(usuaria.pk)
-        proyecto = proyecto_crear(
-            cliente=cliente,
-            datos={
-                "nombre": "Mina Mejillones",
-                "region": "Antofagasta",
-                "tipo": "explotacion",
-                "capacidad_extraccion_t_mes": 15000,
-            },
-        )
-        yield proyecto
-        Proyecto.objects.filter(cliente=cliente).delete()
-        cliente.delete()
-        get_user_model().objects.filter(username="navegadora").delete()
+    datos = {
+        "nombre": "Mina Mejillones",
+        "region": "Antofagasta",
+        "tipo": "explotacion",
+        "capacidad_extraccion_t_mes": 15000,
+    }
+    with (
+        django_db_blocker.unblock(),
+        confirmado("Minera Navegador", "navegadora", "clave-navegador-1", datos) as p,
+    ):
+        yield p
 
 
 def test_una_usuaria_sube_un_poligono_corre_el_analisis_y_lee_el_informe(
@@ -87,6 +94,55 @@ def test_una_usuaria_sube_un_poligono_corre_el_analisis_y_lee_el_informe(
         )
         expect(pagina.locator("#mapa-informe path.leaflet-interactive")).to_have_count(3)
         pagina.screenshot(path=str(tmp_path / "informe.png"), full_page=True)
+        navegador.close()
+
+    assert errores == []
+
+
+@pytest.fixture
+def mina_con_partes(corpus: Any, capas: Any, django_db_blocker: Any) -> Iterator[Proyecto]:
+    datos = {
+        "nombre": "Mina Chica con mineroducto",
+        "region": "Atacama",
+        "tipo": "explotacion",
+        "capacidad_extraccion_t_mes": 3000,
+        "componentes": {"ducto_minero_km": 30, "linea_transmision_kv": 66},
+    }
+    with (
+        django_db_blocker.unblock(),
+        confirmado("Minera Partes", "partes-navegadora", "clave-navegador-2", datos) as proyecto,
+    ):
+        yield proyecto
+
+
+def test_el_informe_muestra_las_dos_letras_de_ingreso_y_la_fecha_del_texto_junto_a_la_cita_del_ds_40(
+    mina_con_partes: Proyecto, daphne: Callable[..., str], django_db_blocker: Any, tmp_path: Path
+) -> None:
+    from playwright.sync_api import expect, sync_playwright
+
+    servidor_web = daphne()
+    with django_db_blocker.unblock(), sync_playwright() as p:
+        navegador = p.chromium.launch(executable_path=CHROMIUM, args=OPCIONES_CHROMIUM)
+        pagina = navegador.new_page()
+        pagina.set_default_timeout(20_000)
+        errores: list[str] = []
+        pagina.on("pageerror", lambda error: errores.append(str(error)))
+
+        pagina.goto(f"{servidor_web}/ingresar/?next=/proyectos/{mina_con_partes.pk}/")
+        pagina.fill("#id_username", "partes-navegadora")
+        pagina.fill("#id_password", "clave-navegador-2")
+        pagina.click("button[type=submit]")
+        expect(pagina.locator("#componentes")).to_contain_text("literal j")
+        pagina.get_by_role("button", name="Analizar", exact=True).click()
+
+        expect(pagina.locator("#clasificacion")).to_have_text("DIA")
+        expect(pagina.locator("#causas-ingreso")).to_have_text("Ingresa por 2 causas (basta una): b.1, j.")
+        expect(pagina.locator("#tipologias > li")).to_have_count(2)
+        cita_j = pagina.locator("#tipologias li[data-tipologia='j'] .fundamento li", has_text="DS 40, Art. 3")
+        expect(cita_j).to_contain_text("(texto del 06-10-2014)")
+        expect(cita_j.locator(".advertencia-vigencia")).to_be_visible()
+        expect(cita_j.locator(".advertencia-vigencia")).to_contain_text("no incluye las modificaciones")
+        pagina.screenshot(path=str(tmp_path / "informe-partes.png"), full_page=True)
         navegador.close()
 
     assert errores == []

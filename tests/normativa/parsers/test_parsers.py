@@ -6,6 +6,7 @@ from pathlib import Path
 
 import pytest
 
+from config.texto import texto_comparable
 from normativa.ingesta.corpus import CORPUS, fuentes_del_corpus
 from normativa.parsers import (
     ErrorDeParseo,
@@ -18,7 +19,7 @@ from normativa.parsers import (
     markdown,
     parsear_archivo,
 )
-from normativa.parsers.base import es_modificatorio, texto_comparable
+from normativa.parsers.base import es_modificatorio
 
 FUENTES = CORPUS / "fuentes"
 BCN = Path(__file__).resolve().parents[2] / "fixtures" / "bcn"

@@ -118,3 +118,52 @@ def test_alterar_un_cauce_ingresa_por_a4_con_el_umbral_de_su_region(
 
 def test_obras_en_un_humedal_urbano_ingresan_por_la_letra_s_de_la_ley() -> None:
     assert cumplidos(obras_en_humedal_urbano=True) == ["s"]
+
+
+@pytest.mark.parametrize(("ha", "ingresa"), [(199.9, False), (200, True), (350, True)])
+def test_el_drenaje_de_nadis_ingresa_por_a22_desde_200_ha_inclusive(ha: float, ingresa: bool) -> None:
+    assert cumplidos("14", nadis_ha=ha) == (["a.2.2"] if ingresa else [])
+
+
+def test_drenar_turberas_ingresa_por_a23_cualquiera_sea_su_superficie() -> None:
+    assert cumplidos("12", drenaje_turberas=True) == ["a.2.3"]
+
+
+@pytest.mark.parametrize(
+    ("campo", "bajo", "limite", "literal"),
+    [
+        ("toxicas_kg_dia", 9999, 10000, "ñ.1"),
+        ("toxicas_almacenamiento_kg", 29999, 30000, "ñ.1"),
+        ("explosivos_kg_dia", 2499, 2500, "ñ.2"),
+        ("explosivos_almacenamiento_kg", 2499, 2500, "ñ.2"),
+        ("inflamables_kg_dia", 79999, 80000, "ñ.3"),
+        ("inflamables_almacenamiento_kg", 79999, 80000, "ñ.3"),
+        ("corrosivas_kg_dia", 119999, 120000, "ñ.4"),
+        ("corrosivas_almacenamiento_kg", 119999, 120000, "ñ.4"),
+        ("transporte_sustancias_t_dia", 399, 400, "ñ.5"),
+    ],
+)
+def test_cada_sustancia_peligrosa_ingresa_por_su_literal_de_la_letra_n_desde_su_cantidad_inclusive(
+    campo: str, bajo: int, limite: int, literal: str
+) -> None:
+    assert cumplidos("02", **{campo: bajo}) == []
+    assert cumplidos("02", **{campo: limite}) == [literal]
+    assert cumplidos("02", **{campo: limite * 2}) == [literal]
+
+
+def test_producir_o_transportar_menos_de_un_semestre_no_es_habitual_pero_almacenar_si_cuenta() -> None:
+    (corta,) = comparaciones_de_componentes(
+        Componentes(transporte_sustancias_t_dia=Decimal(500), sustancias_meses=Decimal(4)), codigo_region="02"
+    )
+    assert not corta.cumple and "menos de un semestre" in corta.texto
+    assert cumplidos(transporte_sustancias_t_dia=500, sustancias_meses=6) == ["ñ.5"]
+    assert cumplidos(explosivos_almacenamiento_kg=3000, sustancias_meses=2) == ["ñ.2"]
+    (sin_plazo,) = comparaciones_de_componentes(
+        Componentes(explosivos_kg_dia=Decimal(3000)), codigo_region="02"
+    )
+    assert sin_plazo.cumple and "se supone un semestre o más" in sin_plazo.texto
+
+
+def test_las_radiactivas_sobre_los_limites_del_ds_12_ingresan_por_n6_y_su_transporte_por_n7() -> None:
+    assert cumplidos(radiactivas_sobre_limites=True) == ["ñ.6"]
+    assert cumplidos(transporte_radiactivo_multilateral=True) == ["ñ.7"]
