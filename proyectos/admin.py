@@ -102,7 +102,7 @@ class ReglaDelMotorAdmin(admin.ModelAdmin[ReglaDelMotor]):
     «revisar» se acepta aquí si el texto nuevo no cambia su umbral; si lo cambia, se corrige en el código
     (`proyectos/analisis/reglas.py`) y vuelve a quedar vigente con su hash nuevo."""
 
-    list_display = ["literal", "fragmento", "umbrales", "estado", "fecha_texto", "revisada_at"]
+    list_display = ["literal", "fragmento", "umbrales", "texto", "estado", "fecha_texto", "revisada_at"]
     list_filter = ["estado"]
     search_fields = ["literal", "fragmento", "texto_vigente"]
     readonly_fields = [
@@ -121,6 +121,11 @@ class ReglaDelMotorAdmin(admin.ModelAdmin[ReglaDelMotor]):
 
     def has_add_permission(self, request: HttpRequest) -> bool:
         return False  # las reglas nacen en el código
+
+    @admin.display(description="texto vigente")
+    def texto(self, regla: ReglaDelMotor) -> str:
+        texto = " ".join(regla.texto_vigente.split())
+        return texto if len(texto) <= 300 else texto[:300] + " …"
 
     @admin.action(description="Aceptar el texto nuevo: el umbral de la regla sigue siendo el vigente")
     def aceptar(self, request: HttpRequest, queryset: QuerySet[ReglaDelMotor]) -> None:

@@ -55,10 +55,29 @@ def proyecto_confirmado(corpus: Any, capas: Any, django_db_blocker: Any) -> Iter
         yield p
 
 
+@contextmanager
+def con_sesion(servidor_web: str, usuaria: str, clave: str, destino: str) -> Iterator[tuple[Any, list[str]]]:
+    """Chromium con la sesión de la usuaria iniciada en `destino`; junta los errores de JavaScript."""
+    from playwright.sync_api import sync_playwright
+
+    with sync_playwright() as p:
+        navegador = p.chromium.launch(executable_path=CHROMIUM, args=OPCIONES_CHROMIUM)
+        pagina = navegador.new_page()
+        pagina.set_default_timeout(20_000)
+        errores: list[str] = []
+        pagina.on("pageerror", lambda error: errores.append(str(error)))
+        pagina.goto(f"{servidor_web}/ingresar/?next={destino}")
+        pagina.fill("#id_username", usuaria)
+        pagina.fill("#id_password", clave)
+        pagina.click("button[type=submit]")
+        yield pagina, errores
+        navegador.close()
+
+
 def test_una_usuaria_sube_un_poligono_corre_el_analisis_y_lee_el_informe(
     proyecto_confirmado: Proyecto, daphne: Callable[..., str], django_db_blocker: Any, tmp_path: Path
 ) -> None:
-    from playwright.sync_api import expect, sync_playwright
+    from playwright.sync_api import expect
 
     servidor_web = daphne()
     poligono = tmp_path / "mejillones.geojson"
@@ -67,17 +86,11 @@ def test_una_usuaria_sube_un_poligono_corre_el_analisis_y_lee_el_informe(
         json.dumps({"type": "Feature", "properties": {}, "geometry": geometria}), encoding="utf-8"
     )
 
-    with django_db_blocker.unblock(), sync_playwright() as p:
-        navegador = p.chromium.launch(executable_path=CHROMIUM, args=OPCIONES_CHROMIUM)
-        pagina = navegador.new_page()
-        pagina.set_default_timeout(20_000)
-        errores: list[str] = []
-        pagina.on("pageerror", lambda error: errores.append(str(error)))
-
-        pagina.goto(f"{servidor_web}/ingresar/?next=/proyectos/{proyecto_confirmado.pk}/mapa/")
-        pagina.fill("#id_username", "navegadora")
-        pagina.fill("#id_password", "clave-navegador-1")
-        pagina.click("button[type=submit]")
+    destino = f"/proyectos/{proyecto_confirmado.pk}/mapa/"
+    with (
+        django_db_blocker.unblock(),
+        con_sesion(servidor_web, "navegadora", "clave-navegador-1", destino) as (pagina, errores),
+    ):
         expect(pagina.locator(".leaflet-pm-toolbar").first).to_be_visible()
 
         pagina.set_input_files("#archivo", str(poligono))
@@ -94,7 +107,6 @@ def test_una_usuaria_sube_un_poligono_corre_el_analisis_y_lee_el_informe(
         )
         expect(pagina.locator("#mapa-informe path.leaflet-interactive")).to_have_count(3)
         pagina.screenshot(path=str(tmp_path / "informe.png"), full_page=True)
-        navegador.close()
 
     assert errores == []
 
@@ -118,20 +130,14 @@ def mina_con_partes(corpus: Any, capas: Any, django_db_blocker: Any) -> Iterator
 def test_el_informe_muestra_las_dos_letras_de_ingreso_y_la_fecha_del_texto_junto_a_la_cita_del_ds_40(
     mina_con_partes: Proyecto, daphne: Callable[..., str], django_db_blocker: Any, tmp_path: Path
 ) -> None:
-    from playwright.sync_api import expect, sync_playwright
+    from playwright.sync_api import expect
 
     servidor_web = daphne()
-    with django_db_blocker.unblock(), sync_playwright() as p:
-        navegador = p.chromium.launch(executable_path=CHROMIUM, args=OPCIONES_CHROMIUM)
-        pagina = navegador.new_page()
-        pagina.set_default_timeout(20_000)
-        errores: list[str] = []
-        pagina.on("pageerror", lambda error: errores.append(str(error)))
-
-        pagina.goto(f"{servidor_web}/ingresar/?next=/proyectos/{mina_con_partes.pk}/")
-        pagina.fill("#id_username", "partes-navegadora")
-        pagina.fill("#id_password", "clave-navegador-2")
-        pagina.click("button[type=submit]")
+    destino = f"/proyectos/{mina_con_partes.pk}/"
+    with (
+        django_db_blocker.unblock(),
+        con_sesion(servidor_web, "partes-navegadora", "clave-navegador-2", destino) as (pagina, errores),
+    ):
         expect(pagina.locator("#componentes")).to_contain_text("literal j")
         pagina.get_by_role("button", name="Analizar", exact=True).click()
 
@@ -143,6 +149,5 @@ def test_el_informe_muestra_las_dos_letras_de_ingreso_y_la_fecha_del_texto_junto
         expect(cita_j.locator(".advertencia-vigencia")).to_be_visible()
         expect(cita_j.locator(".advertencia-vigencia")).to_contain_text("no incluye las modificaciones")
         pagina.screenshot(path=str(tmp_path / "informe-partes.png"), full_page=True)
-        navegador.close()
 
     assert errores == []

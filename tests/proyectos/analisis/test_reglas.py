@@ -113,6 +113,7 @@ def test_cuando_la_bcn_cambia_el_umbral_de_i1_la_regla_queda_revisar_se_advierte
     client.force_login(personal)
     lista = client.get("/admin/proyectos/regladelmotor/?estado__exact=revisar").content.decode()
     assert "i.1" in lista and "DS 40 Art. 3 i.1" in lista and "Revisar" in lista
+    assert "ocho mil toneladas mensuales" in lista, "la lista muestra el texto vigente"
 
     assert reglas_aceptar(literales=["i.1"]) == 1
     assert "aviso_regla" not in evaluar(explotacion(6000), espacial=False)["detalle_tipologias"][0]
