@@ -9,8 +9,11 @@ Mientras corre, la tabla de fragmentos queda bloqueada para otros procesos.
 
 from __future__ import annotations
 
+import cProfile
 import functools
+import io
 import os
+import pstats
 import random
 import statistics
 import subprocess
@@ -36,6 +39,8 @@ from normativa.ingesta.corpus import corpus_cargar
 from normativa.models import FragmentoLegal, Norma, VersionNorma
 
 SINTETICOS = int(os.environ.get("BENCH_FRAGMENTOS", "100000"))
+# Con BENCH_PERFIL=1 se imprime, en cada corpus, dónde se va el tiempo de la búsqueda híbrida.
+PERFIL = os.environ.get("BENCH_PERFIL") == "1"
 REPETICIONES = 3
 PREGUNTAS = Path(__file__).resolve().parent.parent / "tests" / "fixtures" / "eval" / "dev_normativa.jsonl"
 
@@ -50,10 +55,14 @@ def ejecutar() -> None:
     )
     _tabla_de_latencias(preguntas, vectores)
     _medir_reordenador(preguntas, vectores)
+    if PERFIL:
+        _perfil(preguntas, vectores)
     with _corpus_sintetico(SINTETICOS, preguntas, vectores) as total:
         print(f"\nCorpus real + {SINTETICOS} fragmentos sintéticos ({total} vigentes):")
         _tabla_de_latencias(preguntas, vectores)
         _recall_hnsw(preguntas, vectores)
+        if PERFIL:
+            _perfil(preguntas, vectores)
     _medir_ingesta()
 
 
@@ -110,6 +119,21 @@ def _medir_reordenador(preguntas: list[str], vectores: dict[str, np.ndarray]) ->
         )
     p50, p95 = _cronometrar(lambda pregunta: llamadas[pregunta](), preguntas)
     print(f"  reordenador solo ({CANDIDATOS_REORDENADOS} candidatos): p50 {p50:.1f} ms, p95 {p95:.1f} ms")
+
+
+def _perfil(preguntas: list[str], vectores: dict[str, np.ndarray], *, lineas: int = 25) -> None:
+    """Las funciones que más tiempo propio toman en una pasada de búsquedas híbridas (ya calientes)."""
+    for pregunta in preguntas:
+        hibrida.buscar_normativa(consulta=pregunta, top_k=10, vector_consulta=vectores[pregunta])
+    perfil = cProfile.Profile()
+    perfil.enable()
+    for pregunta in preguntas:
+        hibrida.buscar_normativa(consulta=pregunta, top_k=10, vector_consulta=vectores[pregunta])
+    perfil.disable()
+    salida = io.StringIO()
+    pstats.Stats(perfil, stream=salida).sort_stats("tottime").print_stats(lineas)
+    print(f"  perfil de {len(preguntas)} búsquedas híbridas (tiempo propio):")
+    print("\n".join("    " + linea for linea in salida.getvalue().splitlines() if linea.strip()))
 
 
 def _cronometrar(caso: Callable[[str], Any], preguntas: list[str]) -> tuple[float, float]:

@@ -4,9 +4,31 @@ La búsqueda vive en `normativa/busqueda/`."""
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+from datetime import datetime
+
+from django.db import connection
 from django.db.models import Exists, OuterRef
 
 from normativa.models import FragmentoLegal, Norma
+
+
+@dataclass(frozen=True)
+class EstadoDelCorpus:
+    """La fila de `normativa_estadistica_corpus`, que la ingesta refresca: cuántos fragmentos vigentes
+    hay, el último y cuándo se refrescó. Lo que se calcula una vez por corpus se guarda con ella."""
+
+    documentos: float
+    ultimo: int
+    refrescado: datetime | None
+
+
+def estado_del_corpus() -> EstadoDelCorpus:
+    """Una lectura de una fila (la vista está vacía solo antes de la primera migración de datos)."""
+    with connection.cursor() as cursor:
+        cursor.execute("SELECT documentos, ultimo, refrescada FROM normativa_estadistica_corpus")
+        fila = cursor.fetchone()
+    return EstadoDelCorpus(*fila) if fila else EstadoDelCorpus(0.0, 0, None)
 
 
 def tipos_con_fragmentos() -> set[str]:

@@ -18,11 +18,13 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
+import numpy as np
 from django.db import connection
-from django.db.models import Count, Max
 
 from config.texto import sin_tildes
+from normativa.busqueda.arreglos import en_arreglo
 from normativa.models import FragmentoLegal, Norma
+from normativa.selectors import EstadoDelCorpus, estado_del_corpus
 
 
 @dataclass(frozen=True)
@@ -339,15 +341,36 @@ _EPIGRAFE = re.compile(r"^([^\n.]{3,140})\.\s*\n")
 class _Anclas:
     por_familia: dict[str, list[int]]
     epigrafes: dict[int, frozenset[str]]  # lexemas del epígrafe de las anclas que tienen uno
+    # Los embeddings (normalizados) de las anclas de alguna familia, una fila por ancla: la distancia
+    # a la pregunta de miles de anclas es un producto de matrices, no una lectura de miles de filas.
+    ids: np.ndarray
+    vectores: np.ndarray
+    filas_de: dict[str, np.ndarray]  # familia → sus filas en `vectores`
 
 
-_anclas: dict[tuple[int, int], _Anclas] = {}
+_anclas: dict[EstadoDelCorpus, _Anclas] = {}
 
 
 def anclas(nombre: str) -> list[int]:
     """Artículos completos (sin letra) de ley o reglamento cuyo inicio es de la clase de la familia.
-    Se calculan una vez por estado del corpus (cantidad y último fragmento vigentes)."""
+    Se calculan una vez por estado del corpus (`estado_del_corpus`, que la ingesta refresca): contar
+    los fragmentos vigentes en cada búsqueda costaba, a 100 000 fragmentos, la mitad de ella."""
     return _anclas_del_corpus().por_familia.get(nombre, [])
+
+
+def anclas_por_cercania(familias: tuple[str, ...], vector: np.ndarray) -> dict[str, list[int]]:
+    """Las anclas de cada familia que tienen embedding, de la más cercana a la pregunta a la más
+    lejana (distancia coseno, como la búsqueda densa; a igual distancia, la de menor id)."""
+    del_corpus = _anclas_del_corpus()
+    consulta = np.asarray(vector, dtype=np.float32)
+    consulta = consulta / (np.linalg.norm(consulta) or 1.0)
+    cercanas = {}
+    for nombre in familias:
+        filas = del_corpus.filas_de.get(nombre, np.zeros(0, dtype=np.int64))
+        similitudes = del_corpus.vectores[filas] @ consulta if len(filas) else np.zeros(0)
+        orden = filas[np.argsort(-similitudes, kind="stable")]
+        cercanas[nombre] = del_corpus.ids[orden].tolist()
+    return cercanas
 
 
 def lexemas_de_epigrafes(ids: list[int]) -> dict[int, frozenset[str]]:
@@ -357,12 +380,11 @@ def lexemas_de_epigrafes(ids: list[int]) -> dict[int, frozenset[str]]:
 
 
 def _anclas_del_corpus() -> _Anclas:
-    vigentes = FragmentoLegal.objects.filter(
-        version__vigente=True, letra="", norma__tipo__in=TIPOS_ANCLA
-    ).exclude(articulo="")
-    estado = vigentes.aggregate(n=Count("pk"), ultimo=Max("pk"))
-    clave = (estado["n"], estado["ultimo"] or 0)
+    clave = estado_del_corpus()
     if clave not in _anclas:
+        vigentes = FragmentoLegal.objects.filter(
+            version__vigente=True, letra="", norma__tipo__in=TIPOS_ANCLA
+        ).exclude(articulo="")
         inicios = [
             (pk, _NUMERO_DE_ARTICULO.sub("", sin_tildes(texto[:LARGO_ANCLA]), count=1))
             for pk, texto in vigentes.values_list("pk", "texto")
@@ -376,9 +398,26 @@ def _anclas_del_corpus() -> _Anclas:
             for pk, inicio in inicios
             if pk in de_alguna and (m := _EPIGRAFE.match(inicio))
         }
+        ids, vectores = _vectores_de(sorted(de_alguna))
+        fila = {int(pk): i for i, pk in enumerate(ids)}
+        filas_de = {
+            nombre: np.asarray([fila[pk] for pk in miembros if pk in fila], dtype=np.int64)
+            for nombre, miembros in por_familia.items()
+        }
         _anclas.clear()
-        _anclas[clave] = _Anclas(por_familia, _lexemas_de(epigrafes))
+        _anclas[clave] = _Anclas(por_familia, _lexemas_de(epigrafes), ids, vectores, filas_de)
     return _anclas[clave]
+
+
+def _vectores_de(ids: list[int]) -> tuple[np.ndarray, np.ndarray]:
+    """(ids con embedding, en orden; sus embeddings normalizados)."""
+    filas = FragmentoLegal.objects.filter(pk__in=en_arreglo(ids), embedding__isnull=False).order_by("pk")
+    pares = list(filas.values_list("pk", "embedding"))
+    if not pares:
+        return np.zeros(0, dtype=np.int64), np.zeros((0, 0), dtype=np.float32)
+    vectores = np.asarray([np.asarray(v, dtype=np.float32) for _, v in pares])
+    vectores /= np.maximum(np.linalg.norm(vectores, axis=1, keepdims=True), 1e-12)
+    return np.asarray([pk for pk, _ in pares], dtype=np.int64), vectores
 
 
 def _lexemas_de(textos: dict[int, str]) -> dict[int, frozenset[str]]:

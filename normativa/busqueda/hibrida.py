@@ -39,7 +39,8 @@ from config import metricas
 from config.errores import EntradaNoValida
 from config.texto import sin_tildes
 from normativa.busqueda.ajenas import nucleo_de_la_pregunta, palabras_ajenas
-from normativa.busqueda.familias import anclas, familias_de, lexemas_de_epigrafes
+from normativa.busqueda.arreglos import en_arreglo
+from normativa.busqueda.familias import anclas_por_cercania, familias_de, lexemas_de_epigrafes
 from normativa.busqueda.reordenar import (
     CANDIDATOS_REORDENADOS,
     Candidato,
@@ -270,6 +271,7 @@ def _buscar(
     fragmentos = (
         FragmentoLegal.objects.select_related("norma", "version")
         .defer("busqueda", "embedding")
+        .order_by()
         .in_bulk(elegidos)
     )
     similitudes = _similitudes(vector, elegidos, densos)
@@ -405,7 +407,9 @@ def _candidatos_texto(base: QuerySet[FragmentoLegal], lexemas: list[str]) -> lis
     puntuados = _bm25(lexemas, limite=PREFILTRO_TEXTO)
     # Los filtros se aplican a los mejor puntuados (búsqueda por clave primaria, barata); si dejan
     # menos de los necesarios y había más, se puntúan todos contra los filtros (más lento, exacto).
-    admitidos = set(base.filter(pk__in=[pk for pk, _ in puntuados]).order_by().values_list("pk", flat=True))
+    admitidos = set(
+        base.filter(pk__in=en_arreglo(pk for pk, _ in puntuados)).order_by().values_list("pk", flat=True)
+    )
     filtrados = [(pk, puntaje) for pk, puntaje in puntuados if pk in admitidos]
     if len(filtrados) < CANDIDATOS and len(puntuados) == PREFILTRO_TEXTO:
         return _bm25(lexemas, limite=CANDIDATOS, base=base)
@@ -491,8 +495,11 @@ def _partes_de_compuestos(lexemas: list[str]) -> list[str]:
 
 def _pesos_normativos(ids: list[int]) -> dict[int, float]:
     """Peso de la norma (jerarquía curada en el admin) y castigo a los artículos modificatorios."""
-    filas = FragmentoLegal.objects.filter(pk__in=ids).values_list(
-        "pk", "norma__peso_busqueda", "modificatorio"
+    # Sin el orden por omisión del modelo (norma, versión, orden): une dos tablas y ordena para nada.
+    filas = (
+        FragmentoLegal.objects.filter(pk__in=en_arreglo(ids))
+        .order_by()
+        .values_list("pk", "norma__peso_busqueda", "modificatorio")
     )
     return {pk: peso * (PESO_MODIFICATORIO if modificatorio else 1.0) for pk, peso, modificatorio in filas}
 
@@ -520,20 +527,29 @@ def anclas_de_familias(
     similitud y las palabras lo dejen fuera de los candidatos. El reordenador decide después si sirven."""
     if not familias or vector is None:
         return []
-    por_familia = {nombre: set(anclas(nombre)) for nombre in familias}
-    todas = set().union(*por_familia.values())
+    cercanas = anclas_por_cercania(familias, vector)
+    todas = set().union(*cercanas.values())
     if not todas:
         return []
-    distancias = dict(
-        base.filter(pk__in=todas)
-        .annotate(distancia=CosineDistance("embedding", vector))
-        .values_list("pk", "distancia")
-    )
-    elegidas: list[int] = []
-    for ids in por_familia.values():
-        cercanas = sorted((pk for pk in ids if pk in distancias), key=lambda pk: distancias[pk])
-        elegidas.extend(cercanas[:ANCLAS_POR_FAMILIA])
-    nombradas = _nombradas_por_su_epigrafe([pk for pk in todas if pk in distancias], lexemas)
+    # Solo pueden ser nombradas por su epígrafe las que comparten con la pregunta algún lexema de él.
+    dichos = set(lexemas)
+    nombrables = sorted(pk for pk, suyos in lexemas_de_epigrafes(sorted(todas)).items() if suyos & dichos)
+    ventana = ANCLAS_POR_FAMILIA * 4
+    while True:
+        # Los filtros de la búsqueda se aplican a las primeras de cada familia; si dejan menos de las
+        # necesarias y había más, se mira más lejos.
+        revisar = {pk for ids in cercanas.values() for pk in ids[:ventana]} | set(nombrables)
+        admitidas = set(base.filter(pk__in=en_arreglo(revisar)).order_by().values_list("pk", flat=True))
+        elegidas: list[int] = []
+        completas = True
+        for ids in cercanas.values():
+            primeras = [pk for pk in ids[:ventana] if pk in admitidas][:ANCLAS_POR_FAMILIA]
+            completas &= len(primeras) == ANCLAS_POR_FAMILIA or len(ids) <= ventana
+            elegidas.extend(primeras)
+        if completas:
+            break
+        ventana *= 4
+    nombradas = _nombradas_por_su_epigrafe([pk for pk in nombrables if pk in admitidas], lexemas)
     return elegidas + [pk for pk in nombradas if pk not in elegidas]
 
 
@@ -652,9 +668,9 @@ def _agrupar_letras(
     letras son disposiciones aparte (las definiciones del Art. 2, las tipologías del Art. 3). Los
     numerales de una letra («i.1», «i.5.2») son una letra."""
     ventana = ordenados[:VENTANA_DE_LETRAS]
-    filas = FragmentoLegal.objects.filter(pk__in=ventana).exclude(letra="").exclude(articulo="")
+    filas = FragmentoLegal.objects.filter(pk__in=en_arreglo(ventana)).exclude(letra="").exclude(articulo="")
     letras: dict[tuple[int, str], set[str]] = {}
-    for norma_id, articulo, letra in filas.values_list("norma_id", "articulo", "letra"):
+    for norma_id, articulo, letra in filas.order_by().values_list("norma_id", "articulo", "letra"):
         letras.setdefault((norma_id, articulo), set()).add(letra.split(".")[0])
     agrupados = [clave for clave, distintas in letras.items() if len(distintas) >= LETRAS_QUE_AGRUPAN]
     if not agrupados:
@@ -689,8 +705,10 @@ def _diversificar(ordenados: list[int], top_k: int) -> list[int]:
     Las guías del SEA repiten secciones genéricas con el mismo título («1.1 Alcances generales de la
     evaluación de impacto ambiental» está en casi todas): se cuentan juntas, sin importar la guía.
     """
-    filas = FragmentoLegal.objects.filter(pk__in=ordenados).values_list(
-        "pk", "norma_id", "articulo", "letra", "jerarquia"
+    filas = (
+        FragmentoLegal.objects.filter(pk__in=en_arreglo(ordenados))
+        .order_by()
+        .values_list("pk", "norma_id", "articulo", "letra", "jerarquia")
     )
     # Las letras de un artículo son disposiciones distintas (las tipologías del Art. 10): cuentan
     # aparte; los numerales de una misma letra («o.4», «o.5») cuentan juntos.
@@ -727,8 +745,9 @@ def _similitudes(
     faltantes = [pk for pk in elegidos if pk not in similitudes]
     if faltantes:
         filas = (
-            FragmentoLegal.objects.filter(pk__in=faltantes, embedding__isnull=False)
+            FragmentoLegal.objects.filter(pk__in=en_arreglo(faltantes), embedding__isnull=False)
             .annotate(distancia=CosineDistance("embedding", vector))
+            .order_by()
             .values_list("pk", "distancia")
         )
         similitudes.update({pk: 1.0 - float(distancia) for pk, distancia in filas})

@@ -40,16 +40,20 @@ reglamento), el de ley que más comparte sube justo por encima.
 
 from __future__ import annotations
 
+import functools
 import itertools
 import math
 import re
+from collections.abc import Set as AbstractSet
 from dataclasses import dataclass, field
 
 from django.db import connection
 
 from config.texto import sin_tildes
+from normativa.busqueda.arreglos import en_arreglo
 from normativa.busqueda.familias import afin, aspectos_de, tiene_tiempo
 from normativa.models import FragmentoLegal, Norma
+from normativa.selectors import EstadoDelCorpus, estado_del_corpus
 
 CANDIDATOS_REORDENADOS = 80
 RRF_K = 10
@@ -118,45 +122,33 @@ def reordenar(
 ) -> list[Candidato]:
     """Reordena los primeros `CANDIDATOS_REORDENADOS` de `orden_inicial` (mejor primero).
     `consulta_texto` (la pregunta con sus siglas expandidas) da el orden de sus palabras, para el
-    rasgo `frase`."""
+    rasgo `frase`.
+
+    Lo que depende solo del texto de un fragmento (sus oraciones, sus raíces, sus pares de palabras,
+    su forma sin tildes) se calcula una vez por proceso (`_textos`); por pregunta quedan operaciones
+    de conjuntos sobre eso, independientes del tamaño del corpus."""
     pesos = pesos or PESOS
     ids = orden_inicial[:CANDIDATOS_REORDENADOS]
     if not ids:
         return []
-    filas = {
-        f.pk: f
-        for f in FragmentoLegal.objects.filter(pk__in=ids)
-        .select_related("norma")
-        .only(
-            "texto",
-            "articulo",
-            "letra",
-            "jerarquia",
-            "modificatorio",
-            "transitorio",
-            "norma__peso_busqueda",
-            "norma__tipo",
-            "norma_id",
-        )
-    }
+    filas = _filas(ids)
     encabezados, inicios, antesalas = _encabezados(list(filas.values()))
     instrumento = _instrumento_de(set(map(_raiz, lexemas)))
     idf = _idf_por_raiz(_idf(lexemas))
     total_idf = sum(idf.values()) or 1.0
     oraciones = {pk: _oraciones(f.texto) for pk, f in filas.items()}
     titulos = {pk: [t for t in f.jerarquia if t] for pk, f in filas.items()}
-    secuencias_de = _secuencias_de(
+    textos = _textos(
         [o for lista in oraciones.values() for o in lista]
         + list(encabezados.values())
         + list(inicios.values())
         + [t for lista in titulos.values() for t in lista]
         + [consulta_texto]
     )
-    lexemas_de = {texto: set(secuencia) for texto, secuencia in secuencias_de.items()}
-    pares_de_la_pregunta = _pares(secuencias_de.get(consulta_texto, []))
+    pares_de_la_pregunta = _pares(list(textos[consulta_texto].secuencia)) if consulta_texto else set()
     posicion_densa = {pk: i for i, pk in enumerate(densos)}
     posicion_texto = {pk: i for i, pk in enumerate(textuales)}
-    consulta = set(idf)
+    consulta = frozenset(idf)
     cortas = [raiz for raiz in consulta if len(raiz) < LARGO_RAIZ]
     pide_plazo = "plazo" in familias
     pide = aspectos_de(consulta_texto)
@@ -166,14 +158,21 @@ def reordenar(
         if fragmento is None:
             continue
         puntuadas = []
-        del_inicio = lexemas_de.get(inicios.get(pk, ""), set())
+        del_inicio = textos.get(inicios.get(pk, ""), _VACIO)
         for posicion, oracion in enumerate(oraciones[pk]):
-            comunes = _comunes(lexemas_de.get(oracion, set()) | del_inicio, consulta, cortas)
-            valor = sum(idf[lex] for lex in comunes) / total_idf
+            analisis = textos[oracion]
+            comunes = (analisis.raices | del_inicio.raices) & consulta
+            if cortas:
+                comunes |= {
+                    corta
+                    for corta in cortas
+                    if corta not in comunes and (corta in analisis.prefijos or corta in del_inicio.prefijos)
+                }
+            # fsum: la suma exacta no depende del orden del conjunto (que cambia de un proceso a otro),
+            # así dos oraciones que cubren lo mismo empatan en todos los workers
+            valor = math.fsum(idf[lex] for lex in comunes) / total_idf
             # En una pregunta de plazo, la oración que trae el plazo es la respuesta.
-            preferencia = valor + (
-                PREFERENCIA_PLAZO if pide_plazo and tiene_tiempo(sin_tildes(oracion)) else 0.0
-            )
+            preferencia = valor + (PREFERENCIA_PLAZO if pide_plazo and analisis.tiempo else 0.0)
             if valor > 0:
                 puntuadas.append((preferencia, valor, posicion, oracion))
         # A igual preferencia, la que viene antes: el inicio del artículo dice la regla y lo que sigue
@@ -188,48 +187,46 @@ def reordenar(
         # Lo que la pregunta pide además del tema (el órgano, la consecuencia, la condición): si las
         # elegidas no lo dicen, entra la mejor oración del fragmento que sí.
         for aspecto in pide:
-            if any(aspecto.respuesta.search(sin_tildes(o[3])) for o in elegidas):
+            if any(aspecto.respuesta.search(textos[o[3]].plegado) for o in elegidas):
                 continue
-            if otra := next((o for o in puntuadas if aspecto.respuesta.search(sin_tildes(o[3]))), None):
+            if otra := next((o for o in puntuadas if aspecto.respuesta.search(textos[o[3]].plegado)), None):
                 elegidas.append(otra)
         posiciones = sorted({o[2] for o in elegidas[:MAXIMO_ELEGIDAS]})
         # Una oración que sigue a la elegida y depende de ella («Vencido este plazo, el permiso se
         # tendrá por otorgado») es parte de la respuesta: la consecuencia del plazo, la excepción.
         siguiente = posiciones[-1] + 1 if posiciones else len(oraciones[pk])
-        if siguiente < len(oraciones[pk]) and _CONTINUACION.match(sin_tildes(oraciones[pk][siguiente])):
+        if siguiente < len(oraciones[pk]) and _CONTINUACION.match(textos[oraciones[pk][siguiente]].plegado):
             posiciones.append(siguiente)
-        mejor = " ".join(oraciones[pk][i] for i in posiciones)
+        mejor = [oraciones[pk][i] for i in posiciones]
         encabezado = encabezados.get(pk, "")
-        pares = {
-            par
-            for texto in [*oraciones[pk], encabezado, inicios.get(pk, ""), *titulos[pk]]
+        pares: set[tuple[str, str]] = set()
+        for texto in [*oraciones[pk], encabezado, inicios.get(pk, ""), *titulos[pk]]:
             # un par de la pregunta necesita dos de sus palabras en el mismo texto
-            if len(lexemas_de.get(texto, set()) & consulta) >= 2
-            for par in itertools.pairwise(secuencias_de[texto])
-            if par in pares_de_la_pregunta
-        }
+            if texto and len(textos[texto].raices & consulta) >= 2:
+                pares |= textos[texto].pares & pares_de_la_pregunta
         rasgos = {
             "denso": _rrf(posicion_densa.get(pk)),
             "texto": _rrf(posicion_texto.get(pk)),
             "oracion": cobertura,
-            "epigrafe": _cobertura_del_encabezado(lexemas_de.get(encabezado, set()), consulta, idf),
+            "epigrafe": _cobertura_del_encabezado(
+                textos[encabezado].raices if encabezado else frozenset(), consulta, idf
+            ),
             "frase": len(pares) / len(pares_de_la_pregunta) if pares_de_la_pregunta else 0.0,
             "familia": float(
                 bool(familias)
                 and afin(
-                    familias,
-                    sin_tildes("\n".join((encabezado, inicios.get(pk, ""), fragmento.texto[:300]))),
+                    familias, _plegado("\n".join((encabezado, inicios.get(pk, ""), fragmento.texto[:300])))
                 )
             ),
-            "plazo": float("plazo" in familias and tiene_tiempo(sin_tildes(mejor))),
-            "jerarquia": fragmento.norma.peso_busqueda,
+            "plazo": float(pide_plazo and tiene_tiempo(_plegado(" ".join(mejor)))),
+            "jerarquia": fragmento.peso_busqueda,
             "modificatorio": float(fragmento.modificatorio),
             "transitorio": float(fragmento.transitorio),
             "instrumento_ajeno": float(
                 bool(instrumento) and _instrumentos(fragmento.texto) == {_OTRO[instrumento]}
             ),
             "lista_de_contenidos": float(
-                bool(fragmento.letra) and bool(_ANUNCIA_CONTENIDOS.search(sin_tildes(antesalas.get(pk, ""))))
+                bool(fragmento.letra) and bool(_ANUNCIA_CONTENIDOS.search(_plegado(antesalas.get(pk, ""))))
             ),
         }
         candidatos.append(
@@ -237,7 +234,7 @@ def reordenar(
                 pk,
                 rasgos=rasgos,
                 puntaje=sum(pesos.get(nombre, 0.0) * valor for nombre, valor in rasgos.items()),
-                oracion=mejor,
+                oracion=" ".join(mejor),
                 epigrafe=encabezado if fragmento.articulo else "",
             )
         )
@@ -249,6 +246,41 @@ def reordenar(
             candidato.puntaje, candidato.rasgos["reproducido"] = puntaje, 1.0
     candidatos.sort(key=lambda c: c.puntaje, reverse=True)
     return candidatos
+
+
+@dataclass(frozen=True)
+class _Fila:
+    """Lo que el reordenador lee de un candidato (una tupla, sin armar el modelo de Django)."""
+
+    pk: int
+    texto: str
+    articulo: str
+    letra: str
+    jerarquia: list[str]
+    modificatorio: bool
+    transitorio: bool
+    norma_id: int
+    peso_busqueda: float
+    tipo: str
+
+
+def _filas(ids: list[int]) -> dict[int, _Fila]:
+    campos = (
+        "pk",
+        "texto",
+        "articulo",
+        "letra",
+        "jerarquia",
+        "modificatorio",
+        "transitorio",
+        "norma_id",
+        "norma__peso_busqueda",
+        "norma__tipo",
+    )
+    return {
+        fila[0]: _Fila(*fila)
+        for fila in FragmentoLegal.objects.filter(pk__in=en_arreglo(ids)).order_by().values_list(*campos)
+    }
 
 
 def copias(candidatos: list[Candidato]) -> list[tuple[int, int]]:
@@ -272,10 +304,10 @@ def la_ley_primero(puntajes: list[float], pares: list[tuple[int, int]]) -> list[
     return nuevos
 
 
-def _marcar_copias(candidatos: list[Candidato], filas: dict[int, FragmentoLegal]) -> None:
+def _marcar_copias(candidatos: list[Candidato], filas: dict[int, _Fila]) -> None:
     """Anota en cada fragmento de reglamento entre los candidatos (`reproduce`) el de ley que
     reproduce (ver el docstring del módulo), si alguno: el que más cuaternas comparte con él."""
-    tipos = {pk: f.norma.tipo for pk, f in filas.items() if not f.modificatorio}
+    tipos = {pk: f.tipo for pk, f in filas.items() if not f.modificatorio}
     primeros = sorted(candidatos, key=lambda c: c.puntaje, reverse=True)[:CANDIDATOS_COPIA]
     leyes = [c.fragmento_id for c in primeros if tipos.get(c.fragmento_id) == Norma.Tipo.LEY]
     reglamentos = [c for c in primeros if tipos.get(c.fragmento_id) == Norma.Tipo.DECRETO]
@@ -300,11 +332,13 @@ def _marcar_copias(candidatos: list[Candidato], filas: dict[int, FragmentoLegal]
             reglamento.reproduce = mejor[1]
 
 
-def _cuaternas(texto: str, largo: int = 4) -> set[tuple[str, ...]]:
+@functools.lru_cache(maxsize=20_000)
+def _cuaternas(texto: str, largo: int = 4) -> frozenset[tuple[str, ...]]:
     """Las secuencias de cuatro palabras seguidas del texto (tal cual, no raíces): miden la copia.
-    Sin quitar tildes: la copia las conserva, y quitarlas en artículos largos costaba decenas de ms."""
+    Sin quitar tildes: la copia las conserva, y quitarlas en artículos largos costaba decenas de ms.
+    Una vez por texto y proceso."""
     palabras = re.findall(r"\w+", texto.lower())
-    return {tuple(palabras[i : i + largo]) for i in range(len(palabras) - largo + 1)}
+    return frozenset(tuple(palabras[i : i + largo]) for i in range(len(palabras) - largo + 1))
 
 
 def _rrf(posicion: int | None) -> float:
@@ -318,8 +352,16 @@ def primera_oracion(texto: str) -> str:
 
 
 def _oraciones(texto: str) -> list[str]:
+    return list(_oraciones_de(texto))
+
+
+@functools.lru_cache(maxsize=20_000)
+def _oraciones_de(texto: str) -> tuple[str, ...]:
     partes = [" ".join(p.split()) for p in _ORACIONES.split(_SALTO_DENTRO_DE_ORACION.sub(" ", texto))]
-    return [p for p in partes if len(p) >= 15][:MAXIMO_ORACIONES]
+    return tuple(p for p in partes if len(p) >= 15)[:MAXIMO_ORACIONES]
+
+
+_plegado = functools.lru_cache(maxsize=50_000)(sin_tildes)
 
 
 _OTRO = {"dia": "eia", "eia": "dia"}
@@ -333,37 +375,42 @@ def _instrumento_de(raices: set[str]) -> str:
     return "dia" if dia and not eia else "eia" if eia and not dia else ""
 
 
-def _instrumentos(texto: str) -> set[str]:
-    return {nombre for nombre, patron in (("dia", _DECLARACION), ("eia", _ESTUDIO)) if patron.search(texto)}
+@functools.lru_cache(maxsize=20_000)
+def _instrumentos(texto: str) -> frozenset[str]:
+    return frozenset(
+        nombre for nombre, patron in (("dia", _DECLARACION), ("eia", _ESTUDIO)) if patron.search(texto)
+    )
 
 
 def _encabezados(
-    fragmentos: list[FragmentoLegal],
+    fragmentos: list[_Fila],
 ) -> tuple[dict[int, str], dict[int, str], dict[int, str]]:
     """Epígrafe del artículo de cada fragmento (el de su artículo completo, para las letras) o, en
     las guías, el título de la sección; para las letras, el inicio de su artículo (el texto antes
     de la primera letra, si es corto) y la antesala de la lista (lo que la anuncia)."""
     articulos = {(f.norma_id, f.articulo) for f in fragmentos if f.articulo}
-    principales: dict[tuple[int, str], str] = {}
-    iniciales: dict[tuple[int, str], str] = {}
-    previas: dict[tuple[int, str], str] = {}
-    if articulos:
+    conocidos = _articulos_conocidos()
+    if faltan := articulos - conocidos.keys():
+        for clave in faltan:
+            conocidos[clave] = ("", "", "")
         # Un filtro por pares (norma, artículo) armado con OR costaba más que traer de más y descartar.
         filas = FragmentoLegal.objects.filter(
-            norma_id__in={n for n, _ in articulos},
-            articulo__in={a for _, a in articulos},
+            norma_id__in={n for n, _ in faltan},
+            articulo__in={a for _, a in faltan},
             letra="",
             version__vigente=True,
         ).values_list("norma_id", "articulo", "texto")
         for norma_id, articulo, texto in filas:
-            if (norma_id, articulo) not in articulos:
-                continue
-            if m := _ENCABEZADO.match(texto[:300]):
-                principales[(norma_id, articulo)] = m.group(1).strip()
-            if letra := _PRIMERA_LETRA.search(texto):
-                previas[(norma_id, articulo)] = texto[max(0, letra.start() - LARGO_ANTESALA) : letra.start()]
-                if letra.start() <= LARGO_INICIO:
-                    iniciales[(norma_id, articulo)] = texto[: letra.start()]
+            if (norma_id, articulo) in faltan:
+                # si hay dos (el permanente y el transitorio), cada parte la da el último que la tiene
+                anteriores = conocidos[(norma_id, articulo)]
+                conocidos[(norma_id, articulo)] = tuple(  # type: ignore[assignment]
+                    nueva if nueva is not None else anterior
+                    for nueva, anterior in zip(_partes_del_articulo(texto), anteriores, strict=True)
+                )
+    principales = {clave: conocidos[clave][0] for clave in articulos}
+    iniciales = {clave: conocidos[clave][1] for clave in articulos}
+    previas = {clave: conocidos[clave][2] for clave in articulos}
     encabezados, inicios, antesalas = {}, {}, {}
     for f in fragmentos:
         if f.articulo:
@@ -376,14 +423,28 @@ def _encabezados(
     return encabezados, inicios, antesalas
 
 
-def _comunes(lexemas: set[str], consulta: set[str], cortas: list[str]) -> set[str]:
-    """Raíces de la pregunta presentes en el texto; una raíz corta de la pregunta («min», de «mina»)
-    está también en las más largas que empiezan con ella («miner», de «minero»)."""
-    comunes = lexemas & consulta
-    for corta in cortas:
-        if corta not in comunes and any(lex.startswith(corta) for lex in lexemas):
-            comunes.add(corta)
-    return comunes
+def _partes_del_articulo(texto: str) -> tuple[str | None, str | None, str | None]:
+    """(epígrafe, inicio antes de la primera letra si es corto, antesala de la lista) de un artículo;
+    None la parte que no tiene."""
+    epigrafe = m.group(1).strip() if (m := _ENCABEZADO.match(texto[:300])) else None
+    if not (letra := _PRIMERA_LETRA.search(texto)):
+        return epigrafe, None, None
+    inicio = texto[: letra.start()] if letra.start() <= LARGO_INICIO else None
+    return epigrafe, inicio, texto[max(0, letra.start() - LARGO_ANTESALA) : letra.start()]
+
+
+def _articulos_conocidos() -> dict[tuple[int, str], tuple[str, str, str]]:
+    """Las partes de los artículos ya leídos, por (norma, artículo), mientras el corpus no cambie
+    (`estado_del_corpus`, que la ingesta refresca): los artículos más citados vuelven en casi todas
+    las preguntas y leerlos enteros era la consulta más cara del reordenador."""
+    estado = estado_del_corpus()
+    if estado not in _ARTICULOS:
+        _ARTICULOS.clear()
+        _ARTICULOS[estado] = {}
+    return _ARTICULOS[estado]
+
+
+_ARTICULOS: dict[EstadoDelCorpus, dict[tuple[int, str], tuple[str, str, str]]] = {}
 
 
 def _idf(lexemas: list[str]) -> dict[str, float]:
@@ -424,18 +485,48 @@ def _idf_por_raiz(idf: dict[str, float]) -> dict[str, float]:
     return raices
 
 
-def _secuencias_de(textos: list[str]) -> dict[str, list[str]]:
-    """Raíces (español, sin tildes ni palabras vacías) de cada texto en el orden en que aparecen.
+@dataclass(frozen=True)
+class _Texto:
+    """Lo que el reordenador mira de un texto (una oración, un epígrafe, un título, la pregunta)."""
+
+    secuencia: tuple[str, ...]  # sus raíces en orden
+    raices: frozenset[str]
+    plegado: str  # en minúsculas y sin tildes
+    tiempo: bool  # trae una expresión de tiempo («quince días»)
+
+    @classmethod
+    def de(cls, texto: str, secuencia: list[str]) -> _Texto:
+        plegado = sin_tildes(texto)
+        return cls(tuple(secuencia), frozenset(secuencia), plegado, tiene_tiempo(plegado))
+
+    # Lo que solo algunas preguntas miran se calcula la primera vez que una lo mira.
+    @functools.cached_property
+    def prefijos(self) -> frozenset[str]:
+        """Los comienzos de sus raíces: ahí calza una raíz corta de la pregunta («min» en «miner»)."""
+        return frozenset(r[:k] for r in self.raices for k in range(1, min(len(r), LARGO_RAIZ - 1) + 1))
+
+    @functools.cached_property
+    def pares(self) -> frozenset[tuple[str, str]]:
+        """Pares de raíces seguidas."""
+        return frozenset(itertools.pairwise(self.secuencia))
+
+
+_VACIO = _Texto.de("", [])
+
+
+def _textos(textos: list[str]) -> dict[str, _Texto]:
+    """El análisis de cada texto no vacío (raíces en español, sin tildes ni palabras vacías).
 
     Lo que falta en la memoria del proceso sale de una sola consulta: PostgreSQL devuelve el tsvector
     como texto («'consej':1 'minis':3») y aquí se ordena por posición. Las oraciones de los artículos
-    más citados vuelven en casi todas las preguntas; recordarlas ahorra la mitad del reordenamiento.
+    más citados vuelven en casi todas las preguntas; recordarlas ahorra la mayor parte del
+    reordenamiento.
     """
     unicos = list(dict.fromkeys(t for t in textos if t))
-    faltan = [t for t in unicos if t not in _SECUENCIAS]
+    faltan = [t for t in unicos if t not in _TEXTOS]
     if faltan:
-        if len(_SECUENCIAS) + len(faltan) > MAXIMO_SECUENCIAS:
-            _SECUENCIAS.clear()
+        if len(_TEXTOS) + len(faltan) > MAXIMO_TEXTOS:
+            _TEXTOS.clear()
         with connection.cursor() as cursor:
             cursor.execute(
                 """
@@ -445,13 +536,13 @@ def _secuencias_de(textos: list[str]) -> dict[str, list[str]]:
                 [faltan],
             )
             for n, vector in cursor.fetchall():
-                _SECUENCIAS[faltan[n - 1]] = _en_orden(vector)
-    return {texto: _SECUENCIAS.get(texto, []) for texto in unicos}
+                _TEXTOS[faltan[n - 1]] = _Texto.de(faltan[n - 1], _en_orden(vector))
+    return {texto: _TEXTOS[texto] for texto in unicos}
 
 
-# Texto → sus raíces en orden. Depende solo del texto y de la configuración `spanish` de PostgreSQL.
-_SECUENCIAS: dict[str, list[str]] = {}
-MAXIMO_SECUENCIAS = 200_000
+# Texto → su análisis. Depende solo del texto y de la configuración `spanish` de PostgreSQL.
+_TEXTOS: dict[str, _Texto] = {}
+MAXIMO_TEXTOS = 200_000
 
 
 _LEXEMA_Y_POSICIONES = re.compile(r"'((?:[^']|'')*)':([\d,]+)")
@@ -477,7 +568,9 @@ def _raiz(lexema: str) -> str:
     return lexema[:LARGO_RAIZ]
 
 
-def _cobertura_del_encabezado(encabezado: set[str], consulta: set[str], idf: dict[str, float]) -> float:
+def _cobertura_del_encabezado(
+    encabezado: AbstractSet[str], consulta: AbstractSet[str], idf: dict[str, float]
+) -> float:
     if not encabezado:
         return 0.0
     comunes = encabezado & consulta
@@ -485,8 +578,8 @@ def _cobertura_del_encabezado(encabezado: set[str], consulta: set[str], idf: dic
         return 0.0
     # Peso de un lexema del encabezado que no está en la pregunta: el IDF medio de la pregunta.
     medio = sum(idf.values()) / len(idf) if idf else 1.0
-    total = sum(idf.get(lex, medio) for lex in encabezado)
-    comun = sum(idf[lex] for lex in comunes)
+    total = math.fsum(idf.get(lex, medio) for lex in encabezado)  # exactas: sin depender del orden
+    comun = math.fsum(idf[lex] for lex in comunes)
     del_encabezado = comun / total if total else 0.0
     de_la_pregunta = comun / (sum(idf.values()) or 1.0)
     # Un epígrafe de una palabra común («Presentación») calza entero con «presentar», pero explica muy

@@ -4,6 +4,7 @@ from dataclasses import replace
 
 import pytest
 
+from normativa import services
 from normativa.busqueda import hibrida
 from normativa.busqueda.hibrida import (
     PESO_MODIFICATORIO,
@@ -14,7 +15,7 @@ from normativa.busqueda.hibrida import (
     buscar_documentacion,
     buscar_normativa,
 )
-from normativa.busqueda.reordenar import CANDIDATOS_REORDENADOS, _oraciones, la_ley_primero
+from normativa.busqueda.reordenar import CANDIDATOS_REORDENADOS, _oraciones, la_ley_primero, reordenar
 from normativa.embeddings import embeber_consulta
 from normativa.glosario import expandir_consulta, expandir_siglas
 from normativa.ingesta.corpus import documentacion_cargar
@@ -439,3 +440,39 @@ def test_un_salto_de_linea_a_mitad_de_oracion_no_la_corta_pero_el_de_una_letra_n
         "- La atmósfera, como el clima y meteorología, la calidad del aire;",
         "f) La predicción de impactos.",
     ]
+
+
+def test_las_anclas_respetan_los_filtros_de_la_busqueda_aunque_las_mas_cercanas_queden_fuera():
+    base = hibrida._fragmentos_buscables(
+        normas=["DS 40"],
+        temas=None,
+        tipos_documento=None,
+        incluir_derogados=False,
+        incluir_documentacion=False,
+    )
+    pregunta = "¿Qué plazo tiene la Ley 19.300 para reclamar ante el Comité de Ministros?"
+
+    anclas = hibrida.anclas_de_familias(base, ("plazo", "recursos"), embeber_consulta(pregunta))
+
+    normas = set(FragmentoLegal.objects.filter(pk__in=anclas).values_list("norma__sigla", flat=True))
+    assert normas == {"DS 40"}
+    assert len(anclas) == 2 * hibrida.ANCLAS_POR_FAMILIA
+
+
+def test_el_epigrafe_que_lee_el_reordenador_sigue_al_texto_corregido_en_el_admin():
+    articulo = FragmentoLegal.objects.get(norma__sigla="DS 40", articulo="73", letra="")
+
+    def epigrafe_de(fragmento_id: int) -> str:
+        (candidato,) = reordenar(
+            lexemas=["caduc"], familias=(), densos=[fragmento_id], textuales=[], orden_inicial=[fragmento_id]
+        )
+        return candidato.epigrafe
+
+    assert epigrafe_de(articulo.pk) != "Vigencia de la resolución"
+    primera, _, resto = articulo.texto.partition("\n")
+    _, _, cuerpo = resto.partition("\n")
+    services.fragmento_actualizar_texto(
+        fragmento=articulo, texto=f"{primera}\nVigencia de la resolución.\n{cuerpo}"
+    )
+
+    assert epigrafe_de(articulo.pk) == "Vigencia de la resolución"

@@ -1,8 +1,19 @@
 """Las familias de pregunta se reconocen sin modelo, por la forma de la pregunta."""
 
 import pytest
+from pgvector.django import CosineDistance
 
-from normativa.busqueda.familias import afin, aspectos_de, familias_de, tiene_tiempo
+from normativa.busqueda.familias import (
+    afin,
+    anclas,
+    anclas_por_cercania,
+    aspectos_de,
+    familias_de,
+    tiene_tiempo,
+)
+from normativa.embeddings import embeber_consulta
+from normativa.indice import actualizar_texto_completo, estadisticas_refrescar
+from normativa.models import FragmentoLegal, Norma, VersionNorma
 
 
 @pytest.mark.parametrize(
@@ -76,9 +87,6 @@ def test_una_expresion_de_tiempo_se_reconoce_en_palabras_en_cifras_y_en_horas():
 @pytest.mark.django_db
 @pytest.mark.usefixtures("corpus")
 def test_las_anclas_de_una_familia_son_los_articulos_de_ley_o_reglamento_de_su_clase():
-    from normativa.busqueda.familias import anclas
-    from normativa.models import FragmentoLegal
-
     caducidad = FragmentoLegal.objects.filter(pk__in=anclas("caducidad")).select_related("norma")
 
     assert {(f.norma.sigla, f.articulo) for f in caducidad} >= {("DS 40", "73"), ("Ley 19.300", "25 ter")}
@@ -96,3 +104,42 @@ def test_un_plazo_que_solo_cuenta_la_historia_no_hace_de_la_pregunta_una_de_plaz
 def test_repartir_no_es_reparar():
     assert "medidas" in familias_de("Si no se puede reparar el daño, ¿qué medida corresponde?")
     assert "medidas" not in familias_de("¿Cómo se reparten las ganancias entre los dueños?")
+
+
+@pytest.mark.django_db
+def test_las_anclas_se_ordenan_por_cercania_como_las_ordena_pgvector(corpus):
+    vector = embeber_consulta("¿En qué plazo se pronuncian los organismos sobre una Declaración?")
+
+    cercanas = anclas_por_cercania(("plazo",), vector)["plazo"]
+
+    por_pgvector = list(
+        FragmentoLegal.objects.filter(pk__in=anclas("plazo"), embedding__isnull=False)
+        .annotate(distancia=CosineDistance("embedding", vector))
+        .order_by("distancia", "pk")
+        .values_list("pk", flat=True)
+    )
+    assert len(cercanas) > 4
+    assert cercanas[:10] == por_pgvector[:10]
+
+
+@pytest.mark.django_db
+def test_un_articulo_nuevo_es_ancla_en_cuanto_la_ingesta_refresca_el_corpus(corpus):
+    antes = set(anclas("caducidad"))
+    norma = Norma.objects.create(sigla="Ley de prueba", tipo=Norma.Tipo.LEY, nombre="Ley de prueba")
+    version = VersionNorma.objects.create(norma=norma, fuente="prueba", hash="prueba", vigente=True)
+    nuevo = FragmentoLegal.objects.create(
+        norma=norma,
+        version=version,
+        tipo=FragmentoLegal.Tipo.ARTICULO,
+        orden=1,
+        breadcrumb="Ley de prueba › Artículo 1",
+        articulo="1",
+        texto="Artículo 1.-\nCaducidad del permiso.\nEl permiso caducará si no se ejecuta en cinco años.",
+        hash_contenido="",
+        embedding=[0.05] * 384,
+    )
+    actualizar_texto_completo(ids=[nuevo.pk])
+
+    estadisticas_refrescar()
+
+    assert set(anclas("caducidad")) == antes | {nuevo.pk}
