@@ -28,8 +28,7 @@ from proyectos.roles import puede_consultar, puede_escribir, rol_de
 
 
 def _campo_de_componente(campo: str) -> serializers.Field:  # type: ignore[type-arg]
-    etiqueta = partes.ETIQUETAS[campo]
-    ayuda = f"{etiqueta[:1].upper()}{etiqueta[1:]}: literal {partes.LITERAL_DE_CAMPO[campo]}."
+    ayuda = f"{partes.rotulo(campo)}: literal {partes.LITERAL_DE_CAMPO[campo]}."
     if campo in partes.CAMPOS_SI_NO:
         return serializers.BooleanField(required=False, help_text=ayuda)
     return serializers.FloatField(required=False, help_text=ayuda)

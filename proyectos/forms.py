@@ -43,9 +43,9 @@ class DatosDelMotorForm(forms.Form):
         kwargs["initial"] = dict(kwargs.get("initial") or {})
         kwargs["initial"].update(kwargs["initial"].pop("componentes", None) or {})
         super().__init__(*args, **kwargs)
-        for campo, etiqueta in partes.ETIQUETAS.items():
+        for campo in partes.ETIQUETAS:
             ayuda = f"Literal {partes.LITERAL_DE_CAMPO[campo]}."
-            texto = etiqueta[:1].upper() + etiqueta[1:]
+            texto = partes.rotulo(campo)
             self.fields[campo] = (
                 forms.BooleanField(required=False, label=texto, help_text=ayuda)
                 if campo in partes.CAMPOS_SI_NO

@@ -365,14 +365,20 @@ def _habitual(comparaciones: list[Comparacion], *, breve: bool, plazo: str) -> l
     ]
 
 
+def rotulo(campo: str) -> str:
+    """La etiqueta del campo como rótulo, con mayúscula inicial: «Largo del ducto minero (km)»."""
+    etiqueta = ETIQUETAS[campo]
+    return etiqueta[:1].upper() + etiqueta[1:]
+
+
 def componentes_descritos(valores: dict[str, float | int | bool]) -> list[str]:
     """Los componentes guardados de un proyecto, legibles y con su literal: «El largo del ducto minero
     (km): 30 — literal j»."""
     descritos = []
-    for campo, etiqueta in ETIQUETAS.items():
+    for campo in ETIQUETAS:
         valor = valores.get(campo)
         if valor is None or valor is False:
             continue
         texto = "sí" if valor is True else numero_corto(Decimal(str(valor)))
-        descritos.append(f"{etiqueta[:1].upper()}{etiqueta[1:]}: {texto} — literal {LITERAL_DE_CAMPO[campo]}")
+        descritos.append(f"{rotulo(campo)}: {texto} — literal {LITERAL_DE_CAMPO[campo]}")
     return descritos
