@@ -6,3 +6,8 @@ class NormativaConfig(AppConfig):
 
     name = "normativa"
     verbose_name = "Normativa"
+
+    def ready(self) -> None:
+        from normativa.busqueda.arreglos import registrar
+
+        registrar()

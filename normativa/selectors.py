@@ -4,8 +4,13 @@ La búsqueda vive en `normativa/busqueda/`."""
 
 from __future__ import annotations
 
+import functools
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+from contextvars import ContextVar
 from dataclasses import dataclass
 from datetime import datetime
+from typing import TypeVar
 
 from django.db import connection
 from django.db.models import Exists, OuterRef
@@ -24,11 +29,48 @@ class EstadoDelCorpus:
 
 
 def estado_del_corpus() -> EstadoDelCorpus:
-    """Una lectura de una fila (la vista está vacía solo antes de la primera migración de datos)."""
+    """Una lectura de una fila (la vista está vacía solo antes de la primera migración de datos); dentro
+    de `con_estado_fijo`, el estado leído al entrar."""
+    if (fijo := _ESTADO_FIJO.get()) is not None:
+        return fijo
     with connection.cursor() as cursor:
         cursor.execute("SELECT documentos, ultimo, refrescada FROM normativa_estadistica_corpus")
         fila = cursor.fetchone()
     return EstadoDelCorpus(*fila) if fila else EstadoDelCorpus(0.0, 0, None)
+
+
+@contextmanager
+def con_estado_fijo() -> Iterator[EstadoDelCorpus]:
+    """Una búsqueda ve un solo estado del corpus: se lee una vez al empezar y cada pieza que guarda algo
+    por estado (anclas, artículos, frecuencias) lo toma de aquí en vez de volver a leerlo."""
+    marca = _ESTADO_FIJO.set(None)
+    try:
+        estado = estado_del_corpus()
+        _ESTADO_FIJO.set(estado)
+        yield estado
+    finally:
+        _ESTADO_FIJO.reset(marca)
+
+
+_ESTADO_FIJO: ContextVar[EstadoDelCorpus | None] = ContextVar("estado_del_corpus_fijo", default=None)
+T = TypeVar("T")
+
+
+def por_estado_del_corpus(calcular: Callable[[], T]) -> Callable[[], T]:
+    """Decorador: lo que calcula la función se recuerda en el proceso mientras el estado del corpus no
+    cambie (lo refresca la ingesta); con otro estado se calcula de nuevo y lo anterior se olvida."""
+    recordado: dict[EstadoDelCorpus, T] = {}
+
+    @functools.wraps(calcular)
+    def del_estado() -> T:
+        estado = estado_del_corpus()
+        if estado not in recordado:
+            valor = calcular()
+            recordado.clear()
+            recordado[estado] = valor
+        return recordado[estado]
+
+    return del_estado
 
 
 def tipos_con_fragmentos() -> set[str]:

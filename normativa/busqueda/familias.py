@@ -22,9 +22,8 @@ import numpy as np
 from django.db import connection
 
 from config.texto import sin_tildes
-from normativa.busqueda.arreglos import en_arreglo
 from normativa.models import FragmentoLegal, Norma
-from normativa.selectors import EstadoDelCorpus, estado_del_corpus
+from normativa.selectors import por_estado_del_corpus
 
 
 @dataclass(frozen=True)
@@ -348,9 +347,6 @@ class _Anclas:
     filas_de: dict[str, np.ndarray]  # familia → sus filas en `vectores`
 
 
-_anclas: dict[EstadoDelCorpus, _Anclas] = {}
-
-
 def anclas(nombre: str) -> list[int]:
     """Artículos completos (sin letra) de ley o reglamento cuyo inicio es de la clase de la familia.
     Se calculan una vez por estado del corpus (`estado_del_corpus`, que la ingesta refresca): contar
@@ -379,39 +375,32 @@ def lexemas_de_epigrafes(ids: list[int]) -> dict[int, frozenset[str]]:
     return {pk: epigrafes[pk] for pk in ids if pk in epigrafes}
 
 
+@por_estado_del_corpus
 def _anclas_del_corpus() -> _Anclas:
-    clave = estado_del_corpus()
-    if clave not in _anclas:
-        vigentes = FragmentoLegal.objects.filter(
-            version__vigente=True, letra="", norma__tipo__in=TIPOS_ANCLA
-        ).exclude(articulo="")
-        inicios = [
-            (pk, _NUMERO_DE_ARTICULO.sub("", sin_tildes(texto[:LARGO_ANCLA]), count=1))
-            for pk, texto in vigentes.values_list("pk", "texto")
-        ]
-        por_familia = {
-            f.nombre: [pk for pk, inicio in inicios if f.afinidad.search(inicio)] for f in FAMILIAS
-        }
-        de_alguna = {pk for ids in por_familia.values() for pk in ids}
-        epigrafes = {
-            pk: m.group(1).strip()
-            for pk, inicio in inicios
-            if pk in de_alguna and (m := _EPIGRAFE.match(inicio))
-        }
-        ids, vectores = _vectores_de(sorted(de_alguna))
-        fila = {int(pk): i for i, pk in enumerate(ids)}
-        filas_de = {
-            nombre: np.asarray([fila[pk] for pk in miembros if pk in fila], dtype=np.int64)
-            for nombre, miembros in por_familia.items()
-        }
-        _anclas.clear()
-        _anclas[clave] = _Anclas(por_familia, _lexemas_de(epigrafes), ids, vectores, filas_de)
-    return _anclas[clave]
+    vigentes = FragmentoLegal.objects.filter(
+        version__vigente=True, letra="", norma__tipo__in=TIPOS_ANCLA
+    ).exclude(articulo="")
+    inicios = [
+        (pk, _NUMERO_DE_ARTICULO.sub("", sin_tildes(texto[:LARGO_ANCLA]), count=1))
+        for pk, texto in vigentes.values_list("pk", "texto")
+    ]
+    por_familia = {f.nombre: [pk for pk, inicio in inicios if f.afinidad.search(inicio)] for f in FAMILIAS}
+    de_alguna = {pk for ids in por_familia.values() for pk in ids}
+    epigrafes = {
+        pk: m.group(1).strip() for pk, inicio in inicios if pk in de_alguna and (m := _EPIGRAFE.match(inicio))
+    }
+    ids, vectores = _vectores_de(sorted(de_alguna))
+    fila = {int(pk): i for i, pk in enumerate(ids)}
+    filas_de = {
+        nombre: np.asarray([fila[pk] for pk in miembros if pk in fila], dtype=np.int64)
+        for nombre, miembros in por_familia.items()
+    }
+    return _Anclas(por_familia, _lexemas_de(epigrafes), ids, vectores, filas_de)
 
 
 def _vectores_de(ids: list[int]) -> tuple[np.ndarray, np.ndarray]:
     """(ids con embedding, en orden; sus embeddings normalizados)."""
-    filas = FragmentoLegal.objects.filter(pk__in=en_arreglo(ids), embedding__isnull=False).order_by("pk")
+    filas = FragmentoLegal.objects.filter(pk__en_arreglo=ids, embedding__isnull=False).order_by("pk")
     pares = list(filas.values_list("pk", "embedding"))
     if not pares:
         return np.zeros(0, dtype=np.int64), np.zeros((0, 0), dtype=np.float32)

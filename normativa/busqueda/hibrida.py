@@ -26,7 +26,7 @@ cobertura de lo que se respondería) decide si el tema es uno que el corpus no t
 from __future__ import annotations
 
 import re
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field, replace
 
 import numpy as np
@@ -39,11 +39,11 @@ from config import metricas
 from config.errores import EntradaNoValida
 from config.texto import sin_tildes
 from normativa.busqueda.ajenas import nucleo_de_la_pregunta, palabras_ajenas
-from normativa.busqueda.arreglos import en_arreglo
 from normativa.busqueda.familias import anclas_por_cercania, familias_de, lexemas_de_epigrafes
 from normativa.busqueda.reordenar import (
     CANDIDATOS_REORDENADOS,
     Candidato,
+    frecuencias_documentales,
     idf_y_conocidos,
     primera_oracion,
     reordenar,
@@ -52,7 +52,7 @@ from normativa.embeddings import embeber_consulta
 from normativa.glosario import expandir_consulta, expandir_siglas, nombra_sigla, nombrar_siglas
 from normativa.models import FragmentoLegal, Norma
 from normativa.referencias import Referencias, extraer_referencias
-from normativa.selectors import cita_de, normas_disponibles, url_de
+from normativa.selectors import cita_de, con_estado_fijo, normas_disponibles, por_estado_del_corpus, url_de
 
 MODOS = ("hibrido", "denso", "texto")
 
@@ -188,7 +188,7 @@ def buscar_normativa(
     de la misma pregunta). Su duración queda en `normativa_busqueda_seconds`, por modo.
     """
     consulta = _validar(consulta=consulta, top_k=top_k, modo=modo)
-    with metricas.busqueda_segundos.labels(modo=modo).time():
+    with metricas.busqueda_segundos.labels(modo=modo).time(), con_estado_fijo():
         return _buscar(
             consulta=consulta,
             top_k=top_k,
@@ -221,6 +221,8 @@ def _buscar(
         incluir_derogados=incluir_derogados,
         incluir_documentacion=incluir_documentacion,
     )
+    # Sin filtros (lo más común), si un fragmento se puede buscar se mira en memoria (`_admitidos`).
+    por_omision = not (normas or temas or tipos_documento or incluir_derogados or incluir_documentacion)
     referencias = extraer_referencias(consulta)
     vector = None
     if modo in ("hibrido", "denso"):
@@ -228,7 +230,9 @@ def _buscar(
     densos = _candidatos_densos(base, vector) if vector is not None else []
     expandida = expandir_consulta(consulta)
     lexemas = _lexemas(expandida)
-    textuales = _candidatos_texto(base, lexemas) if modo in ("hibrido", "texto") else []
+    textuales = (
+        _candidatos_texto(base, lexemas, por_omision=por_omision) if modo in ("hibrido", "texto") else []
+    )
     if modo == "denso":
         puntajes = {fid: 1.0 - distancia for fid, distancia in densos}
     elif modo == "texto":
@@ -240,7 +244,7 @@ def _buscar(
     if modo == "hibrido":
         pesos = _pesos_normativos(list(puntajes))
         puntajes = {fid: p * pesos.get(fid, 1.0) for fid, p in puntajes.items()}
-        anclas_ = anclas_de_familias(base, familias, vector, lexemas)
+        anclas_ = anclas_de_familias(base, familias, vector, lexemas, por_omision=por_omision)
         puntajes, reordenados = _reordenados(
             puntajes, expandida, lexemas, familias, densos, textuales, anclas_
         )
@@ -394,7 +398,9 @@ def _candidatos_densos(base: QuerySet[FragmentoLegal], vector: np.ndarray) -> li
     return [(pk, float(distancia)) for pk, distancia in filas]
 
 
-def _candidatos_texto(base: QuerySet[FragmentoLegal], lexemas: list[str]) -> list[tuple[int, float]]:
+def _candidatos_texto(
+    base: QuerySet[FragmentoLegal], lexemas: list[str], *, por_omision: bool = False
+) -> list[tuple[int, float]]:
     """BM25 sobre el índice de texto completo (español, sin tildes).
 
     Lee las listas de aparición de `normativa_indice_invertido` (peso de término ya normalizado por
@@ -407,9 +413,7 @@ def _candidatos_texto(base: QuerySet[FragmentoLegal], lexemas: list[str]) -> lis
     puntuados = _bm25(lexemas, limite=PREFILTRO_TEXTO)
     # Los filtros se aplican a los mejor puntuados (búsqueda por clave primaria, barata); si dejan
     # menos de los necesarios y había más, se puntúan todos contra los filtros (más lento, exacto).
-    admitidos = set(
-        base.filter(pk__in=en_arreglo(pk for pk, _ in puntuados)).order_by().values_list("pk", flat=True)
-    )
+    admitidos = _admitidos(base, [pk for pk, _ in puntuados], por_omision=por_omision)
     filtrados = [(pk, puntaje) for pk, puntaje in puntuados if pk in admitidos]
     if len(filtrados) < CANDIDATOS and len(puntuados) == PREFILTRO_TEXTO:
         return _bm25(lexemas, limite=CANDIDATOS, base=base)
@@ -445,14 +449,36 @@ def _bm25(
         return [(fila[0], float(fila[1])) for fila in cursor.fetchall()]
 
 
+def _admitidos(base: QuerySet[FragmentoLegal], ids: Iterable[int], *, por_omision: bool) -> set[int]:
+    """Los de `ids` que admiten los filtros de la búsqueda (`base`). Sin filtros, se miran en el
+    conjunto de los buscables por omisión, que se lee una vez por estado del corpus: con el corpus
+    real, PostgreSQL recorría la tabla entera para admitir 400 candidatos de BM25."""
+    if por_omision:
+        buscables = _buscables_por_omision()
+        return {pk for pk in ids if pk in buscables}
+    return set(base.filter(pk__en_arreglo=list(ids)).order_by().values_list("pk", flat=True))
+
+
+@por_estado_del_corpus
+def _buscables_por_omision() -> frozenset[int]:
+    base = _fragmentos_buscables(
+        normas=None, temas=None, tipos_documento=None, incluir_derogados=False, incluir_documentacion=False
+    )
+    return frozenset(base.order_by().values_list("pk", flat=True))
+
+
+@por_estado_del_corpus
+def _normas_cargadas() -> frozenset[str]:
+    """Las siglas con versión vigente (`normas_disponibles`)."""
+    return frozenset(normas_disponibles())
+
+
 def _fraccion_desconocida(lexemas: list[str]) -> float:
     """Fracción de los lexemas de la pregunta que no aparece en ningún fragmento vigente."""
     if not lexemas:
         return 0.0
-    with connection.cursor() as cursor:
-        cursor.execute("SELECT count(*) FROM normativa_estadistica_lexema WHERE lexema = ANY(%s)", [lexemas])
-        (conocidos,) = cursor.fetchone() or (0,)
-    return 1 - conocidos / len(lexemas)
+    _, conocidos = frecuencias_documentales(lexemas)
+    return 1 - len(conocidos) / len(lexemas)
 
 
 def _lexemas(consulta: str) -> list[str]:
@@ -497,7 +523,7 @@ def _pesos_normativos(ids: list[int]) -> dict[int, float]:
     """Peso de la norma (jerarquía curada en el admin) y castigo a los artículos modificatorios."""
     # Sin el orden por omisión del modelo (norma, versión, orden): une dos tablas y ordena para nada.
     filas = (
-        FragmentoLegal.objects.filter(pk__in=en_arreglo(ids))
+        FragmentoLegal.objects.filter(pk__en_arreglo=ids)
         .order_by()
         .values_list("pk", "norma__peso_busqueda", "modificatorio")
     )
@@ -518,6 +544,8 @@ def anclas_de_familias(
     familias: tuple[str, ...],
     vector: np.ndarray | None,
     lexemas: Sequence[str] = (),
+    *,
+    por_omision: bool = False,
 ) -> list[int]:
     """Artículos completos de ley o reglamento de la clase que pide cada familia de la pregunta
     (`familias.anclas`): los `ANCLAS_POR_FAMILIA` más cercanos a la pregunta y los que la pregunta
@@ -539,7 +567,7 @@ def anclas_de_familias(
         # Los filtros de la búsqueda se aplican a las primeras de cada familia; si dejan menos de las
         # necesarias y había más, se mira más lejos.
         revisar = {pk for ids in cercanas.values() for pk in ids[:ventana]} | set(nombrables)
-        admitidas = set(base.filter(pk__in=en_arreglo(revisar)).order_by().values_list("pk", flat=True))
+        admitidas = _admitidos(base, revisar, por_omision=por_omision)
         elegidas: list[int] = []
         completas = True
         for ids in cercanas.values():
@@ -668,7 +696,7 @@ def _agrupar_letras(
     letras son disposiciones aparte (las definiciones del Art. 2, las tipologías del Art. 3). Los
     numerales de una letra («i.1», «i.5.2») son una letra."""
     ventana = ordenados[:VENTANA_DE_LETRAS]
-    filas = FragmentoLegal.objects.filter(pk__in=en_arreglo(ventana)).exclude(letra="").exclude(articulo="")
+    filas = FragmentoLegal.objects.filter(pk__en_arreglo=ventana).exclude(letra="").exclude(articulo="")
     letras: dict[tuple[int, str], set[str]] = {}
     for norma_id, articulo, letra in filas.order_by().values_list("norma_id", "articulo", "letra"):
         letras.setdefault((norma_id, articulo), set()).add(letra.split(".")[0])
@@ -706,7 +734,7 @@ def _diversificar(ordenados: list[int], top_k: int) -> list[int]:
     evaluación de impacto ambiental» está en casi todas): se cuentan juntas, sin importar la guía.
     """
     filas = (
-        FragmentoLegal.objects.filter(pk__in=en_arreglo(ordenados))
+        FragmentoLegal.objects.filter(pk__en_arreglo=ordenados)
         .order_by()
         .values_list("pk", "norma_id", "articulo", "letra", "jerarquia")
     )
@@ -745,7 +773,7 @@ def _similitudes(
     faltantes = [pk for pk in elegidos if pk not in similitudes]
     if faltantes:
         filas = (
-            FragmentoLegal.objects.filter(pk__in=en_arreglo(faltantes), embedding__isnull=False)
+            FragmentoLegal.objects.filter(pk__en_arreglo=faltantes, embedding__isnull=False)
             .annotate(distancia=CosineDistance("embedding", vector))
             .order_by()
             .values_list("pk", "distancia")
@@ -803,7 +831,7 @@ class SenalesDeAbstencion:
 def senales_de_abstencion(
     consulta: str, referencias: Referencias, mostrados: list[Resultado], coberturas: list[float]
 ) -> SenalesDeAbstencion:
-    cargadas = set(normas_disponibles())
+    cargadas = _normas_cargadas()
     if referencias.normas and not set(referencias.normas) & cargadas:
         return SenalesDeAbstencion(normas_ausentes=True)
     if (

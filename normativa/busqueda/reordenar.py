@@ -50,10 +50,9 @@ from dataclasses import dataclass, field
 from django.db import connection
 
 from config.texto import sin_tildes
-from normativa.busqueda.arreglos import en_arreglo
-from normativa.busqueda.familias import afin, aspectos_de, tiene_tiempo
+from normativa.busqueda.familias import ASPECTOS, FAMILIAS, afin, aspectos_de, tiene_tiempo
 from normativa.models import FragmentoLegal, Norma
-from normativa.selectors import EstadoDelCorpus, estado_del_corpus
+from normativa.selectors import estado_del_corpus, por_estado_del_corpus
 
 CANDIDATOS_REORDENADOS = 80
 RRF_K = 10
@@ -187,15 +186,15 @@ def reordenar(
         # Lo que la pregunta pide además del tema (el órgano, la consecuencia, la condición): si las
         # elegidas no lo dicen, entra la mejor oración del fragmento que sí.
         for aspecto in pide:
-            if any(aspecto.respuesta.search(textos[o[3]].plegado) for o in elegidas):
+            if any(aspecto.nombre in textos[o[3]].aspectos for o in elegidas):
                 continue
-            if otra := next((o for o in puntuadas if aspecto.respuesta.search(textos[o[3]].plegado)), None):
+            if otra := next((o for o in puntuadas if aspecto.nombre in textos[o[3]].aspectos), None):
                 elegidas.append(otra)
         posiciones = sorted({o[2] for o in elegidas[:MAXIMO_ELEGIDAS]})
         # Una oración que sigue a la elegida y depende de ella («Vencido este plazo, el permiso se
         # tendrá por otorgado») es parte de la respuesta: la consecuencia del plazo, la excepción.
         siguiente = posiciones[-1] + 1 if posiciones else len(oraciones[pk])
-        if siguiente < len(oraciones[pk]) and _CONTINUACION.match(textos[oraciones[pk][siguiente]].plegado):
+        if siguiente < len(oraciones[pk]) and textos[oraciones[pk][siguiente]].continua:
             posiciones.append(siguiente)
         mejor = [oraciones[pk][i] for i in posiciones]
         encabezado = encabezados.get(pk, "")
@@ -213,12 +212,12 @@ def reordenar(
             ),
             "frase": len(pares) / len(pares_de_la_pregunta) if pares_de_la_pregunta else 0.0,
             "familia": float(
-                bool(familias)
-                and afin(
-                    familias, _plegado("\n".join((encabezado, inicios.get(pk, ""), fragmento.texto[:300])))
+                bool(
+                    _familias_afines("\n".join((encabezado, inicios.get(pk, ""), fragmento.texto[:300])))
+                    & set(familias)
                 )
             ),
-            "plazo": float(pide_plazo and tiene_tiempo(_plegado(" ".join(mejor)))),
+            "plazo": float(pide_plazo and _tiene_tiempo(" ".join(mejor))),
             "jerarquia": fragmento.peso_busqueda,
             "modificatorio": float(fragmento.modificatorio),
             "transitorio": float(fragmento.transitorio),
@@ -226,7 +225,7 @@ def reordenar(
                 bool(instrumento) and _instrumentos(fragmento.texto) == {_OTRO[instrumento]}
             ),
             "lista_de_contenidos": float(
-                bool(fragmento.letra) and bool(_ANUNCIA_CONTENIDOS.search(_plegado(antesalas.get(pk, ""))))
+                bool(fragmento.letra) and _anuncia_contenidos(antesalas.get(pk, ""))
             ),
         }
         candidatos.append(
@@ -279,7 +278,7 @@ def _filas(ids: list[int]) -> dict[int, _Fila]:
     )
     return {
         fila[0]: _Fila(*fila)
-        for fila in FragmentoLegal.objects.filter(pk__in=en_arreglo(ids)).order_by().values_list(*campos)
+        for fila in FragmentoLegal.objects.filter(pk__en_arreglo=ids).order_by().values_list(*campos)
     }
 
 
@@ -361,7 +360,22 @@ def _oraciones_de(texto: str) -> tuple[str, ...]:
     return tuple(p for p in partes if len(p) >= 15)[:MAXIMO_ORACIONES]
 
 
-_plegado = functools.lru_cache(maxsize=50_000)(sin_tildes)
+# Lo que se pregunta de un texto entero (el inicio de un fragmento, lo que anuncia una lista, las
+# oraciones elegidas), una vez por texto y proceso.
+@functools.lru_cache(maxsize=50_000)
+def _familias_afines(texto: str) -> frozenset[str]:
+    plegado = sin_tildes(texto)
+    return frozenset(f.nombre for f in FAMILIAS if afin((f.nombre,), plegado))
+
+
+@functools.lru_cache(maxsize=50_000)
+def _tiene_tiempo(texto: str) -> bool:
+    return tiene_tiempo(sin_tildes(texto))
+
+
+@functools.lru_cache(maxsize=50_000)
+def _anuncia_contenidos(texto: str) -> bool:
+    return bool(_ANUNCIA_CONTENIDOS.search(sin_tildes(texto)))
 
 
 _OTRO = {"dia": "eia", "eia": "dia"}
@@ -433,18 +447,12 @@ def _partes_del_articulo(texto: str) -> tuple[str | None, str | None, str | None
     return epigrafe, inicio, texto[max(0, letra.start() - LARGO_ANTESALA) : letra.start()]
 
 
+@por_estado_del_corpus
 def _articulos_conocidos() -> dict[tuple[int, str], tuple[str, str, str]]:
-    """Las partes de los artículos ya leídos, por (norma, artículo), mientras el corpus no cambie
-    (`estado_del_corpus`, que la ingesta refresca): los artículos más citados vuelven en casi todas
-    las preguntas y leerlos enteros era la consulta más cara del reordenador."""
-    estado = estado_del_corpus()
-    if estado not in _ARTICULOS:
-        _ARTICULOS.clear()
-        _ARTICULOS[estado] = {}
-    return _ARTICULOS[estado]
-
-
-_ARTICULOS: dict[EstadoDelCorpus, dict[tuple[int, str], tuple[str, str, str]]] = {}
+    """Las partes de los artículos ya leídos, por (norma, artículo), mientras el corpus no cambie: los
+    artículos más citados vuelven en casi todas las preguntas y leerlos enteros era la consulta más
+    cara del reordenador."""
+    return {}
 
 
 def _idf(lexemas: list[str]) -> dict[str, float]:
@@ -468,14 +476,30 @@ def idf_y_conocidos(lexemas: list[str]) -> tuple[dict[str, float], set[str]]:
 
 
 def frecuencias_documentales(lexemas: list[str]) -> tuple[float, dict[str, int]]:
-    """Cuántos fragmentos tiene el corpus y en cuántos aparece cada lexema (solo los que aparecen)."""
-    with connection.cursor() as cursor:
-        cursor.execute("SELECT documentos FROM normativa_estadistica_corpus")
-        fila = cursor.fetchone()
-        cursor.execute(
-            "SELECT lexema, documentos FROM normativa_estadistica_lexema WHERE lexema = ANY(%s)", [lexemas]
-        )
-        return (float(fila[0]) if fila else 1.0), dict(cursor.fetchall())
+    """Cuántos fragmentos tiene el corpus y en cuántos aparece cada lexema (solo los que aparecen).
+    Se recuerdan por estado del corpus: los lexemas de las preguntas se repiten."""
+    sabidas = _frecuencias_sabidas()
+    if faltan := [lexema for lexema in dict.fromkeys(lexemas) if lexema not in sabidas]:
+        if len(sabidas) + len(faltan) > MAXIMO_FRECUENCIAS:
+            sabidas.clear()
+        sabidas.update(dict.fromkeys(faltan, 0))
+        with connection.cursor() as cursor:
+            cursor.execute(
+                "SELECT lexema, documentos FROM normativa_estadistica_lexema WHERE lexema = ANY(%s)", [faltan]
+            )
+            sabidas.update(cursor.fetchall())
+    estado = estado_del_corpus()
+    documentos = estado.documentos if estado.refrescado is not None else 1.0
+    return documentos, {lexema: sabidas[lexema] for lexema in lexemas if sabidas.get(lexema)}
+
+
+@por_estado_del_corpus
+def _frecuencias_sabidas() -> dict[str, int]:
+    """Lexema → en cuántos fragmentos vigentes aparece (0: en ninguno)."""
+    return {}
+
+
+MAXIMO_FRECUENCIAS = 100_000
 
 
 def _idf_por_raiz(idf: dict[str, float]) -> dict[str, float]:
@@ -504,6 +528,16 @@ class _Texto:
     def prefijos(self) -> frozenset[str]:
         """Los comienzos de sus raíces: ahí calza una raíz corta de la pregunta («min» en «miner»)."""
         return frozenset(r[:k] for r in self.raices for k in range(1, min(len(r), LARGO_RAIZ - 1) + 1))
+
+    @functools.cached_property
+    def aspectos(self) -> frozenset[str]:
+        """Los aspectos (`familias.ASPECTOS`) que responde: el órgano, la consecuencia, la condición…"""
+        return frozenset(a.nombre for a in ASPECTOS if a.respuesta.search(self.plegado))
+
+    @functools.cached_property
+    def continua(self) -> bool:
+        """Depende de la oración anterior («Vencido este plazo, …»)."""
+        return bool(_CONTINUACION.match(self.plegado))
 
     @functools.cached_property
     def pares(self) -> frozenset[tuple[str, str]]:

@@ -3,6 +3,8 @@
 from dataclasses import replace
 
 import pytest
+from django.db import connection
+from django.test.utils import CaptureQueriesContext
 
 from normativa import services
 from normativa.busqueda import hibrida
@@ -476,3 +478,26 @@ def test_el_epigrafe_que_lee_el_reordenador_sigue_al_texto_corregido_en_el_admin
     )
 
     assert epigrafe_de(articulo.pk) == "Vigencia de la resolución"
+
+
+def test_una_busqueda_lee_el_estado_del_corpus_una_sola_vez():
+    buscar_normativa(consulta="¿Cuándo caduca una RCA?")
+
+    with CaptureQueriesContext(connection) as consultas:
+        buscar_normativa(consulta="¿Cuándo caduca una RCA si no se ejecuta el proyecto?")
+
+    lecturas = [
+        c for c in consultas.captured_queries if "refrescada FROM normativa_estadistica_corpus" in c["sql"]
+    ]
+    assert len(lecturas) == 1
+
+
+def test_un_fragmento_retirado_en_el_admin_deja_de_aparecer_en_la_busqueda():
+    pregunta = "¿Cuándo caduca la resolución de calificación ambiental?"
+    primero = buscar_normativa(consulta=pregunta).resultados[0]
+
+    services.fragmentos_eliminar(ids=[primero.fragmento_id])
+
+    assert primero.fragmento_id not in {
+        r.fragmento_id for r in buscar_normativa(consulta=pregunta).resultados
+    }

@@ -8,6 +8,7 @@ from django.db import connection
 from django.db.models import Manager, QuerySet
 
 from normativa import indice, services
+from normativa.busqueda.reordenar import frecuencias_documentales
 from normativa.ingesta import corpus, documentos
 from normativa.ingesta.documentos import DatosNorma, documento_ingerir
 from normativa.models import EmbeddingCache, FragmentoLegal, Norma, VersionNorma
@@ -239,3 +240,13 @@ def test_la_documentacion_del_sistema_se_indexa_aparte_y_un_documento_retirado_d
         norma__sigla="Documentación: docs/busqueda.md", vigente=True
     ).exists()
     assert all(not r.creada for r in corpus.documentacion_cargar(raiz=tmp_path))
+
+
+def test_las_frecuencias_que_lee_la_busqueda_siguen_a_la_ingesta(tmp_path):
+    assert frecuencias_documentales(["criogen"])[1] == {}  # queda recordado para este estado
+
+    documento_ingerir(
+        ruta=escribir(tmp_path, LEY.replace("suelo congelado", "suelo criogénico")), datos=DATOS
+    )
+
+    assert frecuencias_documentales(["criogen"])[1] == {"criogen": 2}
