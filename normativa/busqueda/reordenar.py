@@ -50,7 +50,7 @@ from dataclasses import dataclass, field
 from django.db import connection
 
 from config.texto import sin_tildes
-from normativa.busqueda.familias import ASPECTOS, FAMILIAS, afin, aspectos_de, tiene_tiempo
+from normativa.busqueda.familias import ASPECTOS, FAMILIAS, aspectos_de, tiene_tiempo
 from normativa.models import FragmentoLegal, Norma
 from normativa.selectors import estado_del_corpus, por_estado_del_corpus
 
@@ -365,7 +365,7 @@ def _oraciones_de(texto: str) -> tuple[str, ...]:
 @functools.lru_cache(maxsize=50_000)
 def _familias_afines(texto: str) -> frozenset[str]:
     plegado = sin_tildes(texto)
-    return frozenset(f.nombre for f in FAMILIAS if afin((f.nombre,), plegado))
+    return frozenset(f.nombre for f in FAMILIAS if f.afinidad.search(plegado))
 
 
 @functools.lru_cache(maxsize=50_000)
