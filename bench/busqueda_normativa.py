@@ -34,7 +34,12 @@ from normativa.busqueda.reordenar import CANDIDATOS_REORDENADOS, Candidato, reor
 from normativa.embeddings import embeber_consulta, proveedor
 from normativa.evaluacion import leer_preguntas
 from normativa.glosario import expandir_siglas
-from normativa.indice import actualizar_texto_completo, estadisticas_refrescar, texto_para_embeber
+from normativa.indice import (
+    actualizar_texto_completo,
+    estadisticas_refrescar,
+    oraciones_asignar,
+    texto_para_embeber,
+)
 from normativa.ingesta.corpus import corpus_cargar
 from normativa.models import FragmentoLegal, Norma, VersionNorma
 
@@ -245,6 +250,7 @@ def _corpus_sintetico(cantidad: int, preguntas: list[str], vectores: dict[str, n
                     )
                     for i, vector in enumerate(mezcla)
                 ]
+                oraciones_asignar(filas)
                 creados = FragmentoLegal.objects.bulk_create(filas, batch_size=1000)
                 actualizar_texto_completo(ids=[f.pk for f in creados])
                 print(

@@ -7,6 +7,9 @@ import hashlib
 from django.db import connection
 
 from normativa.models import FragmentoLegal
+from normativa.oraciones import VERSION, oraciones_de, raices_en_orden
+
+LOTE_ANALISIS = 2000  # fragmentos por consulta al analizar oraciones
 
 
 def texto_para_embeber(fragmento: FragmentoLegal) -> str:
@@ -31,6 +34,32 @@ def actualizar_texto_completo(*, ids: list[int]) -> None:
             """,
             [ids],
         )
+
+
+def oraciones_asignar(fragmentos: list[FragmentoLegal]) -> None:
+    """Pone en cada fragmento (aún sin guardar) sus oraciones y las raíces de cada una
+    (`normativa.oraciones`), lo que el reordenador lee de un candidato: la ingesta las calcula antes
+    de insertar, así no hay que volver a escribir la fila (cada reescritura reinserta en el HNSW)."""
+    oraciones = [oraciones_de(fragmento.texto) for fragmento in fragmentos]
+    raices = iter(raices_en_orden([oracion for lista in oraciones for oracion in lista]))
+    for fragmento, lista in zip(fragmentos, oraciones, strict=True):
+        fragmento.oraciones = list(lista)
+        fragmento.raices = [" ".join(next(raices)) for _ in lista]
+        fragmento.analisis = VERSION
+
+
+def analisis_completar() -> int:
+    """Analiza los fragmentos vigentes sin oraciones guardadas o guardadas con otra versión del
+    análisis (una base anterior a la migración 0009, o un cambio en cómo se parte un texto) y
+    devuelve cuántos. Mientras no se completen, la búsqueda los analiza al leerlos."""
+    pendientes = FragmentoLegal.objects.filter(version__vigente=True).exclude(analisis=VERSION).order_by("pk")
+    analizados = 0
+    # cada lote analizado sale de los pendientes
+    while lote := list(pendientes.only("pk", "texto")[:LOTE_ANALISIS]):
+        oraciones_asignar(lote)
+        FragmentoLegal.todos.bulk_update(lote, ["oraciones", "raices", "analisis"])
+        analizados += len(lote)
+    return analizados
 
 
 ESTADISTICAS_BM25 = (

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from django.conf import settings
+from django.contrib.postgres.fields import ArrayField
 from django.contrib.postgres.indexes import GinIndex
 from django.contrib.postgres.search import SearchVectorField
 from django.core.validators import MaxValueValidator, MinValueValidator
@@ -142,6 +143,11 @@ class FragmentoLegal(models.Model):
     hash_contenido = models.CharField(max_length=64)
     embedding = VectorField(dimensions=DIMENSIONES, null=True, blank=True)
     busqueda = SearchVectorField(null=True, editable=False)
+    # Las oraciones del texto y las raíces de cada una (separadas por espacios), como las lee el
+    # reordenador; las calcula la ingesta (`normativa.oraciones`) con la versión del análisis.
+    oraciones = ArrayField(models.TextField(), default=list, blank=True, editable=False)
+    raices = ArrayField(models.TextField(), default=list, blank=True, editable=False)
+    analisis = models.CharField(max_length=16, blank=True, editable=False)
     eliminado_at = models.DateTimeField(null=True, blank=True)
 
     objects = FragmentoVigenteManager()

@@ -6,7 +6,13 @@ from django.db import transaction
 from django.utils import timezone
 
 from normativa.embeddings import embeber_pasajes
-from normativa.indice import actualizar_texto_completo, estadisticas_refrescar, hash_texto, texto_para_embeber
+from normativa.indice import (
+    actualizar_texto_completo,
+    estadisticas_refrescar,
+    hash_texto,
+    oraciones_asignar,
+    texto_para_embeber,
+)
 from normativa.models import FragmentoLegal
 
 
@@ -17,6 +23,7 @@ def fragmento_actualizar_texto(*, fragmento: FragmentoLegal, texto: str) -> Frag
     fragmento.hash_contenido = hash_texto(texto_para_embeber(fragmento))
     (vector,), _ = embeber_pasajes([texto_para_embeber(fragmento)])
     fragmento.embedding = vector
+    oraciones_asignar([fragmento])
     fragmento.save()
     actualizar_texto_completo(ids=[fragmento.pk])
     estadisticas_refrescar()

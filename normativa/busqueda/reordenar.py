@@ -44,6 +44,7 @@ import functools
 import itertools
 import math
 import re
+from collections.abc import Iterable
 from collections.abc import Set as AbstractSet
 from dataclasses import dataclass, field
 
@@ -52,6 +53,7 @@ from django.db import connection
 from config.texto import sin_tildes
 from normativa.busqueda.familias import ASPECTOS, FAMILIAS, aspectos_de, tiene_tiempo
 from normativa.models import FragmentoLegal, Norma
+from normativa.oraciones import LARGO_RAIZ, VERSION, oraciones_de, raices_en_orden, raiz
 from normativa.selectors import estado_del_corpus, por_estado_del_corpus
 
 CANDIDATOS_REORDENADOS = 80
@@ -59,9 +61,7 @@ RRF_K = 10
 PREFERENCIA_PLAZO = 0.3  # al elegir la oración: una con «quince días» gana a otra algo más parecida
 SEGUNDA_ORACION = 0.7  # una segunda oración entra si alcanza el 70 % de la preferencia de la mejor
 MAXIMO_ELEGIDAS = 3  # oraciones de un fragmento en su extracto (la mejor, la casi igual y un aspecto)
-MAXIMO_ORACIONES = 80
 PARTE_MINIMA = 0.1  # del peso IDF de la pregunta que un epígrafe debe explicar para contar entero
-LARGO_RAIZ = 5  # por fragmento: acota el costo en artículos muy largos
 REPRODUCE = 0.4  # fracción de las secuencias de cuatro palabras de un texto que están en el otro
 COMPARTIDAS_MINIMAS = 12  # una letra corta («a) Administrar el SEIA») no hace copia a un artículo
 CANDIDATOS_COPIA = 30  # la regla mira solo los primeros: es la que ordena lo que se muestra
@@ -93,10 +93,6 @@ _CONTINUACION = re.compile(
     r"(vencido|transcurrido|cumplido|expirado) (este|dicho|el|ese) (plazo|termino)"
     r"|(en tal caso|en dicho caso|en caso contrario|si asi no|con todo|sin embargo|no obstante)\b"
 )
-_ORACIONES = re.compile(r"(?<=[.;:])\s+(?=[A-ZÁÉÍÓÚÑ¿«(\d])|\n+")
-# LeyChile corta las líneas de listas y tablas a mitad de oración («la caracterización y\nanálisis de
-# los aspectos…»): un salto entre minúsculas (o tras una coma) no termina la oración.
-_SALTO_DENTRO_DE_ORACION = re.compile(r"(?<=[a-záéíóúñü,])[ \t]*\n(?=[ \t]*[a-záéíóúñü])")
 
 
 @dataclass
@@ -132,17 +128,27 @@ def reordenar(
         return []
     filas = _filas(ids)
     encabezados, inicios, antesalas = _encabezados(list(filas.values()))
-    instrumento = _instrumento_de(set(map(_raiz, lexemas)))
+    instrumento = _instrumento_de(set(map(raiz, lexemas)))
     idf = _idf_por_raiz(_idf(lexemas))
     total_idf = sum(idf.values()) or 1.0
-    oraciones = {pk: _oraciones(f.texto) for pk, f in filas.items()}
+    # las que guardó la ingesta; las de un fragmento de otra versión del análisis, calculadas aquí
+    oraciones = {
+        pk: f.oraciones if f.analisis == VERSION else list(oraciones_de(f.texto)) for pk, f in filas.items()
+    }
     titulos = {pk: [t for t in f.jerarquia if t] for pk, f in filas.items()}
     textos = _textos(
         [o for lista in oraciones.values() for o in lista]
         + list(encabezados.values())
         + list(inicios.values())
         + [t for lista in titulos.values() for t in lista]
-        + [consulta_texto]
+        + [consulta_texto],
+        # las oraciones que la ingesta ya analizó no se vuelven a lematizar
+        analizados=(
+            par
+            for f in filas.values()
+            if f.analisis == VERSION
+            for par in zip(f.oraciones, f.raices, strict=True)
+        ),
     )
     pares_de_la_pregunta = _pares(list(textos[consulta_texto].secuencia)) if consulta_texto else set()
     posicion_densa = {pk: i for i, pk in enumerate(densos)}
@@ -261,6 +267,9 @@ class _Fila:
     norma_id: int
     peso_busqueda: float
     tipo: str
+    oraciones: list[str]  # las guardadas al ingerir (valen si `analisis` es la `VERSION` actual)
+    raices: list[str]  # las de cada oración, separadas por espacios
+    analisis: str
 
 
 def _filas(ids: list[int]) -> dict[int, _Fila]:
@@ -275,6 +284,9 @@ def _filas(ids: list[int]) -> dict[int, _Fila]:
         "norma_id",
         "norma__peso_busqueda",
         "norma__tipo",
+        "oraciones",
+        "raices",
+        "analisis",
     )
     return {
         fila[0]: _Fila(*fila)
@@ -348,16 +360,6 @@ def primera_oracion(texto: str) -> str:
     """Hasta el primer punto seguido (en una definición, «g) Modificación de proyecto o actividad:
     Realización de obras…», el término y su definición, sin cortar en los dos puntos)."""
     return " ".join(_PUNTO_SEGUIDO.split(texto.strip(), maxsplit=1)[0].split())
-
-
-def _oraciones(texto: str) -> list[str]:
-    return list(_oraciones_de(texto))
-
-
-@functools.lru_cache(maxsize=20_000)
-def _oraciones_de(texto: str) -> tuple[str, ...]:
-    partes = [" ".join(p.split()) for p in _ORACIONES.split(_SALTO_DENTRO_DE_ORACION.sub(" ", texto))]
-    return tuple(p for p in partes if len(p) >= 15)[:MAXIMO_ORACIONES]
 
 
 # Lo que se pregunta de un texto entero (el inicio de un fragmento, lo que anuncia una lista, las
@@ -505,7 +507,7 @@ MAXIMO_FRECUENCIAS = 100_000
 def _idf_por_raiz(idf: dict[str, float]) -> dict[str, float]:
     raices: dict[str, float] = {}
     for lexema, valor in idf.items():
-        raices[_raiz(lexema)] = max(valor, raices.get(_raiz(lexema), 0.0))
+        raices[raiz(lexema)] = max(valor, raices.get(raiz(lexema), 0.0))
     return raices
 
 
@@ -548,29 +550,27 @@ class _Texto:
 _VACIO = _Texto.de("", [])
 
 
-def _textos(textos: list[str]) -> dict[str, _Texto]:
+def _textos(textos: list[str], *, analizados: Iterable[tuple[str, str]] = ()) -> dict[str, _Texto]:
     """El análisis de cada texto no vacío (raíces en español, sin tildes ni palabras vacías).
 
-    Lo que falta en la memoria del proceso sale de una sola consulta: PostgreSQL devuelve el tsvector
-    como texto («'consej':1 'minis':3») y aquí se ordena por posición. Las oraciones de los artículos
-    más citados vuelven en casi todas las preguntas; recordarlas ahorra la mayor parte del
-    reordenamiento.
+    `analizados` trae pares (texto, sus raíces separadas por espacios) ya calculados (las oraciones
+    que la ingesta guardó con su fragmento); se leen solo si algo falta en la memoria del proceso. Lo
+    que falta y no viene ahí sale de una sola consulta (`oraciones.raices_en_orden`). Las oraciones
+    de los artículos más citados vuelven en casi todas las preguntas; recordarlas ahorra la mayor
+    parte del reordenamiento.
     """
     unicos = list(dict.fromkeys(t for t in textos if t))
     faltan = [t for t in unicos if t not in _TEXTOS]
     if faltan:
         if len(_TEXTOS) + len(faltan) > MAXIMO_TEXTOS:
             _TEXTOS.clear()
-        with connection.cursor() as cursor:
-            cursor.execute(
-                """
-                SELECT s.n, to_tsvector('spanish', normativa_sin_tildes(s.t))::text
-                  FROM unnest(%s::text[]) WITH ORDINALITY AS s(t, n)
-                """,
-                [faltan],
-            )
-            for n, vector in cursor.fetchall():
-                _TEXTOS[faltan[n - 1]] = _Texto.de(faltan[n - 1], _en_orden(vector))
+        conocidas = dict(analizados)
+        for texto in faltan:
+            if texto in conocidas:
+                _TEXTOS[texto] = _Texto.de(texto, conocidas[texto].split())
+        sin_analizar = [t for t in faltan if t not in conocidas]
+        for texto, raices in zip(sin_analizar, raices_en_orden(sin_analizar), strict=True):
+            _TEXTOS[texto] = _Texto.de(texto, raices)
     return {texto: _TEXTOS[texto] for texto in unicos}
 
 
@@ -579,27 +579,9 @@ _TEXTOS: dict[str, _Texto] = {}
 MAXIMO_TEXTOS = 200_000
 
 
-_LEXEMA_Y_POSICIONES = re.compile(r"'((?:[^']|'')*)':([\d,]+)")
-
-
-def _en_orden(vector: str) -> list[str]:
-    posiciones = [
-        (int(posicion), _raiz(lexema.replace("''", "'")))
-        for lexema, lista in _LEXEMA_Y_POSICIONES.findall(vector)
-        for posicion in lista.split(",")
-    ]
-    return [raiz for _, raiz in sorted(posiciones)]
-
-
 def _pares(secuencia: list[str]) -> set[tuple[str, str]]:
     """Pares de palabras seguidas (sin contar las vacías): «Consejo de Ministros» → (conse, minis)."""
     return {(a, b) for a, b in itertools.pairwise(secuencia) if a != b}
-
-
-def _raiz(lexema: str) -> str:
-    """Los primeros cinco caracteres del lexema: el lematizador español de PostgreSQL da raíces
-    distintas a formas de la misma palabra («glaciares» → glaciar, «glaciar» → glaci)."""
-    return lexema[:LARGO_RAIZ]
 
 
 def _cobertura_del_encabezado(

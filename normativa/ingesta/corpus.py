@@ -15,7 +15,7 @@ from django import db
 from django.db import connection
 
 from normativa.embeddings import hash_pasaje, proveedor
-from normativa.indice import estadisticas_refrescar, texto_para_embeber
+from normativa.indice import analisis_completar, estadisticas_refrescar, texto_para_embeber
 from normativa.ingesta.documentos import (
     DatosNorma,
     Progreso,
@@ -65,6 +65,9 @@ def corpus_cargar(*, progreso: Progreso | None = None) -> list[ResultadoIngesta]
         )
     if any(r.creada for r in resultados):
         estadisticas_refrescar()  # una vez para todo el lote, no por documento
+    # Lo ingerido ya trae sus oraciones; esto alcanza a lo cargado antes de guardarlas o con otra
+    # versión del análisis (una consulta si no falta nada).
+    analisis_completar()
     return resultados
 
 

@@ -12,7 +12,13 @@ from typing import Any
 from django.db import transaction
 
 from normativa.embeddings import embeber_pasajes
-from normativa.indice import actualizar_texto_completo, estadisticas_refrescar, hash_texto, texto_para_embeber
+from normativa.indice import (
+    actualizar_texto_completo,
+    estadisticas_refrescar,
+    hash_texto,
+    oraciones_asignar,
+    texto_para_embeber,
+)
 from normativa.models import FragmentoLegal, Norma, Tema, VersionNorma
 from normativa.parsers import (
     VERSION_PARSERS,
@@ -229,6 +235,7 @@ def _guardar_version(
         )
     for fila in filas:
         fila.norma, fila.version = norma, version
+    oraciones_asignar(filas)
     creadas = FragmentoLegal.objects.bulk_create(filas, batch_size=500)
     Relacion = FragmentoLegal.temas.through
     Relacion.objects.bulk_create(

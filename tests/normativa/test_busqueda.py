@@ -8,6 +8,7 @@ from django.test.utils import CaptureQueriesContext
 
 from normativa import services
 from normativa.busqueda import hibrida
+from normativa.busqueda import reordenar as modulo_reordenar
 from normativa.busqueda.hibrida import (
     PESO_MODIFICATORIO,
     SIMILITUD_MINIMA,
@@ -17,7 +18,7 @@ from normativa.busqueda.hibrida import (
     buscar_documentacion,
     buscar_normativa,
 )
-from normativa.busqueda.reordenar import CANDIDATOS_REORDENADOS, _oraciones, la_ley_primero, reordenar
+from normativa.busqueda.reordenar import CANDIDATOS_REORDENADOS, la_ley_primero, reordenar
 from normativa.embeddings import embeber_consulta
 from normativa.glosario import expandir_consulta, expandir_siglas
 from normativa.ingesta.corpus import documentacion_cargar
@@ -431,19 +432,6 @@ def test_citar_el_corpus_gana_a_cualquier_senal_y_citar_solo_normas_ausentes_es_
     assert SenalesDeAbstencion(normas_ausentes=True).fuera_del_corpus()
 
 
-def test_un_salto_de_linea_a_mitad_de_oracion_no_la_corta_pero_el_de_una_letra_nueva_si():
-    texto = (
-        "Medio físico, que incluirá, la caracterización y\nanálisis de los aspectos asociados a:\n"
-        "- La atmósfera, como el clima y meteorología,\nla calidad del aire;\nf) La predicción de impactos."
-    )
-
-    assert _oraciones(texto) == [
-        "Medio físico, que incluirá, la caracterización y análisis de los aspectos asociados a:",
-        "- La atmósfera, como el clima y meteorología, la calidad del aire;",
-        "f) La predicción de impactos.",
-    ]
-
-
 def test_las_anclas_respetan_los_filtros_de_la_busqueda_aunque_las_mas_cercanas_queden_fuera():
     base = hibrida._fragmentos_buscables(
         normas=["DS 40"],
@@ -501,3 +489,43 @@ def test_un_fragmento_retirado_en_el_admin_deja_de_aparecer_en_la_busqueda():
     assert primero.fragmento_id not in {
         r.fragmento_id for r in buscar_normativa(consulta=pregunta).resultados
     }
+
+
+@pytest.fixture
+def memoria_del_reordenador_vacia():
+    """Sin los textos ya analizados en el proceso: el reordenador lee lo guardado (o lo calcula)."""
+    modulo_reordenar._TEXTOS.clear()
+    yield
+    modulo_reordenar._TEXTOS.clear()  # lo alterado en la prueba no queda en la memoria del proceso
+
+
+def candidato_unico(fragmento_id: int, lexemas: list[str]):
+    (candidato,) = reordenar(
+        lexemas=lexemas, familias=(), densos=[fragmento_id], textuales=[], orden_inicial=[fragmento_id]
+    )
+    return candidato
+
+
+def test_el_reordenador_lee_las_raices_que_la_ingesta_guardo_con_cada_oracion(memoria_del_reordenador_vacia):
+    articulo = FragmentoLegal.objects.get(norma__sigla="DS 40", articulo="73", letra="")
+    assert candidato_unico(articulo.pk, ["caduc"]).rasgos["oracion"] > 0
+    modulo_reordenar._TEXTOS.clear()
+
+    FragmentoLegal.objects.filter(pk=articulo.pk).update(raices=[""] * len(articulo.raices))
+
+    assert candidato_unico(articulo.pk, ["caduc"]).rasgos["oracion"] == 0.0
+
+
+def test_lo_guardado_con_otra_version_del_analisis_se_calcula_de_nuevo_y_da_lo_mismo(
+    memoria_del_reordenador_vacia,
+):
+    articulo = FragmentoLegal.objects.get(norma__sigla="DS 40", articulo="73", letra="")
+    antes = candidato_unico(articulo.pk, ["caduc", "resolu"])
+    modulo_reordenar._TEXTOS.clear()
+
+    FragmentoLegal.objects.filter(pk=articulo.pk).update(
+        oraciones=["Otra oración cualquiera de prueba."], raices=[""], analisis="anterior"
+    )
+
+    despues = candidato_unico(articulo.pk, ["caduc", "resolu"])
+    assert (despues.puntaje, despues.oracion) == (antes.puntaje, antes.oracion)

@@ -7,7 +7,7 @@ from django.contrib.postgres.search import SearchQuery
 from django.db import connection
 from django.db.models import Manager, QuerySet
 
-from normativa import indice, services
+from normativa import indice, oraciones, services
 from normativa.busqueda.reordenar import frecuencias_documentales
 from normativa.ingesta import corpus, documentos
 from normativa.ingesta.documentos import DatosNorma, documento_ingerir
@@ -125,6 +125,39 @@ def test_corregir_el_texto_de_un_fragmento_lo_reembebe(tmp_path):
     fragmento.refresh_from_db()
     assert list(fragmento.embedding) != antes
     assert FragmentoLegal.objects.filter(pk=fragmento.pk, busqueda="permafrost").exists()
+
+
+def test_ingerir_guarda_las_oraciones_de_cada_fragmento_con_sus_raices(tmp_path):
+    documento_ingerir(ruta=escribir(tmp_path, LEY), datos=DATOS)
+
+    for fragmento in fragmentos():
+        assert fragmento.analisis == oraciones.VERSION
+        assert tuple(fragmento.oraciones) == oraciones.oraciones_de(fragmento.texto)
+        assert len(fragmento.raices) == len(fragmento.oraciones)
+    sanciones = fragmentos().get(articulo="3")
+    assert sanciones.raices[-1] == "infra sanci mult"  # «La infracción se sancionará con multa.»
+
+
+def test_corregir_el_texto_de_un_fragmento_rehace_sus_oraciones(tmp_path):
+    documento_ingerir(ruta=escribir(tmp_path, LEY), datos=DATOS)
+    fragmento = fragmentos().get(articulo="1")
+
+    services.fragmento_actualizar_texto(fragmento=fragmento, texto="Objeto. Esta ley protege el permafrost.")
+
+    fragmento.refresh_from_db()
+    assert fragmento.oraciones == ["Esta ley protege el permafrost."]
+    assert "perma" in fragmento.raices[0].split()
+
+
+def test_cargar_el_corpus_analiza_lo_que_no_tiene_oraciones_o_las_tiene_de_otra_version(tmp_path):
+    documento_ingerir(ruta=escribir(tmp_path, LEY), datos=DATOS)
+    fragmentos().update(oraciones=[], raices=[], analisis="")
+    fragmentos().filter(articulo="3").update(analisis="anterior")
+
+    assert indice.analisis_completar() == 5
+
+    assert all(f.analisis == oraciones.VERSION and f.oraciones for f in fragmentos())
+    assert indice.analisis_completar() == 0
 
 
 def test_el_borrado_logico_oculta_y_restaurar_devuelve(tmp_path):

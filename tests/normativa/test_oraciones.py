@@ -1,0 +1,37 @@
+"""Las oraciones de un texto y sus raíces, como las guarda la ingesta y las lee el reordenador."""
+
+import pytest
+
+from normativa.oraciones import oraciones_de, raices_en_orden
+
+
+def test_un_salto_de_linea_a_mitad_de_oracion_no_la_corta_pero_el_de_una_letra_nueva_si():
+    texto = (
+        "Medio físico, que incluirá, la caracterización y\nanálisis de los aspectos asociados a:\n"
+        "- La atmósfera, como el clima y meteorología,\nla calidad del aire;\nf) La predicción de impactos."
+    )
+
+    assert oraciones_de(texto) == (
+        "Medio físico, que incluirá, la caracterización y análisis de los aspectos asociados a:",
+        "- La atmósfera, como el clima y meteorología, la calidad del aire;",
+        "f) La predicción de impactos.",
+    )
+
+
+def test_un_resto_corto_no_es_una_oracion():
+    assert oraciones_de("a)\nLa evaluación ambiental del proyecto.") == (
+        "La evaluación ambiental del proyecto.",
+    )
+
+
+@pytest.mark.django_db
+def test_las_raices_de_cada_texto_vienen_en_su_orden_sin_tildes_ni_palabras_vacias():
+    raices = raices_en_orden(["Consejo de Ministros para la Sustentabilidad", "", "de la"])
+
+    assert raices == [["conse", "minis", "suste"], [], []]
+
+
+@pytest.mark.django_db
+def test_sin_textos_no_se_consulta_la_base(django_assert_num_queries):
+    with django_assert_num_queries(0):
+        assert raices_en_orden([]) == []
