@@ -64,7 +64,7 @@ def corpus_cargar(*, progreso: Progreso | None = None) -> list[ResultadoIngesta]
             )
         )
     if any(r.creada for r in resultados):
-        estadisticas_refrescar()  # una vez para todo el lote, no por documento
+        estadisticas_refrescar(tablas=True)  # una vez para todo el lote, no por documento
     # Lo ingerido ya trae sus oraciones; esto alcanza a lo cargado antes de guardarlas o con otra
     # versión del análisis (una consulta si no falta nada).
     analisis_completar()
@@ -100,7 +100,7 @@ def documentacion_cargar(
         norma__sigla__in=siglas
     )
     if retiradas.update(vigente=False) or any(r.creada for r in resultados):
-        estadisticas_refrescar()  # una vez para todo el lote
+        estadisticas_refrescar(tablas=True)  # una vez para todo el lote
     return resultados
 
 

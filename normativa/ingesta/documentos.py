@@ -114,7 +114,7 @@ def documento_ingerir(
     )
     version_ingerida.send(sender=VersionNorma, norma=resultado.norma, version=resultado.version)
     if refrescar_estadisticas:
-        estadisticas_refrescar()
+        estadisticas_refrescar(tablas=True)
     return resultado
 
 

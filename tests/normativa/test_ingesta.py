@@ -185,6 +185,16 @@ def test_una_falla_al_escribir_revierte_la_norma_la_version_y_los_fragmentos(tmp
     assert versiones().count() == 0 and fragmentos(FragmentoLegal.todos).count() == 0
 
 
+def test_ingerir_deja_medida_la_tabla_de_fragmentos_para_el_planificador(tmp_path):
+    documento_ingerir(ruta=escribir(tmp_path, LEY), datos=DATOS)
+
+    # sin esa medida, en una base recién cargada la búsqueda densa no usaba el HNSW
+    with connection.cursor() as cursor:
+        cursor.execute("SELECT reltuples FROM pg_class WHERE relname = 'normativa_fragmentolegal'")
+        (medidas,) = cursor.fetchone()
+    assert medidas == FragmentoLegal.todos.count()
+
+
 def test_el_avance_cuenta_lo_que_estaba_en_cache_y_termina_en_el_total(tmp_path):
     documento_ingerir(ruta=escribir(tmp_path, LEY), datos=DATOS)
     avances: list[tuple[int, int]] = []
