@@ -274,7 +274,7 @@ def _buscar(
     elegidos = _diversificar(ordenados[: top_k * 6 + 20], top_k)
     fragmentos = (
         FragmentoLegal.objects.select_related("norma", "version")
-        .defer("busqueda", "embedding")
+        .defer("busqueda", "embedding", "oraciones", "raices")
         .order_by()
         .in_bulk(elegidos)
     )
