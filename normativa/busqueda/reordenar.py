@@ -163,23 +163,29 @@ def reordenar(
         if fragmento is None:
             continue
         puntuadas = []
+        pares: set[tuple[str, str]] = set()
         del_inicio = textos.get(inicios.get(pk, ""), _VACIO)
+        # Lo que el inicio del artículo (el de una letra) aporta a cada una de sus oraciones.
+        del_inicio_comunes = del_inicio.raices & consulta
+        if cortas and del_inicio is not _VACIO:
+            del_inicio_comunes |= {corta for corta in cortas if corta in del_inicio.prefijos}
         for posicion, oracion in enumerate(oraciones[pk]):
             analisis = textos[oracion]
-            comunes = (analisis.raices | del_inicio.raices) & consulta
+            propias = analisis.raices & consulta
+            # un par de la pregunta necesita dos de sus palabras en el mismo texto
+            if len(propias) >= 2 and pares_de_la_pregunta:
+                pares |= analisis.pares & pares_de_la_pregunta
+            comunes = propias | del_inicio_comunes
             if cortas:
-                comunes |= {
-                    corta
-                    for corta in cortas
-                    if corta not in comunes and (corta in analisis.prefijos or corta in del_inicio.prefijos)
-                }
+                comunes |= {corta for corta in cortas if corta not in comunes and corta in analisis.prefijos}
+            if not comunes:
+                continue  # no cubre nada de la pregunta (todo IDF es positivo)
             # fsum: la suma exacta no depende del orden del conjunto (que cambia de un proceso a otro),
             # así dos oraciones que cubren lo mismo empatan en todos los workers
-            valor = math.fsum(idf[lex] for lex in comunes) / total_idf
+            valor = math.fsum(map(idf.__getitem__, comunes)) / total_idf
             # En una pregunta de plazo, la oración que trae el plazo es la respuesta.
             preferencia = valor + (PREFERENCIA_PLAZO if pide_plazo and analisis.tiempo else 0.0)
-            if valor > 0:
-                puntuadas.append((preferencia, valor, posicion, oracion))
+            puntuadas.append((preferencia, valor, posicion, oracion))
         # A igual preferencia, la que viene antes: el inicio del artículo dice la regla y lo que sigue
         # la detalla.
         puntuadas.sort(key=lambda o: (o[0], o[1], -o[2]), reverse=True)
@@ -204,9 +210,7 @@ def reordenar(
             posiciones.append(siguiente)
         mejor = [oraciones[pk][i] for i in posiciones]
         encabezado = encabezados.get(pk, "")
-        pares: set[tuple[str, str]] = set()
-        for texto in [*oraciones[pk], encabezado, inicios.get(pk, ""), *titulos[pk]]:
-            # un par de la pregunta necesita dos de sus palabras en el mismo texto
+        for texto in [encabezado, inicios.get(pk, ""), *titulos[pk]]:
             if texto and len(textos[texto].raices & consulta) >= 2:
                 pares |= textos[texto].pares & pares_de_la_pregunta
         rasgos = {
