@@ -9,7 +9,6 @@ cómo se parte o se lematiza, lo guardado deja de valer (la búsqueda vuelve a c
 
 from __future__ import annotations
 
-import functools
 import hashlib
 import re
 
@@ -45,9 +44,10 @@ VERSION = hashlib.sha256(
 ).hexdigest()[:16]
 
 
-@functools.lru_cache(maxsize=20_000)
 def oraciones_de(texto: str) -> tuple[str, ...]:
-    """Las oraciones del texto (a lo más `MAXIMO_ORACIONES`), con los espacios normalizados."""
+    """Las oraciones del texto (a lo más `MAXIMO_ORACIONES`), con los espacios normalizados. Sin memoria
+    en el proceso: la ingesta parte aquí todo el corpus una vez, y la búsqueda solo lo que no trae
+    oraciones guardadas."""
     partes = [" ".join(p.split()) for p in _ORACIONES.split(_SALTO_DENTRO_DE_ORACION.sub(" ", texto))]
     return tuple(p for p in partes if len(p) >= LARGO_MINIMO)[:MAXIMO_ORACIONES]
 
