@@ -25,6 +25,7 @@ from django.utils import timezone
 from asistente.models import AccionPendiente, Aviso, ConfiguracionAvisos, Conversacion, Dominio, Mensaje
 from config.validacion import entero_de_parametro
 from normativa.models import Norma, VersionNorma
+from normativa.permisos import permisos_catalogar
 from proyectos import selectors as proyectos
 from proyectos.analisis.reglas import NORMAS_DE_REGLAS
 from proyectos.models import Analisis, Proyecto
@@ -157,6 +158,7 @@ TEXTO_ENLACE = {
     "alertas_criticas_sin_revisar": "Ver el informe",
     "normativa_actualizada": "Ver el proyecto",
     "regla_revisar": "Revisar la regla",
+    "permiso_revisar": "Revisar el permiso",
 }
 
 
@@ -316,26 +318,44 @@ def al_actualizarse_normativa(sender: object, *, norma: Norma, **_: object) -> i
 
 
 def al_ingerirse_version(sender: object, *, norma: Norma, **_: object) -> int:
-    """Señal `version_ingerida`: si la norma funda reglas del motor, las compara con su texto nuevo y avisa
-    al personal de cada una que quedó «revisar» (el umbral que aplica puede no ser el vigente). Devuelve
-    cuántos avisos creó."""
-    if norma.sigla not in NORMAS_DE_REGLAS:
-        return 0
-    nuevas = reglas_revisar()
-    enlace = reverse("admin:proyectos_regladelmotor_changelist") + "?estado__exact=revisar"
+    """Señal `version_ingerida`: si la norma funda reglas del motor, las compara con su texto nuevo; y pone
+    al día el catálogo de permisos (el DS 40 trae sus artículos y las guías del SEA, sus guías trámite).
+    Avisa al personal de cada regla y cada permiso que quedó «revisar» (el umbral o el requisito que se
+    muestra puede no ser el vigente). Devuelve cuántos avisos creó."""
+    mensajes: list[tuple[str, str, str]] = []  # (objeto, mensaje, enlace)
+    if norma.sigla in NORMAS_DE_REGLAS:
+        enlace = reverse("admin:proyectos_regladelmotor_changelist") + "?estado__exact=revisar"
+        mensajes += [
+            (
+                f"regla:{regla.literal}",
+                f"Cambió el texto de {regla.fragmento}: la regla del motor para el literal {regla.literal} "
+                f"({regla.umbrales}) quedó en «revisar». Verifique el umbral y acéptela o corríjala.",
+                enlace,
+            )
+            for regla in reglas_revisar()
+        ]
+    enlace = reverse("admin:normativa_permisosectorial_changelist") + "?estado__exact=revisar"
+    mensajes += [
+        (
+            f"permiso:{permiso.numero}",
+            f"Cambió el texto del Art. {permiso.numero} del DS 40: el catálogo de permisos muestra aún lo "
+            f"leído antes («{permiso.nombre}») y quedó en «revisar». Revise el requisito y los contenidos y "
+            "acepte el texto nuevo.",
+            enlace,
+        )
+        for permiso in permisos_catalogar()
+    ]
     creados = 0
     for usuario in get_user_model().objects.filter(is_staff=True, is_active=True):
         avisos = [
             Aviso.objects.create(
                 usuario=usuario,
-                tipo="regla_revisar",
-                objeto=f"regla:{regla.literal}",
-                mensaje=f"Cambió el texto de {regla.fragmento}: la regla del motor para el literal "
-                f"{regla.literal} ({regla.umbrales}) quedó en «revisar». Verifique el umbral y acéptela o "
-                "corríjala.",
+                tipo="regla_revisar" if objeto.startswith("regla:") else "permiso_revisar",
+                objeto=objeto,
+                mensaje=mensaje,
                 enlace=enlace,
             )
-            for regla in nuevas
+            for objeto, mensaje, enlace in mensajes
         ]
         _anunciar(avisos, usuario)
         creados += len(avisos)

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import hashlib
 import re
 import unicodedata
 
@@ -41,6 +42,13 @@ def texto_comparable(texto: str) -> str:
     # Marcas de LeyChile que la versión XML omite.
     texto = re.sub(r"\bINCISO (DEROGADO|ELIMINADO)\.", "", texto)
     return re.sub(r"\s+", " ", texto).strip()
+
+
+def hash_de_texto(texto: str) -> str:
+    """Huella de un texto legal sin diferencias de formato (espacios, comillas): 16 hex de SHA-256. Con
+    ella, lo que se escribió leyendo un texto (una regla del motor, una entrada del catálogo de permisos)
+    sabe si el texto vigente sigue siendo ese."""
+    return hashlib.sha256(texto_comparable(texto).encode()).hexdigest()[:16]
 
 
 def texto_del(fecha_iso: str | None) -> str:

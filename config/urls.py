@@ -15,6 +15,7 @@ urlpatterns = [
     path("api/health/", views.SaludApi.as_view(), name="salud"),
     path("metrics", views.metricas_prometheus, name="metricas"),
     path("api/", include("proyectos.urls_api")),
+    path("api/", include("normativa.urls_api")),
     path("api/asistente/", include("asistente.urls_api")),
     path("proyectos/", include("proyectos.urls")),
     path("asistente/", include("asistente.urls")),

@@ -1,6 +1,6 @@
 """Curaduría del corpus en el admin: normas, versiones, fragmentos (edición que re-embebe, borrado
-lógico y restauración, acción «re-embeber»), carga de documentos en segundo plano con progreso y la
-página «Probar búsqueda»."""
+lógico y restauración, acción «re-embeber»), carga de documentos en segundo plano con progreso, la
+página «Probar búsqueda» y el catálogo de permisos ambientales sectoriales."""
 
 from typing import Any
 
@@ -16,8 +16,9 @@ from django.utils.html import format_html
 
 from normativa.busqueda import MAXIMO_TOP_K, MODOS, ErrorDeBusqueda, buscar_normativa
 from normativa.ingesta.cargas import carga_crear, carga_validar
-from normativa.models import CargaDocumento, FragmentoLegal, Norma, Tema, VersionNorma
+from normativa.models import CargaDocumento, FragmentoLegal, Norma, PermisoSectorial, Tema, VersionNorma
 from normativa.parsers import FORMATOS, ErrorDeParseo
+from normativa.permisos import ORGANO_CURADO, permisos_aceptar, permisos_catalogar
 from normativa.selectors import normas_disponibles
 from normativa.services import (
     fragmento_actualizar_texto,
@@ -275,3 +276,51 @@ class CargaDocumentoAdmin(admin.ModelAdmin[CargaDocumento]):
             carga.total,
             porcentaje,
         )
+
+
+@admin.register(PermisoSectorial)
+class PermisoSectorialAdmin(admin.ModelAdmin[PermisoSectorial]):
+    """El catálogo de los PAS, leído del Título VII del DS 40 (`normativa/permisos.py`). Lo leído no se
+    edita: sale del texto. Una entrada «revisar» (llegó otra versión de su artículo) se acepta aquí y se
+    vuelve a leer del texto nuevo. El órgano que revisa sus contenidos sí se puede escribir cuando el
+    corpus no lo trae; desde entonces se respeta lo escrito."""
+
+    list_display = ["numero", "nombre", "tipo", "guia", "organo", "estado", "fecha_texto", "revisado_at"]
+    list_filter = ["estado", "tipo"]
+    search_fields = ["numero", "nombre", "requisito", "organo"]
+    fields = [
+        "numero", "nombre", "tipo", "norma_sectorial", "requisito", "contenidos_legibles", "guia",
+        "organo", "organo_fuente", "estado", "texto_vigente", "fecha_texto", "hash_texto", "hash_vigente",
+        "revisado_at",
+    ]  # fmt: skip
+    readonly_fields = [
+        "numero", "nombre", "tipo", "norma_sectorial", "requisito", "contenidos_legibles", "guia",
+        "organo_fuente", "estado", "texto_vigente", "fecha_texto", "hash_texto", "hash_vigente",
+        "revisado_at",
+    ]  # fmt: skip
+    actions = ["aceptar", "comparar"]
+
+    def has_add_permission(self, request: HttpRequest) -> bool:
+        return False  # las entradas nacen del texto del DS 40
+
+    @admin.display(description="contenidos técnicos y formales")
+    def contenidos_legibles(self, permiso: PermisoSectorial) -> str:
+        return "\n".join(
+            f"{c['letra']}) {c['texto']}" if c["letra"] else c["texto"] for c in permiso.contenidos
+        )
+
+    def save_model(self, request: HttpRequest, obj: PermisoSectorial, form: Any, change: bool) -> None:
+        if "organo" in form.changed_data:
+            obj.organo_fuente = ORGANO_CURADO if obj.organo else ""
+        super().save_model(request, obj, form, change)
+
+    @admin.action(description="Aceptar el texto nuevo: volver a leer el permiso de su artículo vigente")
+    def aceptar(self, request: HttpRequest, queryset: QuerySet[PermisoSectorial]) -> None:
+        cantidad = permisos_aceptar(numeros=list(queryset.values_list("numero", flat=True)))
+        self.message_user(request, f"Permisos aceptados: {cantidad} (solo los que estaban en «revisar»).")
+
+    @admin.action(description="Comparar de nuevo todo el catálogo con el DS 40 vigente")
+    def comparar(self, request: HttpRequest, queryset: QuerySet[PermisoSectorial]) -> None:
+        nuevas = permisos_catalogar()
+        revisar = PermisoSectorial.objects.filter(estado=PermisoSectorial.Estado.REVISAR).count()
+        self.message_user(request, f"Catálogo comparado; en «revisar»: {revisar} ({len(nuevas)} nuevos).")

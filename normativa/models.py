@@ -255,3 +255,51 @@ class EmbeddingCache(models.Model):
 
     def __str__(self) -> str:
         return f"{self.hash[:12]}… ({self.modelo})"
+
+
+class PermisoSectorial(models.Model):
+    """Un permiso ambiental sectorial (PAS) del Título VII del DS 40, leído del texto de su artículo
+    (`normativa.permisos`): nombre, clase, norma que lo establece, requisito para su otorgamiento y
+    contenidos técnicos y formales; la guía trámite del SEA y el órgano que revisa sus contenidos, donde el
+    corpus los trae. Queda atado al hash del texto del que se leyó: si llega otra versión del artículo, pasa
+    a «revisar» y sigue mostrando lo leído hasta que el personal acepte el texto nuevo."""
+
+    class Tipo(models.TextChoices):
+        AMBIENTAL = "ambiental", "De contenidos únicamente ambientales"
+        MIXTO = "mixto", "Mixto (contenidos ambientales y no ambientales)"
+
+    class Estado(models.TextChoices):
+        VIGENTE = "vigente", "Vigente"
+        REVISAR = "revisar", "Revisar"
+        SIN_TEXTO = "sin_texto", "Sin texto en el corpus"
+
+    numero = models.PositiveSmallIntegerField(unique=True, help_text="Artículo del DS 40 que lo establece.")
+    nombre = models.TextField(help_text="El epígrafe del artículo («Permiso para …»).")
+    tipo = models.CharField(max_length=10, choices=Tipo.choices)
+    norma_sectorial = models.TextField(blank=True, help_text="Dónde está establecido el permiso sectorial.")
+    requisito = models.TextField(help_text="«El requisito para su otorgamiento consiste en …», tal cual.")
+    contenidos = models.JSONField(
+        default=list, blank=True, help_text="Contenidos técnicos y formales: [{«letra», «texto»}]."
+    )
+    organo = models.TextField(blank=True, help_text="Quién revisa sus contenidos, donde el corpus lo dice.")
+    organo_fuente = models.CharField(max_length=300, blank=True, help_text="De dónde sale el órgano.")
+    guia = models.ForeignKey(
+        Norma, null=True, blank=True, on_delete=models.SET_NULL, related_name="permisos_guiados"
+    )
+    fragmento = models.ForeignKey(
+        FragmentoLegal, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
+    )
+    hash_texto = models.CharField(max_length=16, help_text="Hash del texto del que se leyó la entrada.")
+    hash_vigente = models.CharField(max_length=16, blank=True)
+    texto_vigente = models.TextField(blank=True)
+    fecha_texto = models.DateField(null=True, blank=True, help_text="Fecha de la versión del texto vigente.")
+    estado = models.CharField(max_length=10, choices=Estado.choices, default=Estado.VIGENTE)
+    revisado_at = models.DateTimeField(null=True, blank=True, help_text="Última comparación con el corpus.")
+
+    class Meta:
+        ordering = ["numero"]
+        verbose_name = "permiso ambiental sectorial"
+        verbose_name_plural = "permisos ambientales sectoriales"
+
+    def __str__(self) -> str:
+        return f"PAS {self.numero}: {self.nombre}"

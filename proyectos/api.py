@@ -28,7 +28,7 @@ from proyectos.roles import puede_consultar, puede_escribir, rol_de
 
 
 def _campo_de_componente(campo: str) -> serializers.Field:  # type: ignore[type-arg]
-    ayuda = f"{partes.rotulo(campo)}: literal {partes.LITERAL_DE_CAMPO[campo]}."
+    ayuda = f"{partes.rotulo(campo)}: {partes.a_que_se_refiere(campo)}."
     if campo in partes.CAMPOS_SI_NO:
         return serializers.BooleanField(required=False, help_text=ayuda)
     return serializers.FloatField(required=False, help_text=ayuda)
@@ -40,7 +40,8 @@ ComponentesSerializer = type(
     "ComponentesSerializer",
     (serializers.Serializer,),
     {
-        "__doc__": "Otras partes de la faena que la hacen ingresar por su propia letra (DS 40 Art. 3).",
+        "__doc__": "Otras partes de la faena: las que la hacen ingresar por su propia letra (DS 40 Art. 3) y "
+        "las que traen un permiso ambiental sectorial (DS 40, Título VII).",
         **{campo: _campo_de_componente(campo) for campo in partes.ETIQUETAS},
     },
 )

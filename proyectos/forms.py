@@ -44,7 +44,7 @@ class DatosDelMotorForm(forms.Form):
         kwargs["initial"].update(kwargs["initial"].pop("componentes", None) or {})
         super().__init__(*args, **kwargs)
         for campo in partes.ETIQUETAS:
-            ayuda = f"Literal {partes.LITERAL_DE_CAMPO[campo]}."
+            ayuda = partes.a_que_se_refiere(campo).capitalize() + "."
             texto = partes.rotulo(campo)
             self.fields[campo] = (
                 forms.BooleanField(required=False, label=texto, help_text=ayuda)
@@ -56,11 +56,18 @@ class DatosDelMotorForm(forms.Form):
         return [c for c in self if c.name not in partes.ETIQUETAS]
 
     def campos_de_componentes(self) -> list[forms.BoundField]:
-        return [c for c in self if c.name in partes.ETIQUETAS]
+        """Las partes que pueden hacerla ingresar por su propia letra del Art. 3."""
+        return [c for c in self if c.name in partes.ETIQUETAS and c.name not in partes.SOLO_PERMISO]
+
+    def campos_de_permisos(self) -> list[forms.BoundField]:
+        """Las partes que solo traen un permiso ambiental sectorial."""
+        return [c for c in self if c.name in partes.SOLO_PERMISO]
 
     def componentes_abiertos(self) -> bool:
-        """El grupo de componentes se muestra abierto si tiene algo dicho o un error."""
-        return any(c.errors or c.value() not in (None, "", False) for c in self.campos_de_componentes())
+        return _con_algo(self.campos_de_componentes())
+
+    def permisos_abiertos(self) -> bool:
+        return _con_algo(self.campos_de_permisos())
 
     def datos_motor(self) -> dict[str, Any]:
         """Los datos limpios en el contrato del motor (la región por su código)."""
@@ -152,6 +159,11 @@ class EvaluacionForm(DatosDelMotorForm):
             **super().datos_motor(),
             "geometria": self.cleaned_data.get("geometria_leida"),
         }
+
+
+def _con_algo(campos: list[forms.BoundField]) -> bool:
+    """Un grupo se muestra abierto si tiene algo dicho o un error."""
+    return any(c.errors or c.value() not in (None, "", False) for c in campos)
 
 
 def _numero(valor: Any) -> float | None:

@@ -16,6 +16,7 @@ from django.utils import timezone
 from django.utils.module_loading import import_string
 from rest_framework.authtoken.models import Token
 
+from config.texto import hash_de_texto
 from proyectos.analisis import reglas
 from proyectos.analisis.entrada import Entrada, validar_entrada
 from proyectos.analisis.fundamentos import Referencia
@@ -191,7 +192,7 @@ def reglas_revisar() -> list[ReglaDelMotor]:
             # Una regla reescrita en el código parte de su texto nuevo: lo aceptado antes ya no vale.
             fila.hash_regla, fila.hash_aceptado = regla.hash_texto, ""
         fila.texto_vigente = vigente["texto"] if vigente else ""
-        fila.hash_vigente = reglas.hash_de_texto(vigente["texto"]) if vigente else ""
+        fila.hash_vigente = hash_de_texto(vigente["texto"]) if vigente else ""
         fecha = vigente["fecha_version"] if vigente else None
         fila.fecha_texto = date.fromisoformat(fecha) if fecha else None
         if vigente is None:

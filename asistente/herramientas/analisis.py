@@ -69,8 +69,8 @@ class ConsultarAnalisis(BaseModel):
 )
 def consultar_analisis(entrada: ConsultarAnalisis, ctx: Contexto) -> dict[str, Any]:
     """Devuelve un análisis completo: clasificación, tipologías con su motivo, efectos del Art. 11
-    con evidencia y artículos citados, alertas y advertencias. Sirve para explicar por qué un
-    proyecto es DIA, EIA o no ingresa."""
+    con evidencia y artículos citados, permisos ambientales sectoriales, alertas y advertencias. Sirve
+    para explicar por qué un proyecto es DIA, EIA o no ingresa."""
     if entrada.analisis_id:
         try:
             analisis = proyectos.analisis_visible(usuario=ctx.usuario, pk=entrada.analisis_id)
@@ -86,7 +86,9 @@ def consultar_analisis(entrada: ConsultarAnalisis, ctx: Contexto) -> dict[str, A
         analisis = ultimo
     r = analisis.resultado
     fundamento = [
-        f for t in r.get("detalle_tipologias", []) + r.get("triggers", []) for f in t.get("fundamento", [])
+        f
+        for t in r.get("detalle_tipologias", []) + r.get("triggers", []) + r.get("permisos", [])
+        for f in t.get("fundamento", [])
     ]
     return {
         # Las fuentes van en el resultado (no como efecto lateral) para que sobrevivan a la caché.
@@ -101,6 +103,7 @@ def consultar_analisis(entrada: ConsultarAnalisis, ctx: Contexto) -> dict[str, A
         "triggers": r.get("triggers", []),
         "alertas": r.get("alertas", [])[:MAXIMO_RESULTADOS],
         "advertencias": r.get("advertencias", []),
+        "permisos": r.get("permisos", []),
     }
 
 
@@ -125,9 +128,10 @@ class EvaluarProyecto(BaseModel):
 def evaluar_proyecto(entrada: EvaluarProyecto, ctx: Contexto) -> dict[str, Any]:
     """Evalúa un proyecto descrito en la conversación con el motor de prefactibilidad, sin guardar
     nada: clasificación (NO_INGRESA, DIA o EIA), literal de ingreso y cada cantidad frente a su
-    umbral (también cuando no lo alcanza), efectos del Art. 11 declarados, advertencias (sin
-    geometría no se revisan áreas protegidas) y el fundamento. Úsela cuando el usuario describe un
-    proyecto (tipo, cantidades, región) y pregunta si ingresa al SEIA o por qué vía."""
+    umbral (también cuando no lo alcanza), efectos del Art. 11 declarados, los permisos ambientales
+    sectoriales (PAS) que traen sus partes, advertencias (sin geometría no se revisan áreas protegidas) y
+    el fundamento. Úsela cuando el usuario describe un proyecto (tipo, cantidades, región) y pregunta si
+    ingresa al SEIA o por qué vía."""
     datos = {"nombre": "Proyecto descrito en la conversación", **entrada.model_dump()}
     try:
         validada = validar_entrada(datos)
@@ -144,6 +148,7 @@ def evaluar_proyecto(entrada: EvaluarProyecto, ctx: Contexto) -> dict[str, Any]:
         for elemento in grupo
         for f in elemento["fundamento"]
     ] + resultado["fundamento_clasificacion"]
+    fundamento += [f for p in resultado.get("permisos", []) for f in p["fundamento"]]
     fuentes: list[Fuente] = []
     for f in fundamento:
         fuente = fuente_de_fundamento(f)
@@ -161,6 +166,8 @@ def evaluar_proyecto(entrada: EvaluarProyecto, ctx: Contexto) -> dict[str, Any]:
         "alertas": resultado["alertas"][:MAXIMO_RESULTADOS],
         "advertencias": resultado["advertencias"],
         "fundamento_clasificacion": resultado["fundamento_clasificacion"],
+        "permisos": resultado.get("permisos", []),
+        "umbrales_permisos": resultado.get("umbrales_permisos", []),
     }
 
 

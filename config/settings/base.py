@@ -314,6 +314,10 @@ RESOLVER_CITAS = "normativa.citas.resolver_citas"
 # Texto vigente de un fragmento y la fecha de su versión: con él el motor sabe si sus reglas siguen atadas al
 # texto que las funda (`proyectos.services.reglas_revisar`).
 TEXTOS_VIGENTES = "normativa.citas.textos_vigentes"
+# El catálogo de permisos ambientales sectoriales (DS 40, Título VII) como lo lee el motor, sin importar la
+# app normativa; y quién puede consultar la API de la normativa, sin que ella importe `proyectos`.
+CATALOGO_PERMISOS = "normativa.permisos.permisos_del_catalogo"
+PERMISO_CONSULTA = "proyectos.roles.puede_consultar"
 
 # --- Fuentes externas y HTTP -----------------------------------------------------------------
 # Todo llamado saliente pasa por `config.http`: solo a estos hosts (sin SSRF), con tiempo

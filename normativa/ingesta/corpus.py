@@ -34,6 +34,7 @@ from normativa.parsers import (
     parsear_y_fragmentar,
 )
 from normativa.parsers.base import Fragmento
+from normativa.permisos import permisos_catalogar
 
 CORPUS = Path(__file__).resolve().parent.parent / "corpus"
 
@@ -68,6 +69,8 @@ def corpus_cargar(*, progreso: Progreso | None = None) -> list[ResultadoIngesta]
     # Lo ingerido ya trae sus oraciones; esto alcanza a lo cargado antes de guardarlas o con otra
     # versión del análisis (una consulta si no falta nada).
     analisis_completar()
+    # El catálogo de permisos se lee del DS 40 y enlaza sus guías: al final, con todo cargado.
+    permisos_catalogar()
     return resultados
 
 

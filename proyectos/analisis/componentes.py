@@ -1,7 +1,10 @@
 """Partes de una faena que la hacen ingresar al SEIA por otras letras del Art. 10 de la Ley 19.300,
 aunque su extracción quede bajo el umbral de la letra i): el mineroducto, la línea de alta tensión,
 la central, la fundición, las obras hidráulicas, las obras sobre un glaciar, la turba, los explosivos
-y demás sustancias peligrosas. Cada umbral es una constante con el
+y demás sustancias peligrosas. Además, las partes que traen un permiso ambiental sectorial (PAS) sin cambiar
+el ingreso: el depósito de relaves, el botadero, la planta de aguas servidas, la bodega de residuos
+peligrosos, la captura de fauna, el rescate arqueológico, las obras en cauces… (`PAS_DE_CAMPO`; las reglas,
+en `permisos.py`). Cada umbral es una constante con el
 texto del literal del Art. 3 del Reglamento del SEIA (DS 40/2012, texto de 2014) que la fija, y las
 comparaciones respetan la redacción: «mayor a» y «superior a» son estrictos (>), «igual o superior a»
 incluye el límite (≥); donde el literal no pone umbral («cualquiera sea», «toda extracción»), basta
@@ -80,6 +83,11 @@ SEMESTRE_MESES = Decimal(6)
 # ñ.6 y ñ.7 (radiactivas): el umbral son los límites A2 / 5000 A1 del DS 12/1985 del Ministerio de Minería,
 # que el corpus no trae; quien evalúa declara si los supera.
 
+# Código de Aguas (DFL 1.122 de 1981), Art. 294 b): requieren aprobación de la DGA «los acueductos que
+# conduzcan más de dos metros cúbicos por segundo». El DS 40 lo nombra sin transcribirlo (Art. 3 letra a y
+# Art. 155) y el corpus no trae el Código de Aguas: quien evalúa puede verificarlo en LeyChile.
+ACUEDUCTO_M3_S = Decimal(2)
+
 # Ley 19.300, Art. 10, letra s: «Ejecución de obras o actividades que puedan significar una alteración
 # física o química … de humedales que se encuentran total o parcialmente dentro del límite urbano» (texto
 # vigente; la letra s del DS 40 de 2014 es otra: cotos de caza).
@@ -117,6 +125,39 @@ ETIQUETAS = {
     "obras_en_glaciar": "si hay obras o actividades sobre un glaciar",
     "extraccion_turba": "si se extrae turba",
     "obras_en_humedal_urbano": "si hay obras en un humedal urbano",
+    # Partes que traen un permiso ambiental sectorial (Título VII del DS 40).
+    "deposito_relaves": "si hay un depósito de relaves (tranque, embalse o relaves espesados, en pasta o "
+    "filtrados)",
+    "botadero_esteriles": "si hay un botadero de estériles o una acumulación de mineral",
+    "planta_aguas_servidas": "si hay obras para tratar o disponer aguas servidas (p. ej. la planta del "
+    "campamento o una fosa séptica)",
+    "tratamiento_residuos_liquidos": "si hay obras para evacuar, tratar o disponer residuos industriales o "
+    "mineros líquidos (riles)",
+    "sitio_residuos": "si hay un sitio para acumular, tratar o disponer basuras y desperdicios (residuos no "
+    "peligrosos)",
+    "relleno_sanitario": "si hay un relleno sanitario",
+    "bodega_residuos_peligrosos": "si hay un sitio de almacenamiento de residuos peligrosos (bodega de "
+    "respel)",
+    "transporte_residuos_peligrosos": "si el proyecto transporta residuos peligrosos con su propio sistema",
+    "eliminacion_residuos_peligrosos": "si hay una instalación de eliminación de residuos peligrosos",
+    "reciclaje_residuos_peligrosos": "si hay un sitio de reciclaje de residuos peligrosos",
+    "captura_fauna": "si se capturan o relocalizan ejemplares de especies protegidas de fauna (rescate y "
+    "relocalización)",
+    "excavacion_arqueologica": "si hay excavaciones o rescate arqueológico, antropológico o paleontológico",
+    "intervencion_monumento_historico": "si se interviene un monumento histórico o se construye en sus "
+    "alrededores",
+    "corta_bosque_nativo": "si se corta bosque nativo",
+    "corta_plantaciones": "si se cortan plantaciones en terrenos de aptitud preferentemente forestal",
+    "intervencion_flora_clasificada": "si se intervienen especies vegetales nativas clasificadas (Art. 37 de "
+    "la Ley 19.300) que forman parte de un bosque nativo, o su hábitat",
+    "corta_formaciones_xerofiticas": "si se cortan, destruyen o descepan formaciones xerofíticas",
+    "acueducto_m3_s": "el caudal del acueducto o canal de agua (m³/s)",
+    "sifon_o_canoa": "si hay sifones o canoas que crucen cauces naturales",
+    "modificacion_cauce": "si se modifica un cauce (cambio de trazado, obras dentro del cauce)",
+    "defensa_cauce": "si hay obras de regularización o defensa de cauces naturales",
+    "recarga_acuiferos": "si hay obras de recarga artificial de acuíferos",
+    "construcciones_fuera_limite_urbano": "si hay construcciones fuera del límite urbano (campamento, "
+    "oficinas, talleres) o se subdividen terrenos rurales",
 }
 # Campo → literal que lo evalúa (para la ayuda de formularios y de la API).
 LITERAL_DE_CAMPO = {
@@ -148,6 +189,38 @@ LITERAL_DE_CAMPO = {
     "extraccion_turba": "i.6",
     "obras_en_humedal_urbano": "s de la Ley 19.300",
 }
+# Campo → artículo del DS 40 del permiso ambiental sectorial que trae (las reglas, en `permisos.py`).
+PAS_DE_CAMPO: dict[str, tuple[int, ...]] = {
+    "presa_altura_m": (155,),
+    "embalse_m3": (155,),
+    "cauce_movido_m3": (156, 157),
+    "deposito_relaves": (135,),
+    "botadero_esteriles": (136,),
+    "planta_aguas_servidas": (138,),
+    "tratamiento_residuos_liquidos": (139,),
+    "sitio_residuos": (140,),
+    "relleno_sanitario": (141,),
+    "bodega_residuos_peligrosos": (142,),
+    "transporte_residuos_peligrosos": (143,),
+    "eliminacion_residuos_peligrosos": (144,),
+    "reciclaje_residuos_peligrosos": (145,),
+    "captura_fauna": (146,),
+    "excavacion_arqueologica": (132,),
+    "intervencion_monumento_historico": (131,),
+    "corta_bosque_nativo": (148,),
+    "corta_plantaciones": (149,),
+    "intervencion_flora_clasificada": (150,),
+    "corta_formaciones_xerofiticas": (151,),
+    "acueducto_m3_s": (155,),
+    "sifon_o_canoa": (155,),
+    "modificacion_cauce": (156,),
+    "defensa_cauce": (157,),
+    "recarga_acuiferos": (158,),
+    "construcciones_fuera_limite_urbano": (160,),
+}
+# Las partes que solo traen un permiso (no cambian el ingreso): en los formularios van en su propio grupo.
+SOLO_PERMISO = tuple(campo for campo in PAS_DE_CAMPO if campo not in LITERAL_DE_CAMPO)
+
 CAMPOS_SI_NO = (
     "drenaje_turberas",
     "radiactivas_sobre_limites",
@@ -155,6 +228,7 @@ CAMPOS_SI_NO = (
     "obras_en_glaciar",
     "extraccion_turba",
     "obras_en_humedal_urbano",
+    *(campo for campo in SOLO_PERMISO if campo != "acueducto_m3_s"),
 )
 
 
@@ -189,6 +263,29 @@ class Componentes:
     obras_en_glaciar: bool = False
     extraccion_turba: bool = False
     obras_en_humedal_urbano: bool = False
+    deposito_relaves: bool = False
+    botadero_esteriles: bool = False
+    planta_aguas_servidas: bool = False
+    tratamiento_residuos_liquidos: bool = False
+    sitio_residuos: bool = False
+    relleno_sanitario: bool = False
+    bodega_residuos_peligrosos: bool = False
+    transporte_residuos_peligrosos: bool = False
+    eliminacion_residuos_peligrosos: bool = False
+    reciclaje_residuos_peligrosos: bool = False
+    captura_fauna: bool = False
+    excavacion_arqueologica: bool = False
+    intervencion_monumento_historico: bool = False
+    corta_bosque_nativo: bool = False
+    corta_plantaciones: bool = False
+    intervencion_flora_clasificada: bool = False
+    corta_formaciones_xerofiticas: bool = False
+    acueducto_m3_s: Decimal | None = None
+    sifon_o_canoa: bool = False
+    modificacion_cauce: bool = False
+    defensa_cauce: bool = False
+    recarga_acuiferos: bool = False
+    construcciones_fuera_limite_urbano: bool = False
 
     def como_json(self) -> dict[str, float | int | bool]:
         """Solo lo dicho: un proyecto sin componentes guarda `{}`."""
@@ -371,8 +468,19 @@ def rotulo(campo: str) -> str:
     return etiqueta[:1].upper() + etiqueta[1:]
 
 
+def a_que_se_refiere(campo: str) -> str:
+    """Lo que el campo decide, para la ayuda de formularios y de la API: «literal a.1; PAS del art. 155»."""
+    partes = []
+    if campo in LITERAL_DE_CAMPO:
+        partes.append(f"literal {LITERAL_DE_CAMPO[campo]}")
+    if campo in PAS_DE_CAMPO:
+        articulos = " y ".join(str(n) for n in PAS_DE_CAMPO[campo])
+        partes.append(f"PAS del art. {articulos} del DS 40")
+    return "; ".join(partes)
+
+
 def componentes_descritos(valores: dict[str, float | int | bool]) -> list[str]:
-    """Los componentes guardados de un proyecto, legibles y con su literal: «El largo del ducto minero
+    """Los componentes guardados de un proyecto, legibles y con lo que deciden: «El largo del ducto minero
     (km): 30 — literal j»."""
     descritos = []
     for campo in ETIQUETAS:
@@ -380,5 +488,5 @@ def componentes_descritos(valores: dict[str, float | int | bool]) -> list[str]:
         if valor is None or valor is False:
             continue
         texto = "sí" if valor is True else numero_corto(Decimal(str(valor)))
-        descritos.append(f"{rotulo(campo)}: {texto} — literal {LITERAL_DE_CAMPO[campo]}")
+        descritos.append(f"{rotulo(campo)}: {texto} — {a_que_se_refiere(campo)}")
     return descritos

@@ -329,6 +329,18 @@ def _circunstancias(valor: Any, error: Any) -> tuple[str, ...]:
     return tuple(dict.fromkeys(c for c in valor if isinstance(c, str) and c in CIRCUNSTANCIAS))
 
 
+def validar_componentes(valor: Any) -> Componentes:
+    """Las partes de la faena solas (`{"deposito_relaves": true, …}`), validadas como en la entrada del
+    motor; lanza `EntradaInvalida` con cada problema."""
+    errores: list[dict[str, str]] = []
+    componentes = _componentes(
+        valor, lambda campo, mensaje: errores.append({"campo": campo, "mensaje": mensaje})
+    )
+    if errores:
+        raise EntradaInvalida(errores)
+    return componentes
+
+
 def _componentes(valor: Any, error: Any) -> Componentes:
     """`{"ducto_minero_km": 30, "obras_en_glaciar": true, …}`: números no negativos y sí/no."""
     if valor is None:

@@ -10,11 +10,26 @@ from __future__ import annotations
 import functools
 from collections.abc import Callable
 from dataclasses import dataclass
+from typing import TypedDict
 
 from django.conf import settings
 from django.utils.module_loading import import_string
 
 from proyectos.analisis.resultado import Fundamento
+
+
+class PermisoDelCatalogo(TypedDict, total=False):
+    """Lo que el catálogo de permisos (`CATALOGO_PERMISOS`) dice de un PAS; lo que el motor lee de él."""
+
+    nombre: str
+    tipo: str
+    tipo_nombre: str
+    requisito: str
+    organo: str
+    guia: str
+    guia_url: str
+    estado: str
+    fecha_texto: str | None
 
 
 @dataclass(frozen=True)
@@ -76,3 +91,15 @@ def resolver(referencias: list[Referencia]) -> list[Fundamento]:
 def _resolutor() -> Callable[[list[Referencia]], list[Fundamento]]:
     resolutor: Callable[[list[Referencia]], list[Fundamento]] = import_string(settings.RESOLVER_CITAS)
     return resolutor
+
+
+def catalogo_de_permisos(numeros: list[int]) -> dict[int, PermisoDelCatalogo]:
+    """Lo que el catálogo de permisos leído del corpus dice de cada PAS (número → entrada; falta la que el
+    catálogo no tiene). Como `resolver`, sin importar la app normativa: la nombra `CATALOGO_PERMISOS`."""
+    return _catalogo()(numeros)
+
+
+@functools.cache
+def _catalogo() -> Callable[[list[int]], dict[int, PermisoDelCatalogo]]:
+    catalogo: Callable[[list[int]], dict[int, PermisoDelCatalogo]] = import_string(settings.CATALOGO_PERMISOS)
+    return catalogo

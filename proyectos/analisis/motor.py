@@ -26,6 +26,12 @@ from proyectos.analisis.componentes import comparaciones_de_componentes
 from proyectos.analisis.entrada import CIRCUNSTANCIAS, Entrada, validar_entrada
 from proyectos.analisis.espacial import Cercania, IndiceEspacial, indice_actual
 from proyectos.analisis.ingreso import comparaciones, numero_cl, tipologias_de_ingreso
+from proyectos.analisis.permisos import (
+    permisos_con_catalogo,
+    permisos_con_referencias,
+    permisos_requeridos,
+    referencias_del_155,
+)
 from proyectos.analisis.reglas import AVISO_REVISAR
 from proyectos.analisis.resultado import (
     Alerta,
@@ -41,7 +47,7 @@ from proyectos.analisis.resultado import (
 )
 from proyectos.models import CapaGeografica, CategoriaCapa, Region, ReglaDelMotor
 
-VERSION_MOTOR = "2026-11-26.2"
+VERSION_MOTOR = "2026-11-27.1"
 ORDEN_SEVERIDAD = {"critica": 0, "alta": 1, "media": 2}
 DESCRIPCION_LETRA = {
     "a": "Riesgo para la salud de la población",
@@ -97,6 +103,8 @@ class _Espaciales(TypedDict):
     proteccion_oficial: list[str]
     # Literal de ingreso → elementos de las capas que el polígono intersecta y lo configuran.
     por_capas: dict[str, list[str]]
+    # Categoría de capa → elementos que el polígono intersecta (traen permisos: Arts. 120 y 121).
+    dentro_de: dict[str, list[str]]
     territorio: Territorio
 
 
@@ -140,6 +148,7 @@ def evaluar_entrada(
         if c.cumple:
             tipologias.append({"tipologia": c.literal, "motivo": c.texto, "refs": refs})
     territorio: Territorio = {}
+    dentro_de: dict[str, list[str]] = {}
 
     if entrada.geometria is None:
         advertencias.append(
@@ -161,6 +170,7 @@ def evaluar_entrada(
         alertas += espaciales["alertas"]
         advertencias += espaciales["advertencias"]
         territorio = espaciales["territorio"]
+        dentro_de = espaciales["dentro_de"]
         for literal, elementos in espaciales["por_capas"].items():
             if any(t["tipologia"] == literal for t in tipologias):
                 continue
@@ -219,10 +229,26 @@ def evaluar_entrada(
             "o dudas sobre las cantidades."
         )
 
+    requeridos, comparaciones_pas = permisos_requeridos(
+        tipo=entrada.tipo, componentes=entrada.componentes, dentro_de=dentro_de
+    )
+    permisos = permisos_con_referencias(requeridos)
+    umbrales_pas: list[_UmbralConReferencias] = [
+        {"literal": c.literal, "texto": c.texto, "cumple": c.cumple, "refs": referencias_del_155(c.texto)}
+        for c in comparaciones_pas
+    ]
+    if permisos and not ingresa:
+        advertencias.append(
+            "El proyecto no ingresa al SEIA: los permisos ambientales sectoriales que se listan no se "
+            "otorgan a través de él (Art. 107 del Reglamento del SEIA), sino ante cada órgano sectorial."
+        )
+
     todas: list[fundamentos.Referencia] = (
         [r for t in tipologias for r in t["refs"]]
         + [r for e in efectos for r in e["refs"]]
         + [r for u in umbrales for r in u["refs"]]
+        + [r for p in permisos for r in p["refs"]]
+        + [r for u in umbrales_pas for r in u["refs"]]
         + referencias_clasificacion
     )
     resueltas = {id(r): f for r, f in zip(todas, fundamentos.resolver(todas), strict=True)}
@@ -250,6 +276,8 @@ def evaluar_entrada(
         "resumen": _resumen(clasificacion, tipologias, efectos),
         "territorio": territorio,
         "umbrales": [_umbral_con_fundamento(u, resueltas, avisos_regla) for u in umbrales],
+        "permisos": permisos_con_catalogo(permisos, resueltas, advertencias),
+        "umbrales_permisos": [_umbral_con_fundamento(u, resueltas, {}) for u in umbrales_pas],
     }
 
 
@@ -274,6 +302,7 @@ def _efectos_espaciales(entrada: Entrada, indice: IndiceEspacial) -> _Espaciales
     alertas: list[Alerta] = []
     proteccion_oficial: list[str] = []
     por_capas: dict[str, list[str]] = {}
+    dentro_de: dict[str, list[str]] = {}
     for cercania in indice.cercanos(geometria, radio_m=radio):
         capa = capas.get(cercania.elemento.capa_id)
         categoria = categorias.get(cercania.elemento.categoria_id)
@@ -282,6 +311,8 @@ def _efectos_espaciales(entrada: Entrada, indice: IndiceEspacial) -> _Espaciales
         evidencia = _evidencia(cercania, capa, categoria)
         dentro = cercania.distancia_m == 0
         letras = capa.letras_art11 or categoria.letras_art11
+        if dentro and cercania.elemento.nombre not in dentro_de.setdefault(categoria.codigo, []):
+            dentro_de[categoria.codigo].append(cercania.elemento.nombre)
         if dentro and categoria.proteccion_oficial:
             proteccion_oficial.append(cercania.elemento.nombre)
         if dentro and categoria.codigo in INGRESO_POR_CATEGORIA:
@@ -329,6 +360,7 @@ def _efectos_espaciales(entrada: Entrada, indice: IndiceEspacial) -> _Espaciales
         "advertencias": advertencias,
         "proteccion_oficial": list(dict.fromkeys(proteccion_oficial)),
         "por_capas": por_capas,
+        "dentro_de": dentro_de,
         "territorio": territorio,
     }
 

@@ -11,11 +11,9 @@ revise.
 
 from __future__ import annotations
 
-import hashlib
 from dataclasses import dataclass
 from decimal import Decimal
 
-from config.texto import texto_comparable
 from proyectos.analisis import componentes as c
 from proyectos.analisis import ingreso as i
 from proyectos.analisis.fundamentos import LEY, REGLAMENTO, Referencia
@@ -33,18 +31,13 @@ class Regla:
     citas: tuple[str, ...]
     # Las constantes del motor que esas citas fijan: cada una aparece en alguna cita.
     umbrales: tuple[Decimal | int, ...]
-    # `hash_de_texto` del texto del fragmento con que se escribió la regla.
+    # `config.texto.hash_de_texto` del texto del fragmento con que se escribió la regla.
     hash_texto: str
 
     @property
     def fragmento(self) -> str:
         r = self.referencia
         return f"{r.norma} Art. {r.articulo}" + (f" {r.letra}" if r.letra else "")
-
-
-def hash_de_texto(texto: str) -> str:
-    """Huella de un texto legal sin diferencias de formato (espacios, comillas): 16 hex de SHA-256."""
-    return hashlib.sha256(texto_comparable(texto).encode()).hexdigest()[:16]
 
 
 def _regla(literal: str, citas: tuple[str, ...], umbrales: tuple[Decimal | int, ...], huella: str) -> Regla:

@@ -80,6 +80,27 @@ class Umbral(TypedDict):
     aviso_regla: NotRequired[str]
 
 
+class PermisoAplicable(TypedDict):
+    """Un permiso ambiental sectorial (DS 40, Título VII) que traen las partes del proyecto, con lo que el
+    catálogo leído del corpus dice de él."""
+
+    articulo: str
+    nombre: str
+    tipo: str  # «mixto» o «ambiental»; vacío si el catálogo no está cargado
+    tipo_nombre: str
+    # Cada parte que lo trae y por qué: «depósito de relaves (declarado)».
+    partes: list[str]
+    requisito: str
+    organo: str  # quién revisa sus contenidos, si el corpus lo dice
+    guia: str  # guía trámite del SEA, si el corpus la trae
+    guia_url: str
+    # Cuándo aplica, si depende de la obra («si la obra regulariza o protege las riberas del cauce»).
+    condicion: str
+    fundamento: list[Fundamento]
+    # Si el texto de su artículo cambió después de leído (catálogo en «revisar»), el aviso.
+    aviso_catalogo: NotRequired[str]
+
+
 class ComunaSugerida(TypedDict):
     codigo: str
     nombre: str
@@ -106,5 +127,9 @@ class ResultadoAnalisis(TypedDict):
     territorio: Territorio
     # Los análisis guardados antes de 2026-11-24 no lo traen.
     umbrales: NotRequired[list[Umbral]]
+    # Los permisos ambientales sectoriales que traen sus partes y cada cantidad frente al umbral de un PAS
+    # (los análisis guardados antes de 2026-11-27 no los traen).
+    permisos: NotRequired[list[PermisoAplicable]]
+    umbrales_permisos: NotRequired[list[Umbral]]
     # Referencia, no fundamento: la agregan otras apps a un análisis completo (`proyectos.referencias`).
     proyectos_similares_seia: NotRequired[list[dict[str, object]]]

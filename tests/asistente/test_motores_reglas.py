@@ -9,7 +9,8 @@ from django.contrib.auth.models import AbstractUser
 
 from asistente.acciones import accion_decidir
 from asistente.models import AccionPendiente, Dominio, LlamadaHerramienta
-from asistente.motores.reglas import consulta_de, extraer_entidades
+from asistente.motores.entidades import extraer_entidades
+from asistente.motores.reglas import consulta_de
 from proyectos.models import Proyecto
 from proyectos.roles import Rol
 from tests.asistente.conftest import Charla

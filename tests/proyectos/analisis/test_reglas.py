@@ -15,7 +15,7 @@ from django.test import Client
 
 from asistente.models import Aviso
 from config import http
-from config.texto import texto_comparable
+from config.texto import hash_de_texto, texto_comparable
 from fuentes_externas import bcn
 from normativa.citas import textos_vigentes
 from normativa.models import Norma
@@ -23,7 +23,7 @@ from proyectos.analisis import componentes, ingreso
 from proyectos.analisis.componentes import Componentes, comparaciones_de_componentes
 from proyectos.analisis.ingreso import Cantidades, comparaciones, numero_corto
 from proyectos.analisis.motor import evaluar
-from proyectos.analisis.reglas import AVISO_REVISAR, POR_LITERAL, REGLAS, hash_de_texto
+from proyectos.analisis.reglas import AVISO_REVISAR, POR_LITERAL, REGLAS
 from proyectos.models import ReglaDelMotor
 from proyectos.services import reglas_aceptar, reglas_revisar
 from tests.utilidades import ServidorLocal

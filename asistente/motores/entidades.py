@@ -1,0 +1,155 @@
+"""Lo que dice un mensaje, leído sin modelo: el proyecto al que se refiere (#12, «nombre», «este
+proyecto», «mi proyecto»), región, comuna, tipo, cliente, cantidades, circunstancias del Art. 11 y las
+otras partes de la faena; y si es una pregunta jurídica aunque traiga cifras."""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+
+from asistente.motores.descripcion import cantidades_dichas, componentes_dichos
+from config.texto import sin_tildes
+from normativa.busqueda.familias import familias_de
+from proyectos import selectors as proyectos
+from proyectos.analisis.circunstancias import CircunstanciaDicha, circunstancias_dichas
+from proyectos.analisis.ingreso import CANTIDADES_REQUERIDAS
+from proyectos.models import Comuna
+
+# «mi proyecto»: el activo o, sin uno, el que el usuario más consulta (su memoria).
+MI_PROYECTO = re.compile(r"\bmi (proyecto|mina|faena)\b")
+_TIPOS = [
+    (re.compile(r"prospecc|sondaje"), "prospeccion"),
+    (re.compile(r"\bplanta\b"), "planta_procesamiento"),
+    (re.compile(r"relave"), "deposito_relaves"),
+    (re.compile(r"botadero|esteril"), "botadero_esteriles"),
+    (
+        re.compile(
+            r"(arido|ripio|grava|arena|bolon)\w*.*\b(cauce|rio)\b|\b(cauce|rio)\b.*(arido|ripio|grava)"
+        ),
+        "aridos_cauce",
+    ),
+    (re.compile(r"arena.*playa|playa"), "aridos_playa"),
+    (re.compile(r"arido|cantera|\bpozo\b|lastre|ripio|grava"), "aridos_pozo"),
+    (re.compile(r"petroleo|\bgas\b|hidrocarburo"), "hidrocarburos"),
+]
+# Un proyecto descrito con su extracción de mineral es una explotación aunque no lo diga; con toneladas
+# al mes, «faena» es la faena minera.
+_EXPLOTACION = re.compile(r"\b(mina|rajo|yacimiento|mineral|explotacion|faena|subterranea|concentrado)\b")
+
+
+@dataclass
+class Entidades:
+    proyecto_id: int | None = None
+    nombre: str | None = None
+    region: str | None = None
+    comuna: str | None = None
+    tipo: str | None = None
+    cliente: str | None = None
+    cantidades: dict[str, float] = field(default_factory=dict)
+    # Conversiones hechas para llegar a las unidades del motor («66.000 t/año ÷ 12 = 5.500 t/mes»).
+    supuestos: list[str] = field(default_factory=list)
+    # Efectos del Art. 11 dichos con palabras de faena («hay que relocalizar a 12 familias»).
+    circunstancias: list[CircunstanciaDicha] = field(default_factory=list)
+    # Otras partes de la faena que pueden hacerla ingresar («un mineroducto de 30 km» → letra j).
+    componentes: dict[str, float | bool] = field(default_factory=dict)
+
+
+def extraer_entidades(
+    texto: str, *, proyecto_activo: int | None = None, proyecto_mio: int | None = None
+) -> Entidades:
+    """Proyecto (#12, «nombre», «llamado X», «este proyecto», «mi proyecto»), región, comuna, tipo y
+    cantidades."""
+    normal = " ".join(sin_tildes(texto).split())
+    e = Entidades()
+    if numero := re.search(r"(?:#|proyecto\s+(?:n[°º.]?\s*)?)(\d+)\b", texto, re.IGNORECASE):
+        e.proyecto_id = int(numero.group(1))
+    elif re.search(r"\beste proyecto\b|\besto\b", normal) and proyecto_activo:
+        e.proyecto_id = proyecto_activo
+    elif MI_PROYECTO.search(normal) and proyecto_mio:
+        e.proyecto_id = proyecto_mio
+    if citado := re.search(r"[«\"“']([^»\"”']{2,120})[»\"”']", texto):
+        e.nombre = citado.group(1).strip()
+    elif (
+        nombrado := re.search(
+            r"\bproyecto\s+((?:[A-ZÁÉÍÓÚÑ][\wáéíóúñüÁÉÍÓÚÑ'-]*)(?:\s+(?:de\s+|del\s+)?[A-ZÁÉÍÓÚÑ0-9][\wáéíóúñüÁÉÍÓÚÑ'-]*)*)",
+            texto,
+        )
+    ) and not _es_sigla(nombrado.group(1)):
+        e.nombre = nombrado.group(1).strip()
+    elif llamado := re.search(
+        r"\b(?:llamad[oa]|denominad[oa]|de nombre)\s+"
+        r"(.+?)(?=\s+(?:en|de|con|ubicad[oa]|para|que)\s|[,.;:]|$)",
+        texto,
+        re.IGNORECASE,
+    ):
+        e.nombre = llamado.group(1).strip()
+    e.region = proyectos.region_mencionada(texto=texto)
+    if comuna := re.search(r"\bcomuna de ([a-z\s]+?)(?=\s+(?:en|de|con)\s|[,.;]|$)", normal):
+        e.comuna = comuna.group(1).strip()
+    if not e.region and (nombrada := _comuna_nombrada(texto, e.comuna)):
+        # «un pozo en Quillota», «en la comuna de Los Andes»: la comuna dice la región.
+        e.comuna, e.region = nombrada.nombre, nombrada.region.nombre
+    e.tipo = next((tipo for patron, tipo in _TIPOS if patron.search(normal)), None)
+    if cliente := re.search(
+        r"\bcliente\s+[«\"“]?(.+?)[»\"”]?(?=\s+(?:en|con|ubicad[oa]|que|llamad[oa])\s|[,.;:]|$)",
+        texto,
+        re.IGNORECASE,
+    ):
+        e.cliente = cliente.group(1).strip()
+    dichas = cantidades_dichas(normal)
+    e.cantidades, e.supuestos = dichas.valores, dichas.supuestos
+    e.circunstancias = circunstancias_dichas(texto)
+    e.componentes = componentes_dichos(normal)
+    if e.tipo is None and "capacidad_extraccion_t_mes" in e.cantidades and _EXPLOTACION.search(normal):
+        e.tipo = "explotacion"
+    return e
+
+
+def _comuna_nombrada(texto: str, comuna: str | None) -> Comuna | None:
+    if comuna:
+        try:
+            return proyectos.comuna_resolver(texto=comuna)
+        except proyectos.ErrorDeTerritorio:
+            return None
+    return proyectos.comuna_mencionada(texto=texto)
+
+
+# Una pregunta jurídica que trae cifras («¿se puede repartir una faena de 8.000 t/mes entre dos
+# sociedades?», «¿en cuántos días se califica la Declaración de una planta de 2.500 t/mes?») es de
+# la ley, no un proyecto que evaluar: lo decide la clase de pregunta (sus familias), no una cifra.
+_FAMILIAS_JURIDICAS = frozenset(
+    {
+        "plazo",
+        "sancion",
+        "definicion",
+        "contenido",
+        "participacion",
+        "consulta_indigena",
+        "permiso",
+        "caducidad",
+        "composicion",
+        "recursos",
+    }
+)
+_PIDE_VIA = re.compile(r"\b(ingres|entr|va|van|ir|qued)\w*\b[^.?]{0,25}\b(al|del|en el) seia\b")
+
+
+def pregunta_juridica(texto: str) -> bool:
+    """Indica si el mensaje pregunta por la ley aunque describa un proyecto: pregunta por fraccionar,
+    o es de una familia jurídica (plazos, recursos, permisos…) sin preguntar si ingresa ni por qué vía."""
+    familias = set(familias_de(texto))
+    if "fraccionamiento" in familias:
+        return True
+    pide_via = bool(familias & {"ingreso", "eia_o_dia"}) or bool(_PIDE_VIA.search(texto))
+    return bool(familias & _FAMILIAS_JURIDICAS) and not pide_via
+
+
+def cantidades_del_tipo(e: Entidades) -> bool:
+    """Indica si el mensaje trae alguna de las cantidades con que se decide el ingreso de su tipo."""
+    requeridas = CANTIDADES_REQUERIDAS.get(e.tipo or "", ())
+    return any(campo in e.cantidades for campo in requeridas)
+
+
+def _es_sigla(texto: str) -> bool:
+    """«EIA», «DIA», «SEIA»: siglas que siguen a «proyecto» sin ser un nombre."""
+    return texto.strip().isupper() and len(texto.strip()) <= 5
