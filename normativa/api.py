@@ -24,6 +24,10 @@ from normativa.models import PermisoSectorial
 from normativa.permisos import permisos_del_catalogo
 
 
+# Más allá no hay artículos (ni caben en la columna): se responde 404 sin consultar.
+MAYOR_ARTICULO = 32767
+
+
 class ContenidoSerializer(serializers.Serializer):  # type: ignore[type-arg]
     letra = serializers.CharField(
         help_text="Letra o literal del artículo («a», «a.1»); vacía si es una oración."
@@ -90,7 +94,7 @@ class PermisoApi(APIView):
     )
     def get(self, request: Request, numero: int) -> Response:
         _exigir_consulta(request)
-        permiso = permisos_del_catalogo([numero]).get(numero)
+        permiso = permisos_del_catalogo([numero]).get(numero) if numero <= MAYOR_ARTICULO else None
         if permiso is None:
             raise NotFound(f"El DS 40 no tiene un permiso ambiental sectorial en el artículo {numero}.")
         return Response(PermisoSerializer(permiso).data)

@@ -45,7 +45,7 @@ _REQUISITO = re.compile(
 )
 _CONTENIDOS = re.compile(r"^(?:El|Los) contenidos? técnicos? y formal(?:es)?\b", re.IGNORECASE)
 _LETRA = re.compile(r"^([a-zñ](?:\.\d+)*)[.)]\s*(.+)$")
-_NUMERO_DEL_ARTICULO = re.compile(r"^art[íi]culo\s+\d+", re.IGNORECASE)
+_NUMERO_DEL_ARTICULO = re.compile(r"^art[íi]culo\s+\d+\s*[.º°]*\s*-?\s*", re.IGNORECASE)
 _GUIA_DEL_PAS = re.compile(r"\bPAS\s+del\s+art[íi]culo\s+(\d+)", re.IGNORECASE)
 _ORGANO = re.compile(
     r"Corresponder[áa] a\s+(.+?),?\s+revisar los contenidos ambientales del (?:PAS|permiso)", re.IGNORECASE
@@ -93,8 +93,8 @@ def leer_articulo(
     lineas = [" ".join(linea.split()) for linea in texto.splitlines() if linea.strip()]
     if tipo is None or not lineas:
         return None
-    if _NUMERO_DEL_ARTICULO.match(lineas[0]):
-        lineas = lineas[1:]
+    lineas[0] = _NUMERO_DEL_ARTICULO.sub("", lineas[0]).strip()
+    lineas = [linea for linea in lineas if linea]
     requisito = next((linea for linea in lineas if _REQUISITO.match(linea)), "")
     if not lineas or not requisito:
         return None

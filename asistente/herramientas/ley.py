@@ -211,13 +211,13 @@ def _permisos_del_catalogo(numeros: list[int]) -> list[PermisoAplicable]:
 
 
 def _articulos_buscados(consulta: str) -> list[int]:
-    """Los PAS cuyos artículos la búsqueda pone primero para una obra dicha en palabras (a lo más dos)."""
+    """El PAS cuyo artículo la búsqueda pone primero para una obra dicha en palabras."""
     catalogo = permisos_del_catalogo()
     busqueda = corpus.buscar_normativa(consulta=consulta, top_k=8, normas=[NORMA_DE_LOS_PAS])
     articulos = [
         int(r.articulo) for r in busqueda.resultados if r.articulo.isdigit() and int(r.articulo) in catalogo
     ]
-    return list(dict.fromkeys(articulos))[:2]
+    return articulos[:1]
 
 
 def _permiso_para_el_modelo(p: PermisoAplicable) -> dict[str, Any]:

@@ -1,6 +1,7 @@
 """Las cantidades de un proyecto descrito en palabras, en las unidades del motor, y las otras partes
-de la faena que pueden hacerlo ingresar (`componentes_dichos`: el mineroducto, la línea, la central,
-las obras sobre un glaciar, el polvorín).
+de la faena (`componentes_dichos`): las que pueden hacerlo ingresar (el mineroducto, la línea, la central,
+las obras sobre un glaciar, el polvorín, el embalse) y las que traen un permiso ambiental sectorial (el
+depósito de relaves, el botadero, la planta de aguas servidas, la bodega de residuos peligrosos…).
 
 El motor decide con t/mes, plataformas, m³/mes, m³ totales y hectáreas (DS 40 Art. 3 letra i). Un
 consultor las dice como las piensa: toneladas al año o al día, «12 mil», «1,2 millones», metros
@@ -80,6 +81,142 @@ _POLVORIN = re.compile(
     + r"\s*(?:kg|kilos|kilogramos|toneladas|tons?|t)\b"
 )
 _NEGACION = re.compile(r"\b(?:no|sin|nunca|ningun\w*|lejos)\b")
+# El embalse de agua (a.1 y PAS 155) por su capacidad; un tranque o embalse de relaves no es una presa de
+# agua (es la parte del PAS 135).
+_EMBALSE = re.compile(
+    r"\b(?:embalse|tranque|represa|reservorio|piscina|estanque)s?\b[^.;]{0,40}?" + _CIFRA + _METROS
+)
+_CAUDAL = re.compile(
+    r"\b(?:acueducto|canal|aduccion|tuberia de agua|conduccion de agua)\w*\b[^.;]{0,60}?"
+    + _CIFRA
+    + r"\s*(m3/s|m³/s|metros cubicos por segundo|l/s|lt/s|litros por segundo)"
+)
+_VERBO_MONUMENTO = (
+    r"(?:conserv|repar|restaur|remov|destru|transform|constru|excav|edific|demol|interv|afect)\w*"
+)
+_VERBO_SOBRE = (
+    r"(?:cort|tal|despej|elimin|destru|descep|interv|afect|remov|rescat|reubic|relocaliz|traslad)\w*"
+)
+# Las partes que traen un permiso ambiental sectorial, dichas como las dice un consultor: campo → patrones.
+_PARTES_CON_PERMISO: dict[str, tuple[re.Pattern[str], ...]] = {
+    "deposito_relaves": (
+        re.compile(r"\b(?:deposito|tranque|embalse|presa|muro)s? de relaves?\b|\brelaveras?\b"),
+        re.compile(r"\brelaves? (?:espesad|en pasta|filtrad)\w*"),
+    ),
+    "botadero_esteriles": (
+        re.compile(r"\bbotaderos?\b|\bescombreras?\b|\bstock ?piles?\b"),
+        re.compile(r"\b(?:acopio|acumulacion|pila)s? de (?:minerales?|esteriles|lastre|baja ley)\b"),
+    ),
+    "planta_aguas_servidas": (
+        re.compile(r"\baguas servidas\b|\bfosas? septicas?\b|\bptas\b|\balcantarillado particular\b"),
+    ),
+    "tratamiento_residuos_liquidos": (
+        re.compile(r"\briles?\b|\bresiduos? (?:industriales|mineros) liquidos\b|\bresiduos liquidos\b"),
+        re.compile(
+            r"\btratamiento (?:de|del) (?:los |las )?(?:efluentes?|aguas? de contacto|aguas? acidas?"
+            r"|drenajes? acidos?|aguas? de proceso)\b"
+        ),
+    ),
+    "relleno_sanitario": (re.compile(r"\brelleno sanitario\b"),),
+    "sitio_residuos": (
+        re.compile(
+            r"\b(?:patio|sitio|zona|area|bodega|acopio|galpon)\w* (?:de |para )?(?:los )?"
+            r"(?:residuos|desechos) (?:no peligrosos|domiciliarios|domesticos|solidos|asimilables"
+            r"|industriales no peligrosos)\b"
+        ),
+        re.compile(
+            r"\bpatio de salvataje\b|\bvertederos?\b|\b(?:patio|sitio|lugar|zona|area|acopio|planta)\w*\b"
+            r"[^.;]{0,30}?\b(?:basuras?|desperdicios)\b"
+        ),
+    ),
+    "bodega_residuos_peligrosos": (
+        re.compile(
+            r"\b(?:bodega|sitio|patio|zona|area|galpon|almacen\w*|acopio|acumul\w*)\b[^.;]{0,40}?"
+            r"\b(?:residuos peligrosos|respel)\b"
+        ),
+    ),
+    "transporte_residuos_peligrosos": (
+        re.compile(r"\btransport\w*\b[^.;]{0,30}?\b(?:residuos peligrosos|respel)\b"),
+    ),
+    "eliminacion_residuos_peligrosos": (
+        re.compile(
+            r"\b(?:eliminacion|incinera\w*|destruccion)\b[^.;]{0,30}?\b(?:residuos peligrosos|respel)\b"
+        ),
+    ),
+    "reciclaje_residuos_peligrosos": (
+        re.compile(r"\brecicla\w*\b[^.;]{0,30}?\b(?:residuos peligrosos|respel)\b"),
+    ),
+    "captura_fauna": (
+        re.compile(
+            r"\b(?:captur|rescat|relocaliz|reubic|traslad|perturbacion controlada)\w*\b[^.;]{0,40}?"
+            r"\b(?:fauna|ejemplares|reptiles?|lagartijas?|lagartos?|roedores|anfibios?|sapos?|ranas?|"
+            r"vizcachas?|chinchillas?|guanacos?|vicunas?|especies? protegidas?)\b"
+        ),
+        re.compile(r"\b(?:fauna|reptiles?|lagartijas?)\b[^.;]{0,30}?\b(?:captur|rescat|relocaliz|reubic)\w*"),
+    ),
+    "excavacion_arqueologica": (
+        re.compile(
+            r"\b(?:rescat|excav|sonde|salvataje|recolec)\w*\b[^.;]{0,40}?\b(?:arqueolog|paleontolog|antropolog)"
+        ),
+        re.compile(
+            r"\b(?:sitios?|hallazgos?|restos?) (?:arqueolog|paleontolog)\w*[^.;]{0,40}?\b" + _VERBO_SOBRE
+        ),
+        re.compile(
+            _VERBO_SOBRE + r"\b[^.;]{0,30}?\b(?:sitios?|hallazgos?|restos?) (?:arqueolog|paleontolog)"
+        ),
+    ),
+    # Lo que el Art. 131 nombra: conservar, reparar, restaurar, remover, destruir, transformar, construir en
+    # sus alrededores, excavar o edificar.
+    "intervencion_monumento_historico": (
+        re.compile(_VERBO_MONUMENTO + r"\b[^.;]{0,60}?\bmonumentos? historicos?\b"),
+        re.compile(r"\bmonumentos? historicos?\b[^.;?]{0,80}?\b" + _VERBO_MONUMENTO),
+    ),
+    "corta_bosque_nativo": (re.compile(_VERBO_SOBRE + r"\b[^.;]{0,30}?\bbosques? nativos?\b"),),
+    "corta_plantaciones": (
+        re.compile(r"\b(?:cort|cosech|tal)\w*\b[^.;]{0,30}?\bplantaci\w* (?:forestal|de pino|de eucalipto)"),
+    ),
+    # Art. 150: especies vegetales nativas clasificadas que forman parte de un bosque nativo.
+    "intervencion_flora_clasificada": (
+        re.compile(
+            r"\b(?:especies?|flora|ejemplares|arbol\w*|arbust\w*|plantas?)\b[^.;]{0,40}?"
+            r"\b(?:en categoria de conservacion|amenazad\w*|clasificad\w*|en peligro|vulnerables?)\b"
+            r"[^.;?]{0,80}?\bbosques? nativos?\b"
+        ),
+        re.compile(
+            r"\bbosques? nativos?\b[^.;?]{0,80}?\b(?:especies?|flora|ejemplares|arbol\w*)\b[^.;]{0,40}?"
+            r"\b(?:en categoria de conservacion|amenazad\w*|clasificad\w*|en peligro|vulnerables?)\b"
+        ),
+    ),
+    "corta_formaciones_xerofiticas": (
+        re.compile(_VERBO_SOBRE + r"\b[^.;]{0,40}?\b(?:formacion\w* xerofitic\w*|xerofit\w*|cactace\w*)"),
+    ),
+    "sifon_o_canoa": (
+        re.compile(
+            r"\b(?:sifon|sifones|canoas?)\b[^.;]{0,40}?\b(?:cauce|quebrada|rio|estero|cruce|cruza)\w*"
+        ),
+    ),
+    "modificacion_cauce": (
+        re.compile(
+            r"\b(?:desvi|modific|canaliz|encauz|rectific|cambi\w* (?:el )?trazado)\w*\b[^.;]{0,30}?"
+            r"\b(?:cauce|rio|estero|quebrada)\b"
+        ),
+        re.compile(r"\bobras? (?:dentro|en) (?:de )?(?:el |del )?(?:cauce|lecho)\b|\bcanal de desvio\b"),
+    ),
+    "defensa_cauce": (
+        re.compile(
+            r"\bdefensas? (?:fluvial|ribere)\w*|\benrocados?\b|\bobras? de (?:defensa|regularizacion)\b"
+            r"|\bproteccion de (?:las )?riberas?\b|\bmuros? de defensa\b"
+        ),
+    ),
+    "recarga_acuiferos": (re.compile(r"\brecarga artificial\b|\brecarga de (?:acuiferos?|napas?)\b"),),
+    "construcciones_fuera_limite_urbano": (
+        re.compile(r"\bfuera de(?:l| los)? limites? urbanos?\b"),
+        re.compile(
+            r"\b(?:campamento|construcci\w*|edificaci\w*|instalaci\w*)\b[^.;]{0,40}?"
+            r"\b(?:zona|area|sector|terreno|predio)s? rural"
+        ),
+    ),
+}
 
 
 def componentes_dichos(normal: str) -> dict[str, float | bool]:
@@ -98,7 +235,7 @@ def componentes_dichos(normal: str) -> dict[str, float | bool]:
         dichos["vegas_bofedales_ha"] = _cifra(m)
     if m := _DRAGADO.search(normal):
         dichos["dragado_m3"] = _cifra(m)
-    if m := _MURO.search(normal):
+    if (m := _MURO.search(normal)) and "relave" not in m.group(0):
         dichos["presa_altura_m"] = _cifra(m)
     if m := _POLVORIN.search(normal):
         en_kg = re.search(r"(?:kg|kilos|kilogramos)$", m.group(0))
@@ -109,6 +246,14 @@ def componentes_dichos(normal: str) -> dict[str, float | bool]:
         dichos["obras_en_glaciar"] = True
     if (m := _TURBA.search(normal)) and not _negada(normal, m):
         dichos["extraccion_turba"] = True
+    if (m := _EMBALSE.search(normal)) and "relave" not in m.group(0):
+        dichos["embalse_m3"] = _cifra(m)
+    if m := _CAUDAL.search(normal):
+        por_litros = m.group(m.lastindex or 0).startswith(("l", "lt"))
+        dichos["acueducto_m3_s"] = _cifra(m) / (1000 if por_litros else 1)
+    for campo, patrones in _PARTES_CON_PERMISO.items():
+        if any((m := p.search(normal)) and not _negada(normal, m) for p in patrones):
+            dichos[campo] = True
     return dichos
 
 

@@ -19,7 +19,14 @@ from proyectos.models import Comuna
 MI_PROYECTO = re.compile(r"\bmi (proyecto|mina|faena)\b")
 _TIPOS = [
     (re.compile(r"prospecc|sondaje"), "prospeccion"),
-    (re.compile(r"\bplanta\b"), "planta_procesamiento"),
+    # Una planta de tratamiento (de aguas servidas, de riles) o de agua no es una planta de mineral.
+    (
+        re.compile(
+            r"\bplanta\b(?! (?:de|del) (?:tratamiento|aguas?|osmosis|hormigon|asfalto)|s? desaladora"
+            r"| electrica| generadora| solar| fotovoltaica)"
+        ),
+        "planta_procesamiento",
+    ),
     (re.compile(r"relave"), "deposito_relaves"),
     (re.compile(r"botadero|esteril"), "botadero_esteriles"),
     (
@@ -32,9 +39,12 @@ _TIPOS = [
     (re.compile(r"arido|cantera|\bpozo\b|lastre|ripio|grava"), "aridos_pozo"),
     (re.compile(r"petroleo|\bgas\b|hidrocarburo"), "hidrocarburos"),
 ]
+# Una mina dicha como tal: sus relaves y botaderos son partes de ella, no el tipo del proyecto.
+_MINA = re.compile(r"\b(mina|rajo|yacimiento|explotacion|explotar|extraer|extraccion de mineral)\b")
+_PARTES_DE_UNA_MINA = ("deposito_relaves", "botadero_esteriles")
 # Un proyecto descrito con su extracción de mineral es una explotación aunque no lo diga; con toneladas
 # al mes, «faena» es la faena minera.
-_EXPLOTACION = re.compile(r"\b(mina|rajo|yacimiento|mineral|explotacion|faena|subterranea|concentrado)\b")
+FAENA_DESCRITA = re.compile(r"\b(mina|rajo|yacimiento|mineral|explotacion|faena|subterranea|concentrado)\b")
 
 
 @dataclass
@@ -90,6 +100,8 @@ def extraer_entidades(
         # «un pozo en Quillota», «en la comuna de Los Andes»: la comuna dice la región.
         e.comuna, e.region = nombrada.nombre, nombrada.region.nombre
     e.tipo = next((tipo for patron, tipo in _TIPOS if patron.search(normal)), None)
+    if e.tipo in _PARTES_DE_UNA_MINA and _MINA.search(normal):
+        e.tipo = "explotacion"  # «una mina … con botadero»: el botadero es una parte de la mina
     if cliente := re.search(
         r"\bcliente\s+[«\"“]?(.+?)[»\"”]?(?=\s+(?:en|con|ubicad[oa]|que|llamad[oa])\s|[,.;:]|$)",
         texto,
@@ -100,7 +112,7 @@ def extraer_entidades(
     e.cantidades, e.supuestos = dichas.valores, dichas.supuestos
     e.circunstancias = circunstancias_dichas(texto)
     e.componentes = componentes_dichos(normal)
-    if e.tipo is None and "capacidad_extraccion_t_mes" in e.cantidades and _EXPLOTACION.search(normal):
+    if e.tipo is None and "capacidad_extraccion_t_mes" in e.cantidades and FAENA_DESCRITA.search(normal):
         e.tipo = "explotacion"
     return e
 

@@ -203,6 +203,13 @@ def redactar_evaluacion(
             circunstancia = (alerta.get("evidencia") or {}).get("circunstancia", "")
             if circunstancia in dichas:
                 parrafos.append(f"Sobre lo que indicó, «{dichas[circunstancia]}»: {alerta['mensaje']}")
+    if permisos := resultado.get("permisos"):
+        lista = "; ".join(
+            f"Art. {p['articulo']} ({', '.join(parte.partition(' (')[0] for parte in p['partes'])})"
+            f"{marca(('DS 40', p['articulo'], ''))}"
+            for p in permisos
+        )
+        parrafos.append(f"Permisos ambientales sectoriales que traen sus partes: {lista}.")
     pendientes = [a for a in resultado["advertencias"] if "pertinencia" not in a]
     if pendientes:
         parrafos.append("Lo que podría cambiar el resultado:\n" + "\n".join(f"- {a}" for a in pendientes))

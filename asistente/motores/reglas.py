@@ -10,7 +10,7 @@ import re
 from typing import Any
 
 from asistente.acciones import accion_proponer, texto_de_propuesta
-from asistente.motores import externas
+from asistente.motores import externas, permisos
 from asistente.motores.entidades import (
     MI_PROYECTO,
     Entidades,
@@ -103,6 +103,7 @@ class MotorReglas:
             self._analizar,
             self._actualizar,
             self._proyecto_descrito,
+            self._permisos,
             self._explicar,
             externas.eseia_promedio,
             externas.eseia_detalle,
@@ -244,6 +245,24 @@ class MotorReglas:
                 *([turno.dominio.aviso_clasificacion] if turno.dominio.aviso_clasificacion else []),
             ],
         )
+
+    def _permisos(self, turno: Turno, texto: str, e: Entidades) -> Respuesta | None:
+        """«¿Qué permiso necesito para …?», «¿qué permisos necesita mi proyecto?»: el catálogo de permisos
+        y las reglas que unen cada parte a su artículo (`motores/permisos.py`)."""
+        if not permisos.pide_permisos(texto, e):
+            return None
+        proyecto: int | None = None
+        if not e.componentes and not permisos.articulos_nombrados(texto) and (e.proyecto_id or e.nombre):
+            resuelto = self._resolver_proyecto(turno, e)
+            if isinstance(resuelto, Respuesta):
+                return resuelto
+            proyecto = resuelto
+        elif MI_PROYECTO.search(texto) and not e.componentes:
+            return Respuesta(
+                "¿De qué proyecto? Indique su número (por ejemplo, #12) o su nombre entre comillas."
+            )
+        pedido = permisos.parametros(texto, e, proyecto_id=proyecto, consulta=consulta_de(turno.pregunta))
+        return permisos.responder(turno, ejecutar("consultar_permisos", pedido, contexto=turno.contexto))
 
     def _explicar(self, turno: Turno, texto: str, e: Entidades) -> Respuesta | None:
         if not _EXPLICAR.search(texto):
