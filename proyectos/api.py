@@ -87,6 +87,18 @@ RESULTADO = inline_serializer(
             required=False,
             help_text="Cada cantidad frente al umbral de su literal del Art. 3 del DS 40, cumpla o no.",
         ),
+        "permisos": serializers.ListField(
+            child=serializers.DictField(),
+            required=False,
+            help_text="Los permisos ambientales sectoriales (DS 40, Título VII) que traen las partes del "
+            "proyecto: articulo, nombre, tipo, partes (cada parte que lo trae y por qué), requisito, organo, "
+            "guia, guia_url, condicion y fundamento (la cita de su artículo).",
+        ),
+        "umbrales_permisos": serializers.ListField(
+            child=serializers.DictField(),
+            required=False,
+            help_text="Cada obra hidráulica frente al umbral del Art. 294 del Código de Aguas (PAS 155).",
+        ),
     },
 )
 

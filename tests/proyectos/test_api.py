@@ -232,3 +232,23 @@ def test_la_lista_se_pagina_y_la_geometria_solo_va_si_se_pide(empresa_a: Empresa
     assert all("geometria" not in p for p in primera["results"] + segunda["results"])
     assert "geometria" in con_geometria
     assert api.get("/api/proyectos/?offset=" + "9" * 30).status_code in (200, 400)
+
+
+@pytest.mark.usefixtures("motor")
+def test_evaluar_por_la_api_lista_los_permisos_de_las_partes_declaradas(empresa_a: Empresa) -> None:
+    datos = {
+        "nombre": "Mina",
+        "region": "Antofagasta",
+        "tipo": "explotacion",
+        "capacidad_extraccion_t_mes": 9000,
+        "componentes": {"botadero_esteriles": True, "captura_fauna": True, "acueducto_m3_s": 2.5},
+    }
+
+    resultado = empresa_a.api(empresa_a.lectora).post("/api/analisis/evaluar/", datos, format="json").json()
+
+    assert [p["articulo"] for p in resultado["permisos"]] == ["136", "137", "146", "155"]
+    assert resultado["umbrales_permisos"][0]["texto"].startswith("acueducto de 2,50 m³/s > 2 m³/s")
+    relocalizacion = resultado["permisos"][2]
+    assert relocalizacion["requisito"].startswith(
+        "El requisito para su otorgamiento consiste en que el proyecto de caza"
+    )

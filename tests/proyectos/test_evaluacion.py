@@ -158,3 +158,20 @@ def test_un_proyecto_sin_analisis_ni_poligono_lleva_a_dibujarlo(empresa_a: Empre
 
     assert 'id="sin-analisis"' in html
     assert f'href="/proyectos/{empresa_a.proyecto.pk}/mapa/">Dibuje o suba su polígono' in html
+
+
+def test_la_portada_lista_los_permisos_de_las_partes_marcadas_con_su_requisito_y_su_guia(
+    empresa_a: Empresa,
+) -> None:
+    partes = {"deposito_relaves": "on", "planta_aguas_servidas": "on", "embalse_m3": "80000"}
+
+    respuesta = navegador(empresa_a.lectora).post(EVALUAR, {**MINA, **partes})
+
+    html = respuesta.content.decode()
+    assert [p["articulo"] for p in respuesta.context["r"]["permisos"]] == ["135", "137", "138", "155"]
+    assert 'id="permisos"' in html and "Permisos ambientales sectoriales (4)" in html
+    assert 'data-pas="135"' in html and "Requisito para su otorgamiento" in html
+    assert "velar por la estabilidad física y química del depósito" in html
+    assert 'class="guia-pas" href="https://sea.gob.cl/' in html
+    assert "embalse de 80.000 m³ &gt; 50.000 m³" in html, "la obra hidráulica frente al Art. 294"
+    assert 'id="partes-con-permiso" open' in html, "el grupo con lo marcado queda abierto"

@@ -204,3 +204,34 @@ def test_una_capa_subida_sin_prj_se_rechaza_en_el_formulario() -> None:
 
     assert ".prj" in respuesta.content.decode()
     assert not CapaGeografica.objects.filter(codigo="x").exists()
+
+
+@pytest.mark.usefixtures("motor")
+def test_el_formulario_guarda_las_partes_con_permiso_y_el_informe_imprimible_lista_sus_pas(
+    empresa_a: Empresa,
+) -> None:
+    web = navegador(empresa_a.escritora)
+    datos = {
+        "nombre": "Mina con campamento",
+        "cliente": empresa_a.cliente.pk,
+        "region": "02",
+        "tipo": "explotacion",
+        "capacidad_extraccion_t_mes": "9000",
+        "bodega_residuos_peligrosos": "on",
+        "construcciones_fuera_limite_urbano": "on",
+    }
+
+    web.post("/proyectos/nuevo/", datos)
+    proyecto = Proyecto.objects.get(nombre="Mina con campamento")
+    ficha = web.get(f"/proyectos/{proyecto.pk}/").content.decode()
+    web.post(f"/proyectos/{proyecto.pk}/analizar/", {"tipo": "rapido"})
+    informe = web.get(f"/proyectos/analisis/{proyecto.analisis.get().pk}/").content.decode()
+
+    assert proyecto.componentes == {
+        "bodega_residuos_peligrosos": True,
+        "construcciones_fuera_limite_urbano": True,
+    }
+    assert "PAS del art. 142 del DS 40" in ficha
+    for articulo in ("137", "142", "160"):
+        assert f'data-pas="{articulo}"' in informe
+    assert "Permiso para todo sitio destinado al almacenamiento de residuos peligrosos" in informe

@@ -63,7 +63,7 @@ def test_cada_literal_que_el_motor_puede_concluir_tiene_su_regla() -> None:
         literales |= {c.literal for c in comparaciones(tipo=tipo, codigo_region="02", cantidades=grande)}
 
     assert literales | {"p"} <= set(POR_LITERAL)
-    assert set(componentes.LITERAL_DE_CAMPO) == set(componentes.ETIQUETAS)
+    assert set(componentes.LITERAL_DE_CAMPO) | set(componentes.SOLO_PERMISO) == set(componentes.ETIQUETAS)
 
 
 @pytest.fixture
