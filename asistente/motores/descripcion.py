@@ -100,7 +100,7 @@ _VERBO_SOBRE = (
 # Las partes que traen un permiso ambiental sectorial, dichas como las dice un consultor: campo → patrones.
 _PARTES_CON_PERMISO: dict[str, tuple[re.Pattern[str], ...]] = {
     "deposito_relaves": (
-        re.compile(r"\b(?:deposito|tranque|embalse|presa|muro)s? de relaves?\b|\brelaveras?\b"),
+        re.compile(r"\b(?:deposito|tranque|embalse|presa|muro)s?\b[^.;?]{0,80}?\brelaves?\b|\brelaveras?\b"),
         re.compile(r"\brelaves? (?:espesad|en pasta|filtrad)\w*"),
     ),
     "botadero_esteriles": (

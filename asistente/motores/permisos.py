@@ -26,6 +26,7 @@ _HABLA_DE_PERMISOS = re.compile(r"\bpermisos?\b|\bpas\b")
 # permiso para …?», «lista de PAS», «¿qué requisitos tiene el permiso …?».
 _PIDE_CUAL = re.compile(
     r"\b(?:que|cual(?:es)?|algun|algunos|otros?)\s+(?:permisos?|pas)\b"
+    r"|\bcual(?:es)? (?:es|son|seria|serian) (?:el|los|la|las) (?:permisos?|pas)\b"
     r"|\blista\w* (?:de )?(?:los )?(?:permisos|pas)\b"
     r"|\b(?:permisos?|pas)\b[^?.]{0,40}\b(?:necesit|requier|aplica|correspond|debo|debemos|incluir)\w*"
     r"|\b(?:necesit|requier)\w*\b[^?.]{0,20}\b(?:permisos?|pas)\b"
@@ -34,8 +35,9 @@ _PIDE_CUAL = re.compile(
 # Cómo y cuándo se tramita un permiso (Arts. 107–109: la RCA, la línea de base, dentro o fuera del SEIA): eso
 # lo responde el reglamento, no el catálogo.
 _PIDE_TRAMITE = re.compile(
-    r"\b(?:antes de|mientras|esperar|rca|resolucion de calificacion|linea de base|dentro del seia"
-    r"|fuera del seia|tramit\w* (?:como|dentro|fuera|antes|por separado)|por separado)\b"
+    r"\b(?:rca|resolucion de calificacion|linea de base|dentro del seia|fuera del seia|por separado"
+    r"|tramit\w* (?:como|dentro|fuera|antes|por separado)|esperar (?:la|el) (?:rca|resolucion|calificacion)"
+    r"|mientras (?:la|el) (?:dia|eia|evaluacion|estudio|declaracion))\b"
 )
 PRIMEROS_ARTICULOS, ULTIMO_ARTICULO = 111, 160
 PALABRAS_DEL_REQUISITO = 28
