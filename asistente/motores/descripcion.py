@@ -166,10 +166,10 @@ _PARTES_CON_PERMISO: dict[str, tuple[re.Pattern[str], ...]] = {
         ),
     ),
     # Lo que el Art. 131 nombra: conservar, reparar, restaurar, remover, destruir, transformar, construir en
-    # sus alrededores, excavar o edificar.
+    # sus alrededores, excavar o edificar; dicho en la misma frase o en otra del mensaje («hay un monumento
+    # histórico en el predio. Queremos restaurarlo»).
     "intervencion_monumento_historico": (
-        re.compile(_VERBO_MONUMENTO + r"\b[^.;]{0,60}?\bmonumentos? historicos?\b"),
-        re.compile(r"\bmonumentos? historicos?\b[^.;?]{0,80}?\b" + _VERBO_MONUMENTO),
+        re.compile(r"(?=.*\bmonumentos? historicos?\b)(?=.*\b" + _VERBO_MONUMENTO + ")", re.DOTALL),
     ),
     "corta_bosque_nativo": (re.compile(_VERBO_SOBRE + r"\b[^.;]{0,30}?\bbosques? nativos?\b"),),
     "corta_plantaciones": (

@@ -56,6 +56,11 @@ def primer_articulo(charla: Charla) -> tuple[str, str]:
         ),
         ("Tenemos que desviar una quebrada para el rajo. ¿Qué PAS aplica?", "156"),
         ("¿Qué permiso piden las defensas fluviales que protegerán el puente de acceso?", "157"),
+        (
+            "En el predio hay una casona declarada monumento histórico. Vamos a repararla para usarla de "
+            "oficina: ¿qué permiso necesitamos?",
+            "131",
+        ),
         ("¿Qué permiso necesita el campamento si queda en un predio rural, fuera del límite urbano?", "160"),
         (
             "Hay que cortar cactáceas de una formación xerofítica para ampliar el rajo: ¿qué PAS pide eso?",

@@ -8,6 +8,7 @@ capas y grupos de roles que las demás pruebas de la sesión necesitan).
 """
 
 import json
+import re
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
@@ -149,5 +150,69 @@ def test_el_informe_muestra_las_dos_letras_de_ingreso_y_la_fecha_del_texto_junto
         expect(cita_j.locator(".advertencia-vigencia")).to_be_visible()
         expect(cita_j.locator(".advertencia-vigencia")).to_contain_text("no incluye las modificaciones")
         pagina.screenshot(path=str(tmp_path / "informe-partes.png"), full_page=True)
+
+    assert errores == []
+
+
+@pytest.fixture
+def consultora_sin_proyectos(corpus: Any, capas: Any, django_db_blocker: Any) -> Iterator[Cliente]:
+    with django_db_blocker.unblock():
+        cliente = Cliente.objects.create(nombre="Minera Permisos")
+        usuario = usuario_crear_o_actualizar(
+            nombre="pas-navegadora", rol=Rol.ESCRITURA, password="clave-pas-3"
+        )
+        cliente.usuarios.add(usuario.usuario.pk)
+        try:
+            yield cliente
+        finally:
+            Proyecto.objects.filter(cliente=cliente).delete()
+            cliente.delete()
+            get_user_model().objects.filter(username="pas-navegadora").delete()
+
+
+def test_una_mina_con_relaves_botadero_campamento_rural_con_aguas_servidas_y_bodega_de_respel_ve_cada_pas(
+    consultora_sin_proyectos: Cliente, daphne: Callable[..., str], django_db_blocker: Any, tmp_path: Path
+) -> None:
+    """El proyecto se crea en el formulario marcando sus partes; el informe lista cada permiso con su
+    requisito y, los que la tienen en el corpus, el enlace a su guía trámite del SEA."""
+    from playwright.sync_api import expect
+
+    servidor_web = daphne()
+    with (
+        django_db_blocker.unblock(),
+        con_sesion(servidor_web, "pas-navegadora", "clave-pas-3", "/proyectos/nuevo/") as (pagina, errores),
+    ):
+        pagina.fill("#id_nombre", "Mina Cerro Permisos")
+        pagina.select_option("#id_region", label="Región de Atacama")
+        pagina.select_option("#id_tipo", value="explotacion")
+        pagina.fill("#id_capacidad_extraccion_t_mes", "12000")
+        pagina.click("#partes-con-permiso summary")
+        for parte in (
+            "deposito_relaves",
+            "botadero_esteriles",
+            "construcciones_fuera_limite_urbano",
+            "planta_aguas_servidas",
+            "bodega_residuos_peligrosos",
+        ):
+            pagina.check(f"#id_{parte}")
+        pagina.get_by_role("button", name="Guardar").click()
+        pagina.get_by_role("link", name="Mina Cerro Permisos").click()  # del mapa a la ficha
+        expect(pagina.locator("#componentes")).to_contain_text("PAS del art. 135 del DS 40")
+
+        pagina.get_by_role("button", name="Analizar", exact=True).click()
+        expect(pagina.locator("#clasificacion")).to_have_text("DIA")
+        permisos = pagina.locator("#lista-permisos > li")
+        expect(permisos).to_have_count(6)
+        for articulo in ("135", "136", "137", "138", "142", "160"):
+            permiso = pagina.locator(f"#lista-permisos li[data-pas='{articulo}']")
+            expect(permiso).to_contain_text(f"PAS del Art. {articulo}")
+            expect(permiso.locator(".requisito")).to_contain_text("para su otorgamiento")
+        for articulo in ("135", "136", "137"):
+            guia = pagina.locator(f"#lista-permisos li[data-pas='{articulo}'] a.guia-pas")
+            expect(guia).to_have_attribute("href", re.compile(r"^https://sea\.gob\.cl/.+\.pdf$"))
+        expect(pagina.locator("#lista-permisos li[data-pas='160']")).to_contain_text(
+            "las construcciones fuera del límite urbano (declarado)"
+        )
+        pagina.screenshot(path=str(tmp_path / "informe-permisos.png"), full_page=True)
 
     assert errores == []
