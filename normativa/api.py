@@ -23,7 +23,6 @@ from config.texto import sin_tildes
 from normativa.models import PermisoSectorial
 from normativa.permisos import permisos_del_catalogo
 
-
 # Más allá no hay artículos (ni caben en la columna): se responde 404 sin consultar.
 MAYOR_ARTICULO = 32767
 

@@ -5,37 +5,120 @@ from django.db import migrations, models
 
 
 class Migration(migrations.Migration):
-
     dependencies = [
-        ('normativa', '0009_oraciones_precalculadas'),
+        ("normativa", "0009_oraciones_precalculadas"),
     ]
 
     operations = [
         migrations.CreateModel(
-            name='PermisoSectorial',
+            name="PermisoSectorial",
             fields=[
-                ('id', models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name='ID')),
-                ('numero', models.PositiveSmallIntegerField(help_text='Artículo del DS 40 que lo establece.', unique=True)),
-                ('nombre', models.TextField(help_text='El epígrafe del artículo («Permiso para …»).')),
-                ('tipo', models.CharField(choices=[('ambiental', 'De contenidos únicamente ambientales'), ('mixto', 'Mixto (contenidos ambientales y no ambientales)')], max_length=10)),
-                ('norma_sectorial', models.TextField(blank=True, help_text='Dónde está establecido el permiso sectorial.')),
-                ('requisito', models.TextField(help_text='«El requisito para su otorgamiento consiste en …», tal cual.')),
-                ('contenidos', models.JSONField(blank=True, default=list, help_text='Contenidos técnicos y formales: [{«letra», «texto»}].')),
-                ('organo', models.TextField(blank=True, help_text='Quién revisa sus contenidos, donde el corpus lo dice.')),
-                ('organo_fuente', models.CharField(blank=True, help_text='De dónde sale el órgano.', max_length=300)),
-                ('hash_texto', models.CharField(help_text='Hash del texto del que se leyó la entrada.', max_length=16)),
-                ('hash_vigente', models.CharField(blank=True, max_length=16)),
-                ('texto_vigente', models.TextField(blank=True)),
-                ('fecha_texto', models.DateField(blank=True, help_text='Fecha de la versión del texto vigente.', null=True)),
-                ('estado', models.CharField(choices=[('vigente', 'Vigente'), ('revisar', 'Revisar'), ('sin_texto', 'Sin texto en el corpus')], default='vigente', max_length=10)),
-                ('revisado_at', models.DateTimeField(blank=True, help_text='Última comparación con el corpus.', null=True)),
-                ('fragmento', models.ForeignKey(blank=True, null=True, on_delete=django.db.models.deletion.SET_NULL, related_name='+', to='normativa.fragmentolegal')),
-                ('guia', models.ForeignKey(blank=True, null=True, on_delete=django.db.models.deletion.SET_NULL, related_name='permisos_guiados', to='normativa.norma')),
+                (
+                    "id",
+                    models.BigAutoField(
+                        auto_created=True, primary_key=True, serialize=False, verbose_name="ID"
+                    ),
+                ),
+                (
+                    "numero",
+                    models.PositiveSmallIntegerField(
+                        help_text="Artículo del DS 40 que lo establece.", unique=True
+                    ),
+                ),
+                ("nombre", models.TextField(help_text="El epígrafe del artículo («Permiso para …»).")),
+                (
+                    "tipo",
+                    models.CharField(
+                        choices=[
+                            ("ambiental", "De contenidos únicamente ambientales"),
+                            ("mixto", "Mixto (contenidos ambientales y no ambientales)"),
+                        ],
+                        max_length=10,
+                    ),
+                ),
+                (
+                    "norma_sectorial",
+                    models.TextField(blank=True, help_text="Dónde está establecido el permiso sectorial."),
+                ),
+                (
+                    "requisito",
+                    models.TextField(
+                        help_text="«El requisito para su otorgamiento consiste en …», tal cual."
+                    ),
+                ),
+                (
+                    "contenidos",
+                    models.JSONField(
+                        blank=True,
+                        default=list,
+                        help_text="Contenidos técnicos y formales: [{«letra», «texto»}].",
+                    ),
+                ),
+                (
+                    "organo",
+                    models.TextField(
+                        blank=True, help_text="Quién revisa sus contenidos, donde el corpus lo dice."
+                    ),
+                ),
+                (
+                    "organo_fuente",
+                    models.CharField(blank=True, help_text="De dónde sale el órgano.", max_length=300),
+                ),
+                (
+                    "hash_texto",
+                    models.CharField(help_text="Hash del texto del que se leyó la entrada.", max_length=16),
+                ),
+                ("hash_vigente", models.CharField(blank=True, max_length=16)),
+                ("texto_vigente", models.TextField(blank=True)),
+                (
+                    "fecha_texto",
+                    models.DateField(
+                        blank=True, help_text="Fecha de la versión del texto vigente.", null=True
+                    ),
+                ),
+                (
+                    "estado",
+                    models.CharField(
+                        choices=[
+                            ("vigente", "Vigente"),
+                            ("revisar", "Revisar"),
+                            ("sin_texto", "Sin texto en el corpus"),
+                        ],
+                        default="vigente",
+                        max_length=10,
+                    ),
+                ),
+                (
+                    "revisado_at",
+                    models.DateTimeField(
+                        blank=True, help_text="Última comparación con el corpus.", null=True
+                    ),
+                ),
+                (
+                    "fragmento",
+                    models.ForeignKey(
+                        blank=True,
+                        null=True,
+                        on_delete=django.db.models.deletion.SET_NULL,
+                        related_name="+",
+                        to="normativa.fragmentolegal",
+                    ),
+                ),
+                (
+                    "guia",
+                    models.ForeignKey(
+                        blank=True,
+                        null=True,
+                        on_delete=django.db.models.deletion.SET_NULL,
+                        related_name="permisos_guiados",
+                        to="normativa.norma",
+                    ),
+                ),
             ],
             options={
-                'verbose_name': 'permiso ambiental sectorial',
-                'verbose_name_plural': 'permisos ambientales sectoriales',
-                'ordering': ['numero'],
+                "verbose_name": "permiso ambiental sectorial",
+                "verbose_name_plural": "permisos ambientales sectoriales",
+                "ordering": ["numero"],
             },
         ),
     ]

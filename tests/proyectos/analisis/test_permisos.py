@@ -15,13 +15,14 @@ from normativa.models import PermisoSectorial
 from proyectos.analisis import componentes
 from proyectos.analisis.motor import evaluar
 from proyectos.analisis.permisos import REGLAS, permisos_de
+from proyectos.analisis.resultado import ResultadoAnalisis
 from tests.proyectos.analisis.test_motor import cuadrado, elemento, entrada
 
 pytestmark = pytest.mark.usefixtures("motor")
 
 
-def permisos(resultado: dict[str, Any]) -> list[int]:
-    return [int(p["articulo"]) for p in resultado["permisos"]]
+def permisos(resultado: ResultadoAnalisis) -> list[int]:
+    return [int(p["articulo"]) for p in resultado.get("permisos", [])]
 
 
 def con_partes(**partes: Any) -> dict[str, Any]:
