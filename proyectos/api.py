@@ -21,7 +21,7 @@ from config.api import ERROR, ERROR_ENTRADA
 from config.validacion import entero_de_parametro
 from proyectos import selectors, services
 from proyectos.analisis import componentes as partes
-from proyectos.analisis.entrada import CIRCUNSTANCIAS
+from proyectos.analisis.entrada import AREAS_DECLARABLES, CIRCUNSTANCIAS
 from proyectos.analisis.motor import evaluar
 from proyectos.models import Analisis, Cliente, Proyecto
 from proyectos.roles import puede_consultar, puede_escribir, rol_de
@@ -66,6 +66,14 @@ class EntradaMotorSerializer(serializers.Serializer):  # type: ignore[type-arg]
         child=serializers.ChoiceField(choices=list(CIRCUNSTANCIAS)), required=False
     )
     componentes = ComponentesSerializer(required=False)
+    areas_declaradas = serializers.ListField(
+        child=serializers.DictField(),
+        required=False,
+        help_text="Áreas en que se dice que está el proyecto cuando no hay polígono: "
+        '[{"categoria": "reserva_nacional", "nombre": "Reserva Nacional Los Flamencos"}]; categorías: '
+        + ", ".join(AREAS_DECLARABLES)
+        + ". Aplican la letra p del Art. 10 (si el área está bajo protección oficial) y la d del Art. 11.",
+    )
 
 
 RESULTADO = inline_serializer(
@@ -138,6 +146,7 @@ class ProyectoSalidaSerializer(serializers.ModelSerializer):  # type: ignore[typ
             "geometria_modificada_at",
             "circunstancias",
             "componentes",
+            "areas_declaradas",
             "ultima_clasificacion",
             "creado_at",
             "actualizado_at",

@@ -123,6 +123,12 @@ class Proyecto(models.Model):
     )
     geometria_modificada_at = models.DateTimeField(null=True, blank=True)
     circunstancias = models.JSONField(default=list, blank=True)
+    areas_declaradas = models.JSONField(
+        default=list,
+        blank=True,
+        help_text="Áreas en que se dice que está, sin polígono: "
+        '[{"categoria": "reserva_nacional", "nombre": "…"}].',
+    )
     componentes = models.JSONField(
         default=dict,
         blank=True,

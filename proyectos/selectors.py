@@ -253,6 +253,7 @@ def proyecto_como_entrada(proyecto: Proyecto) -> dict[str, Any]:
         "geometria": proyecto.geometria,
         "circunstancias": list(proyecto.circunstancias or []),
         "componentes": dict(proyecto.componentes or {}),
+        "areas_declaradas": list(proyecto.areas_declaradas or []),
     }
 
 

@@ -173,6 +173,9 @@ def _aplicar(proyecto: Proyecto, entrada: Entrada) -> None:
     proyecto.geometria = entrada.geometria_geojson
     proyecto.circunstancias = list(entrada.circunstancias)
     proyecto.componentes = entrada.componentes.como_json()
+    proyecto.areas_declaradas = [
+        {"categoria": a.categoria, "nombre": a.nombre} for a in entrada.areas_declaradas
+    ]
 
 
 def reglas_revisar() -> list[ReglaDelMotor]:

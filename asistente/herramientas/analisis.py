@@ -15,6 +15,7 @@ from asistente.herramientas.comunes import (
     TTL_PROYECTO,
     Tipo,
     analisis_resumen,
+    campo_areas_declaradas,
     campo_componentes,
     fuente_de_fundamento,
     grupo_proyecto,
@@ -122,6 +123,7 @@ class EvaluarProyecto(BaseModel):
         default_factory=list, title="Circunstancias", description=f"De: {', '.join(CIRCUNSTANCIAS)}."
     )
     componentes: dict[str, float | bool] = campo_componentes()
+    areas_declaradas: list[dict[str, str]] = campo_areas_declaradas()
 
 
 @herramienta(permiso=puede_consultar, actividad="Evaluando el proyecto descrito…")

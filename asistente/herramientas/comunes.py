@@ -14,6 +14,7 @@ from normativa import selectors as normativa
 from normativa.models import Norma
 from proyectos import selectors as proyectos
 from proyectos.analisis.componentes import ETIQUETAS as ETIQUETAS_COMPONENTES
+from proyectos.analisis.entrada import AREAS_DECLARABLES
 from proyectos.analisis.ingreso import TIPOS
 from proyectos.analisis.resultado import Fundamento
 from proyectos.models import Analisis, Proyecto
@@ -64,6 +65,18 @@ def campo_componentes() -> Any:
         "valida): "
         + "; ".join(f"{campo}: {etiqueta}" for campo, etiqueta in ETIQUETAS_COMPONENTES.items())
         + ".",
+    )
+
+
+def campo_areas_declaradas() -> Any:
+    """Las áreas en que se dice que está el proyecto, sin polígono (las mismas en evaluar y en crear)."""
+    return Field(
+        default_factory=list,
+        title="Áreas en que está (sin polígono)",
+        description="Si el usuario dice que el proyecto queda dentro de un área (p. ej. «dentro de la "
+        'Reserva Nacional Los Flamencos»): [{"categoria": …, "nombre": …}], categorías: '
+        + ", ".join(AREAS_DECLARABLES)
+        + ". El motor aplica la letra p del Art. 10 y la d del Art. 11 como con un polígono.",
     )
 
 

@@ -11,6 +11,7 @@ from asistente.herramientas.analisis import MAXIMO_CLIENTES_LISTADOS
 from asistente.herramientas.comunes import (
     Tipo,
     analisis_resumen,
+    campo_areas_declaradas,
     campo_componentes,
     proyecto_json,
     proyecto_visible,
@@ -53,6 +54,7 @@ class CrearProyecto(BaseModel):
         default_factory=list, title="Circunstancias", description=f"De: {', '.join(CIRCUNSTANCIAS)}."
     )
     componentes: dict[str, float | bool] = campo_componentes()
+    areas_declaradas: list[dict[str, str]] = campo_areas_declaradas()
 
     def datos_del_proyecto(self) -> dict[str, Any]:
         return self.model_dump(exclude={"cliente_id", "cliente"})

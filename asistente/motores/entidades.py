@@ -11,7 +11,12 @@ from asistente.motores.descripcion import cantidades_dichas, componentes_dichos
 from config.texto import sin_tildes
 from normativa.busqueda.familias import familias_de
 from proyectos import selectors as proyectos
-from proyectos.analisis.circunstancias import CircunstanciaDicha, circunstancias_dichas
+from proyectos.analisis.circunstancias import (
+    AreaDicha,
+    CircunstanciaDicha,
+    areas_dichas,
+    circunstancias_dichas,
+)
 from proyectos.analisis.ingreso import CANTIDADES_REQUERIDAS
 from proyectos.models import Comuna
 
@@ -36,9 +41,17 @@ _TIPOS = [
         "aridos_cauce",
     ),
     (re.compile(r"arena.*playa|playa"), "aridos_playa"),
-    (re.compile(r"arido|cantera|\bpozo\b|lastre|ripio|grava"), "aridos_pozo"),
+    # «Pozo» solo si es de áridos («un pozo de agua potable» no lo es); el lastre de una mina es estéril.
+    (
+        re.compile(r"arido|cantera|\bpozo (?:de )?(?:arido|ripio|grava|arena)|\bpozo lastrero|ripio|grava"),
+        "aridos_pozo",
+    ),
     (re.compile(r"petroleo|\bgas\b|hidrocarburo"), "hidrocarburos"),
 ]
+# Lo que precede al nombre de un proyecto entre comillas.
+_ANTES_DE_UN_NOMBRE = (
+    r"\b(?:proyecto|faena|mina|planta|llamad[oa]|denominad[oa]|de nombre|se llama\w*|nombre)(?:\s+#?\d+)?"
+)
 # Una mina dicha como tal: sus relaves y botaderos son partes de ella, no el tipo del proyecto.
 _MINA = re.compile(r"\b(mina|rajo|yacimiento|explotacion|explotar|extraer|extraccion de mineral)\b")
 _PARTES_DE_UNA_MINA = ("deposito_relaves", "botadero_esteriles")
@@ -62,6 +75,10 @@ class Entidades:
     circunstancias: list[CircunstanciaDicha] = field(default_factory=list)
     # Otras partes de la faena que pueden hacerla ingresar («un mineroducto de 30 km» → letra j).
     componentes: dict[str, float | bool] = field(default_factory=dict)
+    # Las áreas en que se dice que está («queda dentro de una reserva nacional»), sin polígono.
+    areas: list[AreaDicha] = field(default_factory=list)
+    # El nombre se dijo como el de un proyecto («el proyecto «X»», «llamado X»), no como un término citado.
+    nombre_de_proyecto: bool = False
 
 
 def extraer_entidades(
@@ -79,20 +96,22 @@ def extraer_entidades(
         e.proyecto_id = proyecto_mio
     if citado := re.search(r"[«\"“']([^»\"”']{2,120})[»\"”']", texto):
         e.nombre = citado.group(1).strip()
+        # «el proyecto "Mina Sur"» nombra un proyecto; «las DIA con "cargas ambientales"» cita un término.
+        e.nombre_de_proyecto = bool(re.search(_ANTES_DE_UN_NOMBRE + r"\s*$", texto[: citado.start()], re.I))
     elif (
         nombrado := re.search(
             r"\bproyecto\s+((?:[A-ZÁÉÍÓÚÑ][\wáéíóúñüÁÉÍÓÚÑ'-]*)(?:\s+(?:de\s+|del\s+)?[A-ZÁÉÍÓÚÑ0-9][\wáéíóúñüÁÉÍÓÚÑ'-]*)*)",
             texto,
         )
     ) and not _es_sigla(nombrado.group(1)):
-        e.nombre = nombrado.group(1).strip()
+        e.nombre, e.nombre_de_proyecto = nombrado.group(1).strip(), True
     elif llamado := re.search(
         r"\b(?:llamad[oa]|denominad[oa]|de nombre)\s+"
         r"(.+?)(?=\s+(?:en|de|con|ubicad[oa]|para|que)\s|[,.;:]|$)",
         texto,
         re.IGNORECASE,
     ):
-        e.nombre = llamado.group(1).strip()
+        e.nombre, e.nombre_de_proyecto = llamado.group(1).strip(), True
     e.region = proyectos.region_mencionada(texto=texto)
     if comuna := re.search(r"\bcomuna de ([a-z\s]+?)(?=\s+(?:en|de|con)\s|[,.;]|$)", normal):
         e.comuna = comuna.group(1).strip()
@@ -111,6 +130,7 @@ def extraer_entidades(
     dichas = cantidades_dichas(normal)
     e.cantidades, e.supuestos = dichas.valores, dichas.supuestos
     e.circunstancias = circunstancias_dichas(texto)
+    e.areas = areas_dichas(texto)
     e.componentes = componentes_dichos(normal)
     if e.tipo is None and "capacidad_extraccion_t_mes" in e.cantidades and FAENA_DESCRITA.search(normal):
         e.tipo = "explotacion"
@@ -143,7 +163,13 @@ _FAMILIAS_JURIDICAS = frozenset(
         "recursos",
     }
 )
-_PIDE_VIA = re.compile(r"\b(ingres|entr|va|van|ir|qued)\w*\b[^.?]{0,25}\b(al|del|en el) seia\b")
+_PIDE_VIA = re.compile(
+    r"\b(ingres|entr|va|van|ir|qued)\w*\b[^.?]{0,25}\b(al|del|en el) seia\b"
+    # «¿nos obliga a hacer un EIA?», «¿toca ir por Estudio?», «¿tenemos que presentar una DIA?»
+    r"|\b(oblig|toca|corresponde|debemos|debe|tenemos que|tiene que|hay que|exige|requiere)\w*\b[^.?]{0,30}"
+    r"\b(hacer|presentar|ir por|ingresar por|elaborar|un|una)\b[^.?]{0,10}\b(eia|dia|estudio|declaracion)\b"
+    r"|\b(que|cual) (instrumento|via)\b"
+)
 
 
 def pregunta_juridica(texto: str) -> bool:

@@ -172,6 +172,16 @@ def redactar_evaluacion(
                 f"No alcanza el umbral {nombre} del Art. 3 del DS 40 (letra {letra}) del "
                 f"Art. 10 de la Ley 19.300): {textos}{referencias}."
             )
+    con_umbral = {u["literal"] for u in umbrales}
+    for tipologia in resultado.get("tipologias", []):
+        literal = tipologia["tipologia"]
+        if literal in con_umbral:
+            continue  # ya dicha con su umbral
+        letra = literal.split(".")[0]
+        referencias = marca(("Ley 19.300", "10", letra), ("DS 40", "3", literal))
+        parrafos.append(
+            f"Ingresa por la letra {letra}) del Art. 10 de la Ley 19.300: {tipologia['motivo']}{referencias}."
+        )
     if clasificacion == "EIA":
         letras = sorted({t["letra"] for t in resultado["triggers"]})
         referencias = marca(*(("Ley 19.300", "11", letra) for letra in letras))

@@ -42,13 +42,20 @@ _SALUDO = re.compile(r"^(hola|buen[oa]s? (dias|tardes|noches)|buenas|saludos|hey
 _GRACIAS = re.compile(r"\b(gracias|muchas gracias|te agradezco)\b")
 _IDENTIDAD = re.compile(r"\b(quien eres|que eres|como te llamas|eres un (bot|robot|humano))\b")
 _AYUDA = re.compile(r"\b(ayuda|que puedes hacer|que sabes hacer|como te uso|que haces)\b")
+# Un pedido empieza el mensaje o la cláusula, o sigue a quien lo pide («¿puedes…?», «quiero…»): «el SEA nos
+# evalúa todo el proyecto» describe lo que hace otro, no pide un análisis.
+_PEDIDO = (
+    r"(?:^|[,.;:!?¿¡]\s*|\b(?:por favor|favor|puedes|podrias|podria|puede|quiero|quisiera|necesito|me|te pido"
+    r"|hay que|ahora|ya|y)\s+)"
+)
 _CREAR = re.compile(
-    r"\b(crea|crear|creame|registra|registrar|agrega|agregar|ingresa un nuevo|nuevo)\b.*\bproyecto\b"
+    _PEDIDO + r"(crea|crear|creame|registra|registrar|agrega|agregar|ingresa un nuevo|nuevo)\b.*\bproyecto\b"
 )
 _ANALIZAR = re.compile(
-    r"\b(analiza|analizar|analizalo|evalua|evaluar|ejecuta\w*|corre\w*)\b.*\b(proyecto|analisis|#\d+)"
+    _PEDIDO
+    + r"(analiza\w*|evalua\w*|ejecuta\w*|corre\w*|haz\w* (?:un |el )?analisis)\b.*\b(proyecto|analisis|#\d+)"
 )
-_ACTUALIZAR = re.compile(r"\b(cambia|cambiar|actualiza|actualizar|modifica|modificar)\b.*\b(proyecto|#\d+)")
+_ACTUALIZAR = re.compile(_PEDIDO + r"(cambia\w*|actualiza\w*|modifica\w*)\b.*\b(proyecto|#\d+)")
 _EXPLICAR = re.compile(
     r"(por ?que\b.*\b(eia|dia|no ingresa|ingresa)\b)|(explica\w* .*\b(analisis|resultado|clasificacion)\b)"
 )
@@ -173,6 +180,8 @@ class MotorReglas:
         parametros.update(e.cantidades)
         if e.componentes:
             parametros["componentes"] = e.componentes
+        if e.areas:
+            parametros["areas_declaradas"] = [{"categoria": a.categoria, "nombre": a.nombre} for a in e.areas]
         return self._proponer_accion(turno, "crear_proyecto", parametros)
 
     def _analizar(self, turno: Turno, texto: str, e: Entidades) -> Respuesta | None:
@@ -227,6 +236,8 @@ class MotorReglas:
             parametros["circunstancias"] = [d.circunstancia for d in e.circunstancias]
         if e.componentes:
             parametros["componentes"] = e.componentes
+        if e.areas:
+            parametros["areas_declaradas"] = [{"categoria": a.categoria, "nombre": a.nombre} for a in e.areas]
         llamada = ejecutar("evaluar_proyecto", parametros, contexto=turno.contexto)
         if llamada["error"]:
             return Respuesta(f"No pude evaluar el proyecto descrito: {llamada['error']}", llamadas=[llamada])
@@ -252,7 +263,11 @@ class MotorReglas:
         if not permisos.pide_permisos(texto, e):
             return None
         proyecto: int | None = None
-        if not e.componentes and not permisos.articulos_nombrados(texto) and (e.proyecto_id or e.nombre):
+        if (
+            not e.componentes
+            and not permisos.articulos_nombrados(texto)
+            and (e.proyecto_id or (e.nombre and e.nombre_de_proyecto))
+        ):
             resuelto = self._resolver_proyecto(turno, e)
             if isinstance(resuelto, Respuesta):
                 return resuelto
@@ -317,7 +332,7 @@ class MotorReglas:
         return Respuesta("\n".join(lineas), llamadas=[llamada])
 
     def _consultar(self, turno: Turno, texto: str, e: Entidades) -> Respuesta | None:
-        if not (_CONSULTAR.search(texto) or (e.nombre and "proyecto" in texto)):
+        if not (_CONSULTAR.search(texto) or (e.nombre and e.nombre_de_proyecto)):
             return None
         parametros: dict[str, Any] = {"proyecto_id": e.proyecto_id} if e.proyecto_id else {"nombre": e.nombre}
         llamada = ejecutar("consultar_proyecto", parametros, contexto=turno.contexto)

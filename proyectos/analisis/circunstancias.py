@@ -38,12 +38,20 @@ _PATRONES: tuple[tuple[str, re.Pattern[str]], ...] = tuple(
             r"\b(super\w*|sobrepas\w*|exced\w*|incumpl\w*)\b[^.;]{0,40}\bnormas? (primaria\w* )?de "
             r"(calidad|emision)\w*|\bmp ?(10|2[.,]5)\b[^.;]{0,60}\b(super\w*|sobre ?pas\w*|exced\w*)\b"
             r"|\b(super\w*|sobre ?pas\w*|exced\w*)\b[^.;]{0,40}\bmp ?(10|2[.,]5)\b"
-            r"|\briesgo\w* (para|a) la salud\b|\bsalud de (la )?(poblacion|las personas|los vecinos)\b",
+            r"|\briesgos? (para |a )?(la )?salud\b"
+            r"|\bsalud de (la )?(poblacion|las personas|los vecinos|la gente|la comunidad|los habitantes)\b",
         ),
         (
             "efectos_adversos_recursos_naturales",
             r"\b(sec\w*|desec\w*|drenar\w*|afect\w*|destru\w*|perd\w*)\b[^.;]{0,40}"
-            r"\b(vegas?|bofedal\w*|humedal\w*|acuifero\w*|napa\w*)\b",
+            r"\b(vegas?|bofedal\w*|humedal\w*|acuifero\w*|napa\w*)\b"
+            # dicho al revés («la napa bajo el bofedal se va a secar») o por su causa («el descenso del nivel
+            # freático bajo una vega», «el abatimiento del acuífero»)
+            r"|\b(vegas?|bofedal\w*|humedal\w*|laguna\w*|napa\w*|acuifero\w*)\b[^.;]{0,50}"
+            r"\b(se (va a |van a )?sec\w*|secar\w*|desaparec\w*|agot\w*|quedar\w* sin agua)"
+            r"|\b(descenso|abatimiento|depresion|baja)\w* (del? )?(nivel|napa|acuifero|freatico)\w*"
+            r"[^.;]{0,50}"
+            r"\b(vegas?|bofedal\w*|humedal\w*|laguna\w*)\b",
         ),
         (
             "reasentamiento_comunidades",
@@ -102,3 +110,65 @@ def circunstancias_dichas(texto: str) -> list[CircunstanciaDicha]:
             inicio, fin = clausula.start() + m.start(), clausula.start() + m.end()
             dichas[circunstancia] = (inicio, CircunstanciaDicha(circunstancia, texto[inicio:fin].strip()))
     return [dicha for _, dicha in sorted(dichas.values(), key=lambda par: par[0])]
+
+
+# --- el área en que se dice que está -------------------------------------------------------------
+
+# Cómo se nombra cada categoría de área en el texto (sin tildes) → su código (`entrada.AREAS_DECLARABLES`).
+_AREAS = {
+    "parque nacional": "parque_nacional",
+    "reserva nacional": "reserva_nacional",
+    "monumento natural": "monumento_natural",
+    "santuario de la naturaleza": "santuario_naturaleza",
+    "sitio ramsar": "humedal_ramsar",
+    "humedal ramsar": "humedal_ramsar",
+    "humedal de importancia internacional": "humedal_ramsar",
+    "area silvestre protegida": "area_protegida",
+    "area protegida": "area_protegida",
+    "area bajo proteccion oficial": "area_protegida",
+    "sitio prioritario": "sitio_prioritario",
+}
+_AREA = "(" + "|".join(re.escape(nombre) for nombre in _AREAS) + ")"
+# Estar dentro (no cerca): «dentro de una reserva nacional», «el terreno queda en el Parque Nacional …».
+_DENTRO_DE_UN_AREA = re.compile(
+    r"\b(?:dentro de(?:l)?|al interior de(?:l)?|adentro de(?:l)?|en medio de(?:l)?|en plen[oa]"
+    r"|insert[oa]s? en|(?:queda\w*|esta|estan|estara\w*|se ubica\w*|ubicad[oa]s?|emplazad[oa]s?|cae|caen"
+    r"|se encuentra\w*|localizad[oa]s?|situad[oa]s?)\s+"
+    r"(?:completamente |totalmente |parcialmente |en parte )?(?:dentro de(?:l)? |en )?)"
+    r"\s*(?:(?:el|la|un|una|los|las)\s+)?" + _AREA + r"s?\b"
+)
+# El nombre propio que sigue a la categoría («Reserva Nacional Los Flamencos»), en el texto original.
+_NOMBRE_PROPIO = re.compile(
+    r"\s+((?:(?:de|del|la|las|los|el)\s+)?[A-ZÁÉÍÓÚÑ][\wáéíóúñü'-]+(?:\s+(?:(?:de|del|la|las|los|el)\s+)?[A-ZÁÉÍÓÚÑ][\wáéíóúñü'-]+)*)"
+)
+
+
+@dataclass(frozen=True)
+class AreaDicha:
+    categoria: str  # la de `entrada.AREAS_DECLARABLES`
+    nombre: str  # «Reserva Nacional Los Flamencos», o vacío si no se nombró
+    frase: str  # lo que dijo el usuario, tal cual
+
+
+def areas_dichas(texto: str) -> list[AreaDicha]:
+    """Las áreas en que el texto dice que está el proyecto (dentro, no cerca), cada una con su nombre si se
+    dio y la frase que lo dice; una mención negada en su cláusula («no queda dentro de la reserva») no
+    cuenta."""
+    texto = unicodedata.normalize("NFC", texto)
+    plano = sin_tildes(texto)
+    dichas: list[AreaDicha] = []
+    for m in _DENTRO_DE_UN_AREA.finditer(plano):
+        inicio_clausula = max(plano.rfind(signo, 0, m.start()) for signo in ".;,:?!") + 1
+        if _NEGACION.search(plano[inicio_clausula : m.start()]) or re.search(
+            r"\bfuera\b", plano[inicio_clausula : m.start()]
+        ):
+            continue
+        categoria = _AREAS[m.group(1)]
+        nombre = ""
+        if propio := _NOMBRE_PROPIO.match(texto, m.end()):
+            nombre = f"{texto[m.start(1) : m.end(1)].strip()}{propio.group(0)}".strip()
+            nombre = nombre[:1].upper() + nombre[1:]
+        area = AreaDicha(categoria, nombre, texto[m.start() : m.end()].strip())
+        if all(a.categoria != area.categoria or a.nombre != area.nombre for a in dichas):
+            dichas.append(area)
+    return dichas

@@ -60,8 +60,22 @@ CAMPOS = {
     "geometria",
     "circunstancias",
     "componentes",
+    "areas_declaradas",
     *CAMPOS_NUMERICOS,
 }
+# Áreas en que el proyecto dice estar cuando no hay polígono («queda dentro de una reserva nacional»): la
+# categoría de capa que les corresponde y cómo se nombran. «area_protegida» es un área colocada bajo
+# protección oficial sin más precisión.
+AREAS_DECLARABLES = {
+    "parque_nacional": "un parque nacional",
+    "reserva_nacional": "una reserva nacional",
+    "monumento_natural": "un monumento natural",
+    "santuario_naturaleza": "un santuario de la naturaleza",
+    "humedal_ramsar": "un humedal Ramsar",
+    "area_protegida": "un área colocada bajo protección oficial",
+    "sitio_prioritario": "un sitio prioritario para la conservación",
+}
+LARGO_NOMBRE_AREA = 200
 ETIQUETAS = {
     "capacidad_extraccion_t_mes": "la capacidad de extracción (t/mes)",
     "plataformas": "el número de plataformas",
@@ -78,6 +92,19 @@ DISTANCIA_MAXIMA_A_CHILE_GRADOS = 0.5
 
 
 @dataclass(frozen=True)
+class AreaDeclarada:
+    """Un área en que el proyecto dice estar: su categoría y, si se dijo, su nombre."""
+
+    categoria: str
+    nombre: str = ""
+
+    @property
+    def nombrada(self) -> str:
+        """«Reserva Nacional Los Flamencos» o, sin nombre, «una reserva nacional»."""
+        return self.nombre or AREAS_DECLARABLES[self.categoria]
+
+
+@dataclass(frozen=True)
 class Entrada:
     nombre: str
     region: Region
@@ -89,6 +116,8 @@ class Entrada:
     circunstancias: tuple[str, ...]
     # Las partes que pueden hacerla ingresar por otras letras del Art. 10 (`componentes.py`).
     componentes: Componentes = field(default_factory=Componentes)
+    # Las áreas en que se dice que está, sin polígono (`AREAS_DECLARABLES`).
+    areas_declaradas: tuple[AreaDeclarada, ...] = ()
 
     def como_json(self) -> dict[str, Any]:
         """La entrada normalizada, tal como se evaluó (se congela en el `Analisis`); `componentes` solo
@@ -112,6 +141,10 @@ class Entrada:
         }
         if componentes:
             datos["componentes"] = componentes
+        if self.areas_declaradas:
+            datos["areas_declaradas"] = [
+                {"categoria": a.categoria, "nombre": a.nombre} for a in self.areas_declaradas
+            ]
         return datos
 
 
@@ -184,6 +217,7 @@ def validar_entrada(datos: Any, *, exigir_cantidades: bool = True) -> Entrada:
     geometria, geojson = _geometria(datos.get("geometria"), error)
     circunstancias = _circunstancias(datos.get("circunstancias"), error)
     componentes = _componentes(datos.get("componentes"), error)
+    areas = _areas_declaradas(datos.get("areas_declaradas"), error)
 
     if errores or region is None or not isinstance(nombre, str) or not isinstance(tipo, str):
         raise EntradaInvalida(errores)
@@ -197,6 +231,7 @@ def validar_entrada(datos: Any, *, exigir_cantidades: bool = True) -> Entrada:
         geometria_geojson=geojson,
         circunstancias=circunstancias,
         componentes=componentes,
+        areas_declaradas=areas,
     )
 
 
@@ -327,6 +362,36 @@ def _circunstancias(valor: Any, error: Any) -> tuple[str, ...]:
             "circunstancias", f"Circunstancia desconocida «{str(c)[:60]}». Use: {', '.join(CIRCUNSTANCIAS)}."
         )
     return tuple(dict.fromkeys(c for c in valor if isinstance(c, str) and c in CIRCUNSTANCIAS))
+
+
+def _areas_declaradas(valor: Any, error: Any) -> tuple[AreaDeclarada, ...]:
+    """`[{"categoria": "reserva_nacional", "nombre": "Reserva Nacional Los Flamencos"}]` (el nombre es
+    opcional; también se acepta solo la categoría como texto)."""
+    if valor is None:
+        return ()
+    if not isinstance(valor, list):
+        error(
+            "areas_declaradas",
+            'Indique las áreas como una lista, p. ej. [{"categoria": "reserva_nacional"}].',
+        )
+        return ()
+    areas: list[AreaDeclarada] = []
+    for n, area in enumerate(valor):
+        campo = f"areas_declaradas.{n}"
+        datos = {"categoria": area} if isinstance(area, str) else area
+        if not isinstance(datos, dict) or set(datos) - {"categoria", "nombre"}:
+            error(campo, "Cada área lleva «categoria» y, si se quiere, «nombre».")
+            continue
+        categoria, nombre = datos.get("categoria"), datos.get("nombre") or ""
+        if categoria not in AREAS_DECLARABLES:
+            error(
+                campo, f"Categoría desconocida «{str(categoria)[:60]}». Use: {', '.join(AREAS_DECLARABLES)}."
+            )
+        elif not isinstance(nombre, str) or len(nombre) > LARGO_NOMBRE_AREA:
+            error(campo, f"El nombre del área debe ser un texto de hasta {LARGO_NOMBRE_AREA} caracteres.")
+        else:
+            areas.append(AreaDeclarada(categoria, " ".join(nombre.split())))
+    return tuple(dict.fromkeys(areas))
 
 
 def validar_componentes(valor: Any) -> Componentes:

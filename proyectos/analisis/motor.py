@@ -150,7 +150,14 @@ def evaluar_entrada(
     territorio: Territorio = {}
     dentro_de: dict[str, list[str]] = {}
 
-    if entrada.geometria is None:
+    if entrada.geometria is None and entrada.areas_declaradas:
+        advertencias.append(
+            "Sin geometría del proyecto: el área en que está se tomó de lo dicho ("
+            + ", ".join(a.nombrada for a in entrada.areas_declaradas)
+            + "); las demás capas (sitios prioritarios, glaciares, humedales) no se evaluaron. Dibuje o suba "
+            "el polígono para confirmarlo."
+        )
+    elif entrada.geometria is None:
         advertencias.append(
             "Sin geometría del proyecto: no se evaluaron las capas geográficas (áreas protegidas, sitios "
             "prioritarios, glaciares, humedales), de modo que el resultado no descarta efectos por "
@@ -191,7 +198,25 @@ def evaluar_entrada(
                 }
             )
 
+    if entrada.areas_declaradas:
+        declaradas = _areas_declaradas(entrada)
+        if declaradas["proteccion_oficial"] and not any(t["tipologia"] == "p" for t in tipologias):
+            tipologias.append(
+                {
+                    "tipologia": "p",
+                    "motivo": "obras dentro de un área colocada bajo protección oficial: "
+                    + ", ".join(declaradas["proteccion_oficial"])
+                    + " (dicho en el texto, sin polígono)",
+                    "refs": fundamentos.de_tipologia("p"),
+                }
+            )
+        efectos += declaradas["efectos"]
+        for codigo, elementos in declaradas["dentro_de"].items():
+            dentro_de.setdefault(codigo, []).extend(elementos)
+
     for circunstancia in entrada.circunstancias:
+        if circunstancia == "localizacion_proxima_areas_protegidas" and entrada.areas_declaradas:
+            continue  # la letra d ya la trae el área declarada, con su nombre
         letra, descripcion = CIRCUNSTANCIAS[circunstancia]
         efectos.append(
             {
@@ -363,6 +388,48 @@ def _efectos_espaciales(entrada: Entrada, indice: IndiceEspacial) -> _Espaciales
         "dentro_de": dentro_de,
         "territorio": territorio,
     }
+
+
+class _Declaradas(TypedDict):
+    proteccion_oficial: list[str]
+    efectos: list[_EfectoConReferencias]
+    dentro_de: dict[str, list[str]]
+
+
+def _areas_declaradas(entrada: Entrada) -> _Declaradas:
+    """Las áreas en que se dice que está el proyecto, como si el polígono las intersectara: la letra d del
+    Art. 11 con la severidad de su categoría y, si está bajo protección oficial, la letra p del Art. 10
+    (y los permisos de obras dentro de ella). La evidencia dice que salió del texto."""
+    categorias = {
+        c.codigo: c
+        for c in CategoriaCapa.objects.filter(codigo__in=[a.categoria for a in entrada.areas_declaradas])
+    }
+    resultado: _Declaradas = {"proteccion_oficial": [], "efectos": [], "dentro_de": {}}
+    for area in entrada.areas_declaradas:
+        categoria = categorias.get(area.categoria)
+        oficial = categoria.proteccion_oficial if categoria else area.categoria == "area_protegida"
+        if oficial:
+            resultado["proteccion_oficial"].append(area.nombrada)
+        resultado["dentro_de"].setdefault(area.categoria, []).append(area.nombrada)
+        extra = (fundamentos.Referencia(fundamentos.LEY, "10", "p"),) if oficial else ()
+        resultado["efectos"].append(
+            {
+                "letra": "d",
+                "descripcion": f"{DESCRIPCION_LETRA['d']}: el proyecto está dentro de {area.nombrada} "
+                "(dicho en el texto, sin polígono).",
+                "severidad": categoria.severidad if categoria else "critica",
+                "evidencia": {
+                    "origen": "ubicacion_declarada",
+                    "elemento": area.nombrada,
+                    "categoria": area.categoria,
+                    "distancia_m": 0,
+                },
+                "refs": fundamentos.de_efecto(
+                    "d", clave=CLAVE_CITA.get(area.categoria, "áreas protegidas"), extra=extra
+                ),
+            }
+        )
+    return resultado
 
 
 def _territorio(entrada: Entrada, indice: IndiceEspacial) -> tuple[list[str], Territorio]:

@@ -25,10 +25,10 @@ class Fundamento(TypedDict):
 
 
 class Evidencia(TypedDict, total=False):
-    """Por qué se concluye: un elemento de una capa (con distancia e intersección) o una
-    circunstancia declarada por el usuario."""
+    """Por qué se concluye: un elemento de una capa (con distancia e intersección), una circunstancia
+    declarada por el usuario o un área en que dijo estar (sin polígono)."""
 
-    origen: Literal["capa", "circunstancia_declarada"]
+    origen: Literal["capa", "circunstancia_declarada", "ubicacion_declarada"]
     circunstancia: str
     elemento_id: int
     elemento: str

@@ -506,3 +506,61 @@ def test_un_botadero_encima_de_un_glaciar_descrito_en_el_chat_ingresa_por_a5_y_e
 
     assert "Estudio de Impacto Ambiental (EIA)" in charla.texto.split("\n\n")[0]
     assert "DS 40, Art. 3, literal a.5" in [f["cita"] for f in charla.fuentes]
+
+
+@pytest.mark.usefixtures("motor")
+def test_un_proyecto_que_dice_estar_dentro_de_un_area_protegida_ingresa_por_la_letra_p_tomada_del_texto(
+    usuaria: CrearUsuaria, conversar: Conversar
+) -> None:
+    charla = conversar(
+        usuaria(),
+        "Extracción de áridos de 1.500 m³ al mes y 1 ha en total en la Región de O'Higgins; el predio está "
+        "dentro de una reserva nacional. ¿Queda fuera del SEIA por lo chico?",
+    )
+
+    assert "Estudio de Impacto Ambiental (EIA)" in charla.texto
+    assert "Ingresa por la letra p) del Art. 10" in charla.texto and "(dicho en el texto" in charla.texto
+    assert ("Ley 19.300", "10", "p") in [(f["norma"], f["articulo"], f["letra"]) for f in charla.fuentes]
+
+
+@pytest.mark.usefixtures("corpus")
+def test_un_termino_entre_comillas_no_se_toma_por_el_nombre_de_un_proyecto(
+    usuaria: CrearUsuaria, conversar: Conversar
+) -> None:
+    charla = conversar(
+        usuaria(), "¿Qué significa «área de influencia» para los proyectos que entran al SEIA?"
+    )
+
+    assert "No encuentro un proyecto" not in charla.texto and charla.fuentes
+
+
+@pytest.mark.usefixtures("corpus")
+def test_lo_que_hace_el_sea_con_un_proyecto_no_es_un_pedido_de_analizarlo(
+    usuaria: CrearUsuaria, conversar: Conversar
+) -> None:
+    charla = conversar(
+        usuaria(), "Cuando el SEA evalúa una modificación, ¿mira solo el cambio o todo el proyecto?"
+    )
+
+    assert charla.accion is None and "¿De qué proyecto?" not in charla.texto
+    assert _herramientas(charla) == ["buscar_normativa"]
+
+
+@pytest.mark.usefixtures("motor")
+def test_preguntar_si_obliga_a_un_estudio_con_los_datos_del_proyecto_lo_evalua(
+    usuaria: CrearUsuaria, conversar: Conversar
+) -> None:
+    charla = conversar(
+        usuaria(),
+        "Mina subterránea de 7.200 t/mes en Atacama. La napa bajo un bofedal cercano se va a secar con el "
+        "bombeo. ¿Eso nos obliga a presentar un EIA?",
+    )
+
+    assert _herramientas(charla) == ["evaluar_proyecto"]
+    assert "Estudio de Impacto Ambiental (EIA)" in charla.texto and "letra(s) b)" in charla.texto
+
+
+def test_un_pozo_de_agua_no_es_un_pozo_de_aridos_y_el_lastre_de_una_mina_no_es_arido() -> None:
+    assert extraer_entidades("Mina de 6.000 t/mes junto al pozo de agua potable rural").tipo == "explotacion"
+    assert extraer_entidades("Rajo de 6.000 t/mes con un botadero de lastre").tipo == "explotacion"
+    assert extraer_entidades("Pozo de áridos de 2.000 m³ al mes").tipo == "aridos_pozo"

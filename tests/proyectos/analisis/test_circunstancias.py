@@ -2,7 +2,7 @@
 
 import pytest
 
-from proyectos.analisis.circunstancias import circunstancias_dichas
+from proyectos.analisis.circunstancias import areas_dichas, circunstancias_dichas
 from proyectos.analisis.entrada import CIRCUNSTANCIAS
 
 
@@ -56,3 +56,34 @@ def test_varias_circunstancias_salen_en_el_orden_del_texto_sin_repetirse() -> No
         "reasentamiento_comunidades",
         "localizacion_proxima_areas_protegidas",
     ]
+
+
+@pytest.mark.parametrize(
+    ("texto", "categoria", "nombre"),
+    [
+        ("El yacimiento queda completamente dentro de una reserva nacional.", "reserva_nacional", ""),
+        ("Las canchas de acopio están en el Parque Nacional Nevado Tres Cruces.", "parque_nacional",
+         "Parque Nacional Nevado Tres Cruces"),
+        ("La captación cae al interior del santuario de la naturaleza.", "santuario_naturaleza", ""),
+        ("El tendido pasa dentro de un sitio prioritario.", "sitio_prioritario", ""),
+    ],
+)  # fmt: skip
+def test_el_area_en_que_se_dice_que_esta_el_proyecto_se_lee_con_su_categoria_y_su_nombre(
+    texto: str, categoria: str, nombre: str
+) -> None:
+    (area,) = areas_dichas(texto)
+
+    assert (area.categoria, area.nombre) == (categoria, nombre)
+    assert area.frase in texto
+
+
+@pytest.mark.parametrize(
+    "texto",
+    [
+        "La faena queda a 12 km de la Reserva Nacional Pampa del Tamarugal.",
+        "El botadero no queda dentro de ningún parque nacional.",
+        "Todo está fuera de la reserva nacional, por el lado norte.",
+    ],
+)
+def test_estar_cerca_o_fuera_de_un_area_no_es_estar_dentro(texto: str) -> None:
+    assert areas_dichas(texto) == []

@@ -11,7 +11,7 @@ from django.core.management.base import CommandError
 from shapely.geometry import mapping, shape
 
 from normativa.models import FragmentoLegal
-from proyectos.analisis.entrada import CIRCUNSTANCIAS
+from proyectos.analisis.entrada import CIRCUNSTANCIAS, EntradaInvalida
 from proyectos.analisis.motor import evaluar
 from proyectos.models import CapaGeografica, CategoriaCapa, ElementoSensible
 
@@ -303,3 +303,38 @@ def test_un_poligono_sobre_un_humedal_urbano_de_las_capas_ingresa_por_la_letra_s
     assert "s" in resultado["tipologias"] and resultado["clasificacion"] == "EIA"
     letra_s = next(t for t in resultado["detalle_tipologias"] if t["tipologia"] == "s")
     assert "Humedal urbano de prueba" in letra_s["motivo"]
+
+
+def test_un_area_protegida_dicha_sin_poligono_aplica_la_letra_p_y_la_d_y_lo_dice() -> None:
+    resultado = evaluar(
+        entrada(
+            capacidad_extraccion_t_mes=900,
+            areas_declaradas=[{"categoria": "monumento_natural", "nombre": "Monumento Natural La Portada"}],
+        )
+    )
+
+    assert resultado["tipologias"] == ["p"] and resultado["clasificacion"] == "EIA"
+    (detalle,) = resultado["detalle_tipologias"]
+    assert "Monumento Natural La Portada (dicho en el texto, sin polígono)" in detalle["motivo"]
+    (efecto,) = resultado["triggers"]
+    assert efecto["letra"] == "d" and efecto["evidencia"]["origen"] == "ubicacion_declarada"
+    assert ("Ley 19.300", "10", "p") in {
+        (f["norma"], f["articulo"], f["letra"]) for f in efecto["fundamento"]
+    }
+    assert any("se tomó de lo dicho" in a for a in resultado["advertencias"])
+    assert "121" in [p["articulo"] for p in resultado["permisos"]], "labores mineras dentro del área"
+
+
+def test_un_sitio_prioritario_dicho_trae_la_letra_d_pero_no_la_p() -> None:
+    resultado = evaluar(entrada(areas_declaradas=["sitio_prioritario"]))
+
+    assert resultado["tipologias"] == ["i.1"] and resultado["clasificacion"] == "EIA"
+    assert [t["letra"] for t in resultado["triggers"]] == ["d"]
+
+
+def test_un_area_de_categoria_desconocida_se_rechaza_nombrando_las_validas() -> None:
+    with pytest.raises(EntradaInvalida) as error:
+        evaluar(entrada(areas_declaradas=[{"categoria": "bosque", "nombre": "x"}]))
+
+    (problema,) = error.value.errores
+    assert problema["campo"] == "areas_declaradas.0" and "reserva_nacional" in problema["mensaje"]
