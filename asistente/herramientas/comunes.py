@@ -73,7 +73,7 @@ def campo_areas_declaradas() -> Any:
     return Field(
         default_factory=list,
         title="Áreas en que está (sin polígono)",
-        description="Si el usuario dice que el proyecto queda dentro de un área (p. ej. «dentro de la "
+        description="Si el usuario sitúa el proyecto en un área protegida sin dar su polígono (p. ej. «en la "
         'Reserva Nacional Los Flamencos»): [{"categoria": …, "nombre": …}], categorías: '
         + ", ".join(AREAS_DECLARABLES)
         + ". El motor aplica la letra p del Art. 10 y la d del Art. 11 como con un polígono.",

@@ -24,7 +24,7 @@ from proyectos.models import Comuna
 MI_PROYECTO = re.compile(r"\bmi (proyecto|mina|faena)\b")
 _TIPOS = [
     (re.compile(r"prospecc|sondaje"), "prospeccion"),
-    # Una planta de tratamiento (de aguas servidas, de riles) o de agua no es una planta de mineral.
+    # Las plantas que tratan aguas servidas o riles, o que producen agua o energía, no procesan mineral.
     (
         re.compile(
             r"\bplanta\b(?! (?:de|del) (?:tratamiento|aguas?|osmosis|hormigon|asfalto)|s? desaladora"
@@ -75,7 +75,7 @@ class Entidades:
     circunstancias: list[CircunstanciaDicha] = field(default_factory=list)
     # Otras partes de la faena que pueden hacerla ingresar («un mineroducto de 30 km» → letra j).
     componentes: dict[str, float | bool] = field(default_factory=dict)
-    # Las áreas en que se dice que está («queda dentro de una reserva nacional»), sin polígono.
+    # Las áreas protegidas en que se sitúa el proyecto («el predio está en el parque nacional»), sin polígono.
     areas: list[AreaDicha] = field(default_factory=list)
     # El nombre se dijo como el de un proyecto («el proyecto «X»», «llamado X»), no como un término citado.
     nombre_de_proyecto: bool = False
@@ -165,7 +165,7 @@ _FAMILIAS_JURIDICAS = frozenset(
 )
 _PIDE_VIA = re.compile(
     r"\b(ingres|entr|va|van|ir|qued)\w*\b[^.?]{0,25}\b(al|del|en el) seia\b"
-    # «¿nos obliga a hacer un EIA?», «¿toca ir por Estudio?», «¿tenemos que presentar una DIA?»
+    # «¿esto obliga a un EIA?», «¿toca ir por Estudio?», «¿tenemos que presentar una DIA?»
     r"|\b(oblig|toca|corresponde|debemos|debe|tenemos que|tiene que|hay que|exige|requiere)\w*\b[^.?]{0,30}"
     r"\b(hacer|presentar|ir por|ingresar por|elaborar|un|una)\b[^.?]{0,10}\b(eia|dia|estudio|declaracion)\b"
     r"|\b(que|cual) (instrumento|via)\b"

@@ -46,7 +46,7 @@ _PATRONES: tuple[tuple[str, re.Pattern[str]], ...] = tuple(
             r"\b(sec\w*|desec\w*|drenar\w*|afect\w*|destru\w*|perd\w*)\b[^.;]{0,40}"
             r"\b(vegas?|bofedal\w*|humedal\w*|acuifero\w*|napa\w*)\b"
             # dicho al revés («la napa bajo el bofedal se va a secar») o por su causa («el descenso del nivel
-            # freático bajo una vega», «el abatimiento del acuífero»)
+            # freático que alimenta la vega», «el abatimiento del acuífero»)
             r"|\b(vegas?|bofedal\w*|humedal\w*|laguna\w*|napa\w*|acuifero\w*)\b[^.;]{0,50}"
             r"\b(se (va a |van a )?sec\w*|secar\w*|desaparec\w*|agot\w*|quedar\w* sin agua)"
             r"|\b(descenso|abatimiento|depresion|baja)\w* (del? )?(nivel|napa|acuifero|freatico)\w*"
@@ -129,7 +129,7 @@ _AREAS = {
     "sitio prioritario": "sitio_prioritario",
 }
 _AREA = "(" + "|".join(re.escape(nombre) for nombre in _AREAS) + ")"
-# Estar dentro (no cerca): «dentro de una reserva nacional», «el terreno queda en el Parque Nacional …».
+# Estar dentro (no cerca): «al interior del parque nacional», «el terreno cae en el Parque Nacional …».
 _DENTRO_DE_UN_AREA = re.compile(
     r"\b(?:dentro de(?:l)?|al interior de(?:l)?|adentro de(?:l)?|en medio de(?:l)?|en plen[oa]"
     r"|insert[oa]s? en|(?:queda\w*|esta|estan|estara\w*|se ubica\w*|ubicad[oa]s?|emplazad[oa]s?|cae|caen"

@@ -63,7 +63,7 @@ CAMPOS = {
     "areas_declaradas",
     *CAMPOS_NUMERICOS,
 }
-# Áreas en que el proyecto dice estar cuando no hay polígono («queda dentro de una reserva nacional»): la
+# Áreas en que el proyecto dice estar cuando no hay polígono («el predio está en el parque nacional»): la
 # categoría de capa que les corresponde y cómo se nombran. «area_protegida» es un área colocada bajo
 # protección oficial sin más precisión.
 AREAS_DECLARABLES = {

@@ -76,7 +76,7 @@ _UMBRALES_DE_PRESA = TextoCitado(Referencia(REGLAMENTO, "3", "a.1"), ("cinco met
 REGLAS: tuple[ReglaPermiso, ...] = (
     _regla(120, "las obras o actividades dentro de un santuario de la naturaleza",
            "alterar el estado natural de un Santuario de la Naturaleza"),
-    _regla(121, "las labores mineras dentro de un parque nacional, reserva nacional o monumento natural",
+    _regla(121, "las labores mineras en un parque nacional, una reserva nacional o un monumento natural",
            "labores mineras en lugares declarados parques nacionales, reservas nacionales o monumentos "
            "naturales"),
     _regla(131, "la intervención de un monumento histórico", "Monumentos Históricos",
@@ -86,7 +86,7 @@ REGLAS: tuple[ReglaPermiso, ...] = (
     _regla(135, "el depósito de relaves", "depósitos de relaves"),
     _regla(136, "el botadero de estériles o la acumulación de mineral",
            "botadero de estériles o acumulación de mineral"),
-    _regla(137, "el plan de cierre de la faena minera", "plan de cierre de una faena minera"),
+    _regla(137, "la faena minera, que debe tener su plan de cierre", "plan de cierre de una faena minera"),
     _regla(138, "las obras de evacuación, tratamiento o disposición de aguas servidas",
            "evacuación, tratamiento o disposición final de desagües, aguas servidas de cualquier naturaleza"),
     _regla(139, "las obras de evacuación, tratamiento o disposición de residuos industriales o mineros",
@@ -115,7 +115,7 @@ REGLAS: tuple[ReglaPermiso, ...] = (
            otros_textos=(_OBRAS_DEL_294, _UMBRALES_DE_PRESA),
            fuera_del_corpus="Código de Aguas, Art. 294 b): acueductos que conduzcan más de 2 m³/s"),
     _regla(156, "la modificación de cauce", "modificaciones de cauce",
-           condicion="si la obra cambia el trazado del cauce o su sección, sin ser de regularización o "
+           condicion="si la obra altera el trazado o la sección del cauce, sin ser de regularización o "
            "defensa"),
     _regla(157, "las obras de regularización o defensa de cauces naturales",
            "regularización o defensa de cauces naturales",
@@ -158,7 +158,7 @@ def permisos_requeridos(
     if tipo in _POR_TIPO:
         requeridos.append(Requerido(_POR_TIPO[tipo], POR_NUMERO[_POR_TIPO[tipo]].parte, POR_TIPO))
     if tipo in FAENAS_MINERAS:
-        requeridos.append(Requerido(137, POR_NUMERO[137].parte, "el proyecto es una faena minera"))
+        requeridos.append(Requerido(137, POR_NUMERO[137].parte, POR_TIPO))
     comparaciones = _obras_hidraulicas(componentes)
     requeridos += [
         Requerido(155, POR_NUMERO[155].parte, comparacion.texto)

@@ -76,7 +76,7 @@ def test_los_sondajes_sin_plataformas_dichas_cuentan_una_plataforma_cada_uno_y_s
         ("un tranque de agua con un muro de 8 metros", {"presa_altura_m": 8}),
         ("el acopio va a rellenar parte de un humedal urbano", {"obras_en_humedal_urbano": True}),
         ("la planta queda junto a un humedal urbano", {}),
-        ("el botadero queda lejos del glaciar", {}),
+        ("el botadero queda lejos del glaciar", {"botadero_esteriles": True}),
         ("no vamos a tocar ningún glaciar", {}),
         ("un polvorín de 20 toneladas de explosivos", {"explosivos_almacenamiento_kg": 20_000}),
         ("almacenamos explosivos en un polvorín de 1.800 kg", {"explosivos_almacenamiento_kg": 1800}),

@@ -131,7 +131,7 @@ def test_el_tipo_de_proyecto_trae_su_permiso_y_una_faena_minera_el_de_su_plan_de
     assert permisos(aridos) == [159]
     assert permisos(mina) == [137]
     assert mina["permisos"][0]["partes"] == [
-        "el plan de cierre de la faena minera (el proyecto es una faena minera)"
+        "la faena minera, que debe tener su plan de cierre (tipo de proyecto)"
     ]
 
 
@@ -150,7 +150,7 @@ def test_mover_material_en_un_cauce_trae_el_156_o_el_157_segun_la_obra() -> None
 
     assert permisos(resultado) == [137, 156, 157]
     assert "regulariza o protege las riberas" in por_articulo["157"]["condicion"]
-    assert "cambia el trazado" in por_articulo["156"]["condicion"]
+    assert "altera el trazado o la sección" in por_articulo["156"]["condicion"]
     declarado = evaluar(con_partes(cauce_movido_m3=1000, defensa_cauce=True), espacial=False)
     assert {p["articulo"]: p["condicion"] for p in declarado["permisos"]}["157"] == "", (
         "declarada, no depende"
