@@ -40,6 +40,9 @@ from proyectos.roles import Rol, Usuario
 TIPOS = ("normativa", "proyecto", "fuera_de_corpus")
 CLASIFICACIONES = ("NO_INGRESA", "DIA", "EIA")
 CITAS_PUNTUADAS = 3
+INICIO = 400  # caracteres en que debe estar el hecho preguntado
+NIVELES = ("bastante", "medianamente", "poco")
+_SEGURIDAD = re.compile(r"Qué tan seguro estoy: (bastante|medianamente|poco)")
 RECALL_BUSQUEDA = 5
 # Cifras que una abstención no debe dar: porcentajes, montos, tasas («19 %», «$ 1.000», «3 UTM»).
 _CIFRA = re.compile(r"\d[\d.,]*\s*(%|por ?ciento|utm|uf\b|pesos)|\$\s*\d", re.IGNORECASE)
@@ -88,6 +91,11 @@ class Puntaje:
     texto: str = ""
     # Las señales con que la búsqueda decide abstenerse (preguntas que no son de proyecto).
     senales: SenalesDeAbstencion | None = None
+    # «bastante», «medianamente» o «poco», según la línea «Qué tan seguro estoy: …» (None si no la trae).
+    seguridad: str | None = None
+    palabras: int = 0
+    # Si todos los hechos esperados están en los primeros `INICIO` caracteres (preguntas con hechos).
+    hechos_al_inicio: bool | None = None
 
 
 def leer_items(ruta: Path) -> list[Item]:
@@ -138,6 +146,9 @@ def puntuar(item: Item, observada: Observada) -> Puntaje:
     )
     criterios: list[bool] = []
     p.abstuvo = es_abstencion(observada.texto, fuentes)
+    p.palabras = len(observada.texto.split())
+    if m := _SEGURIDAD.search(observada.texto):
+        p.seguridad = m.group(1)
     if item.tipo == "fuera_de_corpus":
         p.abstencion = p.abstuvo and not _CIFRA.search(observada.texto)
         criterios.append(p.abstencion)
@@ -145,6 +156,8 @@ def puntuar(item: Item, observada: Observada) -> Puntaje:
         p.cita1 = any(cita_coincide(f, c) for f in fuentes[:1] for c in item.citas)
         p.cita3 = any(cita_coincide(f, c) for f in fuentes[:CITAS_PUNTUADAS] for c in item.citas)
         p.hechos = hechos_presentes(item.hechos, observada.texto)
+        if item.hechos:
+            p.hechos_al_inicio = hechos_presentes(item.hechos, observada.texto[:INICIO])
         criterios += [p.cita3, p.hechos]
     if item.tipo == "proyecto":
         p.clasificacion_obtenida = observada.clasificacion_motor or clasificacion_declarada(observada.texto)
@@ -277,6 +290,32 @@ def _sin_rastro() -> Iterator[None]:
         pass
 
 
+def _confianza_y_forma(puntajes: list[Puntaje]) -> dict[str, Any]:
+    """Por nivel de «Qué tan seguro estoy»: cuántas respuestas lo llevan y cuántas de ellas son
+    correctas; qué parte de las correctas lleva «bastante»; la mediana de palabras de las respuestas a
+    preguntas del corpus; y en qué parte de las correctas el hecho preguntado está al inicio."""
+    niveles = {}
+    for nivel in (*NIVELES, None):
+        grupo = [p for p in puntajes if p.seguridad == nivel and not (nivel is None and p.abstuvo)]
+        correctos = sum(p.correcto for p in grupo)
+        niveles[nivel or "sin_nivel"] = {
+            "correctos": correctos,
+            "total": len(grupo),
+            "precision": round(correctos / len(grupo), 3) if grupo else None,
+        }
+    correctas = [p for p in puntajes if p.correcto and p.tipo != "fuera_de_corpus"]
+    palabras = sorted(p.palabras for p in puntajes if p.tipo != "fuera_de_corpus")
+    al_inicio = [p.hechos_al_inicio for p in correctas if p.hechos_al_inicio is not None]
+    return {
+        "por_seguridad": niveles,
+        "correctas_con_bastante": round(sum(p.seguridad == "bastante" for p in correctas) / len(correctas), 3)
+        if correctas
+        else None,
+        "mediana_palabras": palabras[len(palabras) // 2] if palabras else None,
+        "hechos_al_inicio": round(sum(al_inicio) / len(al_inicio), 3) if al_inicio else None,
+    }
+
+
 def _precision_y_recall_de_abstencion(puntajes: list[Puntaje]) -> dict[str, float | None]:
     """Precisión: de las abstenciones, cuántas eran fuera de corpus; recall: de las preguntas fuera de
     corpus, cuántas se abstuvieron."""
@@ -363,5 +402,6 @@ def resumen(puntajes: list[Puntaje]) -> dict[str, Any]:
         "abstenciones_omitidas": sum(not p.abstuvo and p.tipo == "fuera_de_corpus" for p in puntajes),
         "fuera_de_corpus": sum(p.tipo == "fuera_de_corpus" for p in puntajes),
         "curva_abstencion": curva_de_abstencion(puntajes),
+        **_confianza_y_forma(puntajes),
         "items": [asdict(p) for p in puntajes],
     }

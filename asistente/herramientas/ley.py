@@ -67,7 +67,9 @@ def buscar_normativa(entrada: BuscarNormativa, ctx: Contexto) -> dict[str, Any]:
     enlace a LeyChile y la oración que responde; la familia de la pregunta (plazo, sanción,
     definición…) y la confianza (HIGH, MEDIUM, LOW o NONE). `confianza_suficiente` es falso si está
     bajo el mínimo del dominio: advierta que la base es débil. Con NONE no hay base: dígalo y no cite.
-    Úsela antes de afirmar algo sobre la ley."""
+    `seguridad` dice si el primer artículo responde lo preguntado («bastante», «medianamente», «poco», con
+    su motivo): dígalo al final de la respuesta («Qué tan seguro estoy: …»); con «poco», presente los
+    artículos como pistas, no como la respuesta. Úsela antes de afirmar algo sobre la ley."""
     busqueda = corpus.buscar_normativa(
         consulta=entrada.consulta,
         top_k=entrada.top_k,
@@ -77,8 +79,12 @@ def buscar_normativa(entrada: BuscarNormativa, ctx: Contexto) -> dict[str, Any]:
     fuentes = [fuente_de_resultado(r) for r in busqueda.resultados] if busqueda.confianza != "NONE" else []
     dominio = ctx.conversacion.dominio if ctx.conversacion is not None else None
     minima = dominio.confianza_minima if dominio is not None else "LOW"
+    seguridad = corpus.seguridad_de(entrada.consulta, busqueda)
     return {
         "confianza": busqueda.confianza,
+        "seguridad": {"nivel": seguridad.nivel, "motivo": seguridad.motivo},
+        # Cuánto de la pregunta cubre la oración de cada fuente (0 a 1), en el orden de «fuentes».
+        "coberturas": [r.cobertura or 0.0 for r in busqueda.resultados] if fuentes else [],
         "confianza_suficiente": CONFIANZAS.index(busqueda.confianza) >= CONFIANZAS.index(minima),
         "familias": list(busqueda.familias),
         "fuentes": fuentes,

@@ -1,8 +1,11 @@
 """Redacción de la respuesta sin modelo: primero lo que responde, con su fundamento, y pocas fuentes.
 
 La búsqueda entrega, por fragmento, la oración que mejor responde (la de los días, el umbral, la
-condición). La respuesta son esas oraciones, cada una con su [n], de a lo más tres fuentes de
-artículos distintos: la mejor primero y luego ley, reglamento y guías, en ese orden.
+condición). La respuesta empieza por el hecho preguntado cuando la pregunta pide uno y la oración lo trae
+(«Cinco días, según el DS 40, Art. 31 [1]: «…»»), sigue con esa oración recortada a lo que responde y
+agrega a lo más dos fuentes de artículos distintos que también responden (cubren buena parte de la
+pregunta); una que no responde no se cita. Con seguridad «poco», los artículos se muestran como pistas, no
+como la respuesta.
 """
 
 from __future__ import annotations
@@ -12,7 +15,9 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from asistente.registro import Fuente
+from asistente.turno.memoria import terminos
 from config.texto import sin_tildes
+from normativa.oraciones import oraciones_de
 from proyectos.analisis.fundamentos import ARTICULO_REGLAMENTO as ARTICULO_DEL_REGLAMENTO
 from proyectos.analisis.fundamentos import SOLO_LEY
 
@@ -28,12 +33,20 @@ def cuantas_fuentes(pregunta: str) -> int:
     return MAXIMO_FUENTES_A_PEDIDO if _PIDE_MAS.search(sin_tildes(pregunta)) else MAXIMO_FUENTES
 
 
-def elegir_fuentes(fuentes: list[Fuente], *, maximo: int = MAXIMO_FUENTES) -> list[Fuente]:
+def elegir_fuentes(
+    fuentes: list[Fuente],
+    *,
+    maximo: int = MAXIMO_FUENTES,
+    coberturas: Mapping[int | None, float] | None = None,
+) -> list[Fuente]:
     """La mejor fuente y, de los artículos siguientes, una fuente por artículo; ley, reglamento y
-    guías. Varias letras de un mismo artículo cuentan como un artículo: no dejan fuera a los otros."""
+    guías. Varias letras de un mismo artículo cuentan como un artículo: no dejan fuera a los otros. Con
+    `coberturas` (fragmento → cuánto de la pregunta cubre su oración), desde la tercera una fuente que cubre
+    poco no acompaña: no responde."""
     if not fuentes:
         return []
     primera = fuentes[0]
+    minima = _cobertura_de_apoyo(coberturas.get(primera["fragmento_id"], 0.0)) if coberturas else 0.0
     elegidas: list[Fuente] = []
     vistos = {_articulo(primera)}
     for fuente in fuentes[1:]:
@@ -42,23 +55,122 @@ def elegir_fuentes(fuentes: list[Fuente], *, maximo: int = MAXIMO_FUENTES) -> li
         if _articulo(fuente) in vistos:
             continue
         vistos.add(_articulo(fuente))
+        if elegidas and coberturas and coberturas.get(fuente["fragmento_id"], 0.0) < minima:
+            continue  # la segunda acompaña siempre (la búsqueda la puso ahí); de la tercera, solo si responde
         elegidas.append(fuente)
     elegidas.sort(key=lambda f: _ORDEN_NORMA.get(_tipo(f), 3))
     return [primera, *elegidas]
 
 
-def redactar(fuentes: list[Fuente]) -> str:
-    """Una oración por fuente, textual y con su marcador: la primera responde, las otras la apoyan."""
-    lineas = []
-    for numero, fuente in enumerate(fuentes, start=1):
-        oracion = _oracion(fuente["extracto"])
-        if numero == 1:
-            lineas.append(f"Según {_nombre(fuente)}{_epigrafe(fuente)}: «{oracion}» [{numero}]")
-        elif _tipo(fuente) == "guia":
-            lineas.append(f"La {_nombre(fuente)} (guía del SEA) orienta: «{oracion}» [{numero}]")
-        else:
-            lineas.append(f"En relación con lo anterior, {_nombre(fuente)}: «{oracion}» [{numero}]")
+COBERTURA_APOYO = 0.12  # una fuente que acompaña cubre al menos esto de la pregunta…
+PROPORCION_APOYO = 0.4  # …y al menos esta parte de lo que cubre la primera
+
+
+def _cobertura_de_apoyo(primera: float) -> float:
+    return max(COBERTURA_APOYO, PROPORCION_APOYO * primera)
+
+
+def redactar(fuentes: list[Fuente], *, pregunta: str = "", seguridad: str = "") -> str:
+    """La respuesta con las fuentes ya elegidas: el hecho y la oración que responde de la primera, y una
+    línea por cada fuente que la apoya; con seguridad «poco», las fuentes como pistas."""
+    if seguridad == "poco":
+        return _pistas(fuentes)
+    primera = fuentes[0]
+    oracion = recortar(_oracion(primera["extracto"]), pregunta, PALABRAS_CITA)
+    hecho = hecho_preguntado(pregunta, oracion)
+    if hecho:
+        lineas = [f"{hecho}, según {_nombre(primera)}{_epigrafe(primera)} [1]: «{oracion}»"]
+    else:
+        lineas = [f"Según {_nombre(primera)}{_epigrafe(primera)}: «{oracion}» [1]"]
+    for numero, fuente in enumerate(fuentes[1:], start=2):
+        apoyo = recortar(_oracion(fuente["extracto"]), pregunta, PALABRAS_APOYO)
+        que = (
+            f"La {_nombre(fuente)} (guía del SEA)" if _tipo(fuente) == "guia" else _mayuscula(_nombre(fuente))
+        )
+        lineas.append(f"{que}: «{apoyo}» [{numero}]")
     return "\n\n".join(lineas)
+
+
+def _pistas(fuentes: list[Fuente]) -> str:
+    """Los artículos más cercanos como pistas para revisar, con lo justo de cada uno."""
+    lineas = ["No encontré un artículo que responda esto directamente. Los más cercanos, para revisar:"]
+    for numero, fuente in enumerate(fuentes, start=1):
+        lineas.append(
+            f"- {fuente['cita']} [{numero}]: «{recortar(_oracion(fuente['extracto']), '', PALABRAS_PISTA)}»"
+        )
+    return "\n".join(lineas)
+
+
+PALABRAS_CITA = 70  # cada oración que responde, recortada a lo que responde
+PALABRAS_APOYO = 45
+PALABRAS_PISTA = 45
+_PALABRA = re.compile(r"\w+")
+_ENUMERACION = re.compile(r"(?:^|\s)[a-hñ]\)\s")
+# Lo que suele ser el hecho de una oración legal: un plazo o una cifra, una consecuencia, un deber.
+_HECHO = re.compile(
+    r"\b(\d[\d.,]*|dias|meses|anos|se entendera\w*|se tendra\w*|aprobad\w*|rechazad\w*|podra\w*|debera\w*"
+    r"|no podra\w*|sancion\w*|multa\w*|amonestacion|clausura|revocacion|caducara\w*)\b"
+)
+
+
+def recortar(extracto: str, pregunta: str, maximo: int) -> str:
+    """Cada oración del extracto (la búsqueda elige una a tres: la que responde, la casi igual y la del
+    aspecto preguntado), recortada a `maximo` palabras si es más larga."""
+    return " ".join(_ventana(oracion, pregunta, maximo) for oracion in oraciones_de(extracto) or [extracto])
+
+
+def _ventana(oracion: str, pregunta: str, maximo: int) -> str:
+    """La oración, o la ventana de `maximo` palabras que más palabras de la pregunta trae (y, a igual
+    cuenta, la que trae un plazo o una cifra), con «…» donde se cortó."""
+    palabras = oracion.split()
+    if len(palabras) <= maximo or len(_ENUMERACION.findall(oracion)) >= 2:
+        return oracion  # una lista («a) … b) … c) …») es la respuesta entera: no se corta
+    raices = terminos(pregunta)
+
+    def valor(inicio: int) -> tuple[int, int, int]:
+        ventana = " ".join(palabras[inicio : inicio + maximo])
+        plano = sin_tildes(ventana)
+        trae = sum(1 for p in _PALABRA.findall(plano) if p[:5] in raices)
+        return trae + len(_HECHO.findall(plano)), int(bool(re.search(r"\d|dias|meses|anos", plano))), -inicio
+
+    mejor = max(range(0, len(palabras) - maximo + 1), key=valor)
+    ventana = " ".join(palabras[mejor : mejor + maximo])
+    return ("… " if mejor else "") + ventana + (" …" if mejor + maximo < len(palabras) else "")
+
+
+_TIEMPO_DICHO = re.compile(
+    r"\b(?:(?:\d+|un|una|dos|tres|cuatro|cinco|seis|siete|ocho|nueve|diez|once|doce|quince|veinte|treinta"
+    r"|cuarenta|cincuenta|sesenta|noventa|ciento veinte|ciento ochenta)(?: \(\d+\))? "
+    r"(?:días|meses|años|horas)(?: hábiles| corridos)?)",
+    re.IGNORECASE,
+)
+_CIFRA_DICHA = re.compile(
+    r"\b(?:\d[\d.,]*|un|una|dos|tres|cinco|diez|veinte|cien|mil|diez mil|quince mil)(?: \([\d.,]+\))? "
+    r"(?:unidades tributarias (?:anuales|mensuales)|UTA|UTM|por ciento|%|hectáreas|metros cúbicos|toneladas"
+    r"|kilómetros|kilovoltios|megawatts?)\b",
+    re.IGNORECASE,
+)
+
+
+def hecho_preguntado(pregunta: str, oracion: str) -> str:
+    """El hecho que la pregunta pide, dicho como lo dice la oración («Cinco días», «Multa de hasta diez
+    mil unidades tributarias anuales»), o «» si la pregunta no pide un plazo o una cifra o la oración no
+    lo trae."""
+    normal = sin_tildes(pregunta)
+    if re.search(
+        r"\bplazo|\bcuant[oa]s? (dias|meses|anos|tiempo)|\bcuanto (demora|tarda|dura)|\bhasta cuando", normal
+    ):
+        patron = _TIEMPO_DICHO
+    elif re.search(r"\bcuant[oa]s?\b|\bmonto\b|\bde cuanto\b", normal):
+        patron = _CIFRA_DICHA
+    else:
+        return ""
+    m = patron.search(oracion)
+    return _mayuscula(m.group(0)) if m else ""
+
+
+def _mayuscula(texto: str) -> str:
+    return texto[:1].upper() + texto[1:]
 
 
 def _epigrafe(fuente: Fuente) -> str:

@@ -388,9 +388,19 @@ class MotorReglas:
         advertencias = []
         if not resultado["confianza_suficiente"]:
             advertencias.append("Confianza baja de la búsqueda: verifique las citas antes de usarlas.")
-        elegidas = elegir_fuentes(turno.contexto.fuentes, maximo=maximo)
+        seguridad = resultado["seguridad"]
+        coberturas = {
+            f["fragmento_id"]: c
+            for f, c in zip(turno.contexto.fuentes, resultado["coberturas"], strict=False)
+        }
+        elegidas = elegir_fuentes(
+            turno.contexto.fuentes,
+            maximo=maximo,
+            coberturas=None if seguridad["nivel"] == "poco" or maximo > MAXIMO_FUENTES else coberturas,
+        )
         turno.contexto.fuentes[:] = elegidas
-        texto = f"{redactar(elegidas)}\n\n{_SEGURIDAD[resultado['confianza']]}"
+        cuerpo = redactar(elegidas, pregunta=turno.pregunta, seguridad=seguridad["nivel"])
+        texto = f"{cuerpo}\n\n_Qué tan seguro estoy: {seguridad['nivel']}; {seguridad['motivo']}._"
         return Respuesta(texto, llamadas=[llamada], advertencias=advertencias)
 
     # --- ayudas -------------------------------------------------------------------------------
@@ -486,13 +496,6 @@ def _texto_explicacion(r: dict[str, Any], fuentes: list[Fuente]) -> str:
         lineas.append(f"Además hay {len(r['alertas'])} alerta(s) para revisar.")
     return "\n".join(lineas)
 
-
-# Cuán segura es la respuesta, dicho al usuario: la confianza de la búsqueda en palabras.
-_SEGURIDAD = {
-    "HIGH": "_Qué tan seguro estoy: bastante; los artículos citados tratan directamente lo que pregunta._",
-    "MEDIUM": "_Qué tan seguro estoy: medianamente; revise que los artículos citados calcen con su caso._",
-    "LOW": "_Qué tan seguro estoy: poco; es la base más cercana que encontré en el corpus: verifíquela._",
-}
 
 _SUGERENCIAS_INICIO = [
     "¿Cuándo un proyecto minero debe ingresar al SEIA?",

@@ -13,6 +13,7 @@ from normativa.busqueda.hibrida import (
     buscar_documentacion,
     buscar_normativa,
 )
+from normativa.busqueda.seguridad import Seguridad, seguridad_de
 
 __all__ = [
     "COBERTURA_MINIMA",
@@ -23,7 +24,9 @@ __all__ = [
     "ErrorDeBusqueda",
     "Resultado",
     "ResultadoBusqueda",
+    "Seguridad",
     "SenalesDeAbstencion",
     "buscar_documentacion",
     "buscar_normativa",
+    "seguridad_de",
 ]

@@ -151,6 +151,8 @@ class Resultado:
     cobertura: float | None = None
     # El epígrafe del artículo («Consulta de pertinencia de ingreso»): nombra la institución.
     epigrafe: str = ""
+    # Los rasgos con que el reordenador lo puntuó (`reordenar.PESOS`), vacíos fuera del modo híbrido.
+    rasgos: dict[str, float] = field(default_factory=dict)
 
     def como_dict(self) -> dict[str, object]:
         return self.__dict__.copy()
@@ -904,4 +906,5 @@ def _resultado(
         oracion=candidato.oracion if candidato else "",
         cobertura=round(candidato.rasgos["oracion"], 4) if candidato else None,
         epigrafe=candidato.epigrafe if candidato else "",
+        rasgos=dict(candidato.rasgos) if candidato else {},
     )

@@ -63,6 +63,16 @@ class Command(BaseCommand):
             f"recall@{RECALL_BUSQUEDA} de buscar_normativa (preguntas del corpus): "
             f"{_tasa(total['recall_busqueda'])}"
         )
+        niveles = "; ".join(
+            f"{nivel} {v['correctos']}/{v['total']} ({_tasa(v['precision'])})"
+            for nivel, v in total["por_seguridad"].items()
+        )
+        self.stdout.write(
+            f"«Qué tan seguro estoy» (correctas/total, precisión): {niveles}\n"
+            f"correctas con «bastante»: {_tasa(total['correctas_con_bastante'])}; mediana de palabras "
+            f"{total['mediana_palabras']}; hecho preguntado en los primeros 400 caracteres de las correctas: "
+            f"{_tasa(total['hechos_al_inicio'])}"
+        )
         self.stdout.write(
             "\nCurva de abstención (falsas / omitidas) por puntos y cobertura mínima (filas) y "
             "similitud mínima (columnas; 0 = sin esa señal):"

@@ -1,0 +1,98 @@
+"""Qué tan seguro se puede estar de una respuesta tomada de la búsqueda: «bastante», «medianamente» o
+«poco».
+
+La confianza de la búsqueda (HIGH a NONE) mide si el corpus trata el tema de la pregunta, y e5 acerca
+casi cualquier pregunta jurídica a algún artículo: en preguntas nuevas, «HIGH» acertaba menos de la
+mitad de las veces. Esta estimación mira, en cambio, si el primer resultado responde lo preguntado:
+
+- que la pregunta cite el artículo o el término definido (la respuesta es ese texto);
+- que el primer resultado sea de la clase que pide la pregunta (su familia: plazo, sanción, recurso…);
+- cuánto del peso IDF de la pregunta cubre la oración elegida;
+- que la búsqueda de texto (BM25) lo ponga entre los primeros, además de la densa;
+- y, si la pregunta pide un hecho de cierta clase —un plazo, un órgano, una cifra, una consecuencia—,
+  que la oración lo traiga.
+
+Las reglas y sus umbrales se midieron sobre los conjuntos públicos, juntos, mirando la precisión de cada
+nivel (`evaluar_respuestas` la imprime) y no el puntaje de un conjunto; ver docs/busqueda_normativa.md.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from typing import Literal
+
+from config.texto import sin_tildes
+from normativa.busqueda.familias import aspectos_de, tiene_tiempo
+from normativa.busqueda.hibrida import ResultadoBusqueda
+
+Nivel = Literal["bastante", "medianamente", "poco"]
+
+COBERTURA_BASTANTE = 0.25  # del peso IDF de la pregunta en la oración elegida
+TEXTO_BASTANTE = 0.8  # el rasgo `texto` del reordenador: entre los primeros de BM25
+COBERTURA_POCA = 0.12
+# «¿cuánto…?», «¿de cuánto es la multa?», «¿qué umbral?»: pide una cifra.
+_PIDE_CIFRA = re.compile(
+    r"\bcuant[oa]s?\b(?! (tiempo|dias|meses|anos|demora|tarda|dura))|\bmonto\b|\bumbral\b"
+)
+# Un órgano o una autoridad nombrada (quién decide, ante quién se reclama).
+_ORGANO = re.compile(
+    r"\b(comision de evaluacion|director\w* (ejecutivo|regional)|comite de ministros|superintenden\w*"
+    r"|tribunal\w* ambiental\w*|corte (suprema|de apelaciones)|servicio de (evaluacion|biodiversidad)"
+    r"|ministerio|ministro|municipalidad|juzgado|consejo|secretari\w* regional ministerial|seremi"
+    r"|contraloria|gobierno regional|delegad\w* presidencial|consejo de monumentos)\b"
+)
+_CIFRA = re.compile(
+    r"\d|\b(un|una|dos|tres|cuatro|cinco|seis|siete|ocho|nueve|diez|veinte|treinta|cien|mil)\b"
+)
+
+
+@dataclass(frozen=True)
+class Seguridad:
+    nivel: Nivel
+    motivo: str  # en palabras del usuario: por qué ese nivel
+
+
+def seguridad_de(pregunta: str, busqueda: ResultadoBusqueda) -> Seguridad:
+    """El nivel de la respuesta que empieza por el primer resultado de `busqueda`, con su motivo."""
+    if busqueda.confianza == "NONE" or not busqueda.resultados:
+        return Seguridad("poco", "no encontré en el corpus un artículo que lo trate")
+    primero = busqueda.resultados[0]
+    referencias = busqueda.referencias
+    if referencias.articulo or referencias.termino_definido:
+        return Seguridad("bastante", "cita el artículo o el término que usted nombró")
+    rasgos = primero.rasgos
+    cobertura = primero.cobertura or 0.0
+    falta = _hecho_que_falta(pregunta, [r.oracion or r.texto for r in busqueda.resultados[:1]])
+    if busqueda.confianza == "LOW" or cobertura < COBERTURA_POCA:
+        return Seguridad("poco", "ningún artículo trata directamente lo que pregunta")
+    if falta and _hecho_que_falta(pregunta, [r.oracion or r.texto for r in busqueda.resultados[:3]]):
+        return Seguridad("poco", f"ninguno de los artículos más cercanos dice {falta}")
+    if (
+        not falta
+        and rasgos.get("familia", 0.0) >= 1.0
+        and cobertura >= COBERTURA_BASTANTE
+        and rasgos.get("texto", 0.0) >= TEXTO_BASTANTE
+    ):
+        return Seguridad("bastante", "el artículo citado trata directamente lo que pregunta")
+    if falta:
+        return Seguridad("medianamente", f"el primer artículo no dice {falta}; revise los otros citados")
+    return Seguridad("medianamente", "revise que el artículo citado calce con su caso")
+
+
+def _hecho_que_falta(pregunta: str, oraciones: list[str]) -> str:
+    """La clase de hecho que la pregunta pide y ninguna de las oraciones trae («un plazo», «quién»…), o
+    «» si no pide uno o alguna lo trae."""
+    normal = " ".join(sin_tildes(pregunta).split())
+    textos = [" ".join(sin_tildes(o).split()) for o in oraciones]
+    pedidos: list[tuple[str, bool]] = []
+    if re.search(r"\bplazo|\bcuant[oa]s? (dias|meses|anos|tiempo)|\bcuanto (demora|tarda|dura)", normal):
+        pedidos.append(("un plazo", any(tiene_tiempo(t) for t in textos)))
+    if _PIDE_CIFRA.search(normal):
+        pedidos.append(("una cifra", any(_CIFRA.search(t) for t in textos)))
+    for aspecto in aspectos_de(pregunta):
+        if aspecto.nombre == "quien":
+            pedidos.append(("quién", any(_ORGANO.search(t) for t in textos)))
+        elif aspecto.nombre == "consecuencia":
+            pedidos.append(("la consecuencia", any(aspecto.respuesta.search(t) for t in textos)))
+    return next((que for que, dicho in pedidos if not dicho), "")
