@@ -28,7 +28,7 @@ from urllib.parse import urlsplit, urlunsplit
 import numpy as np
 from django.db import connection, transaction
 
-from normativa.busqueda import hibrida
+from normativa.busqueda import candidatos, hibrida, orden
 from normativa.busqueda.familias import familias_de
 from normativa.busqueda.reordenar import CANDIDATOS_REORDENADOS, Candidato, reordenar
 from normativa.embeddings import embeber_consulta, proveedor
@@ -113,15 +113,15 @@ def _tabla_de_latencias(preguntas: list[str], vectores: dict[str, np.ndarray]) -
 def _medir_reordenador(preguntas: list[str], vectores: dict[str, np.ndarray]) -> None:
     """El reordenador solo (rasgos de los candidatos y su orden), con las listas ya calculadas: la
     parte de la búsqueda híbrida que agrega la segunda etapa."""
-    base = hibrida._fragmentos_buscables(
+    base = candidatos.fragmentos_buscables(
         normas=None, temas=None, tipos_documento=None, incluir_derogados=False, incluir_documentacion=False
     )
     llamadas: dict[str, Callable[[], list[Candidato]]] = {}
     for pregunta in preguntas:
-        densos = hibrida._candidatos_densos(base, vectores[pregunta])
-        lexemas = hibrida._lexemas(expandir_siglas(pregunta))
-        textuales = hibrida._candidatos_texto(base, lexemas)
-        puntajes = hibrida._fusionar(densos, textuales)
+        densos = candidatos.candidatos_densos(base, vectores[pregunta])
+        lexemas = candidatos.lexemas_de_la_consulta(expandir_siglas(pregunta))
+        textuales = candidatos.candidatos_texto(base, lexemas)
+        puntajes = orden.fusionar(densos, textuales)
         llamadas[pregunta] = functools.partial(
             reordenar,
             lexemas=lexemas,
@@ -200,9 +200,9 @@ def _recall_hnsw(preguntas: list[str], vectores: dict[str, np.ndarray]) -> None:
     base = FragmentoLegal.objects.filter(version__vigente=True, embedding__isnull=False, derogado=False)
     aciertos = total = 0
     for pregunta in preguntas:
-        aproximados = {pk for pk, _ in hibrida._candidatos_densos(base, vectores[pregunta])[:10]}
+        aproximados = {pk for pk, _ in candidatos.candidatos_densos(base, vectores[pregunta])[:10]}
         with _sin_indice_vectorial():
-            exactos = {pk for pk, _ in hibrida._candidatos_densos(base, vectores[pregunta])[:10]}
+            exactos = {pk for pk, _ in candidatos.candidatos_densos(base, vectores[pregunta])[:10]}
         aciertos += len(aproximados & exactos)
         total += len(exactos)
     print(f"  recall@10 del HNSW frente al escaneo exacto: {aciertos / total:.3f}")

@@ -14,6 +14,7 @@ El texto llega sin tildes y en minúsculas (`config.texto.sin_tildes`).
 from __future__ import annotations
 
 import re
+from collections.abc import Iterable
 from dataclasses import dataclass, field
 
 from proyectos.analisis.ingreso import numero_cl
@@ -84,7 +85,9 @@ _NEGACION = re.compile(r"\b(?:no|sin|nunca|ningun\w*|lejos)\b")
 # El embalse de agua (a.1 y PAS 155) por su capacidad; un tranque o embalse de relaves no es una presa de
 # agua (es la parte del PAS 135).
 _EMBALSE = re.compile(
-    r"\b(?:embalse|tranque|represa|reservorio|piscina|estanque)s?\b[^.;]{0,40}?" + _CIFRA + _METROS
+    r"(?:\b(?:embalse|tranque|represa|reservorio)s?\b|\b(?:estanque|piscina)s? de agua\b)[^.;]{0,40}?"
+    + _CIFRA
+    + _METROS
 )
 _CAUDAL = re.compile(
     r"\b(?:acueducto|canal|aduccion|tuberia de agua|conduccion de agua)\w*\b[^.;]{0,60}?"
@@ -96,6 +99,23 @@ _VERBO_MONUMENTO = (
 )
 _VERBO_SOBRE = (
     r"(?:cort|tal|despej|elimin|destru|descep|interv|afect|remov|rescat|reubic|relocaliz|traslad)\w*"
+)
+# Sustancias peligrosas almacenadas (letra ñ del Art. 3): la clase de la NCh 382 por su nombre común, y la
+# densidad con que un volumen (m³, litros) pasa a kilos; sin densidad conocida, un volumen no se convierte.
+_CLASES_DE_SUSTANCIA: tuple[tuple[str, re.Pattern[str], float | None], ...] = (
+    ("toxicas", re.compile(r"\bcianuro\w*|\barsenico\b|\bmercurio\b|\bclase 6[.,]1\b|\btoxic\w*"), None),
+    (
+        "inflamables",
+        re.compile(r"\bdiesel\b|\bpetroleo diesel\b|\bgasolina\b|\bbencina\b|\bclase 3\b"),
+        850.0,
+    ),
+    ("corrosivas", re.compile(r"\bacido sulfurico\b"), 1840.0),
+    ("corrosivas", re.compile(r"\bsoda caustica\b|\bhidroxido de sodio\b|\bclase 8\b|\bcorrosiv\w*"), None),
+)
+_ALMACENADO = re.compile(
+    r"\b(?:bodega|estanque|tanque|almacen\w*|acopio|deposito|capacidad|guardar\w*|stock)s?\b[^;]{0,80}?"
+    + _CIFRA
+    + r"\s*(toneladas|tons?|t|kg|kilos|kilogramos|m3|m³|metros cubicos|litros|lts?)\b"
 )
 # Las partes que traen un permiso ambiental sectorial, dichas como las dice un consultor: campo → patrones.
 _PARTES_CON_PERMISO: dict[str, tuple[re.Pattern[str], ...]] = {
@@ -219,9 +239,10 @@ _PARTES_CON_PERMISO: dict[str, tuple[re.Pattern[str], ...]] = {
 }
 
 
-def componentes_dichos(normal: str) -> dict[str, float | bool]:
+def componentes_dichos(normal: str, supuestos: list[str] | None = None) -> dict[str, float | bool]:
     """Las partes de la faena dichas en el mensaje (ya sin tildes), en los campos de `componentes` del
-    motor: «un mineroducto de 30 km» → {"ducto_minero_km": 30}."""
+    motor: «un mineroducto de 30 km» → {"ducto_minero_km": 30}. Las conversiones hechas (un volumen de
+    diésel a kilos) se agregan a `supuestos`."""
     dichos: dict[str, float | bool] = {}
     for campo, patron in (
         ("ducto_minero_km", _DUCTO),
@@ -251,10 +272,40 @@ def componentes_dichos(normal: str) -> dict[str, float | bool]:
     if m := _CAUDAL.search(normal):
         por_litros = m.group(m.lastindex or 0).startswith(("l", "lt"))
         dichos["acueducto_m3_s"] = _cifra(m) / (1000 if por_litros else 1)
+    dichos.update(_sustancias_almacenadas(normal, supuestos if supuestos is not None else []))
     for campo, patrones in _PARTES_CON_PERMISO.items():
         if any((m := p.search(normal)) and not _negada(normal, m) for p in patrones):
             dichos[campo] = True
     return dichos
+
+
+def _sustancias_almacenadas(normal: str, supuestos: list[str]) -> dict[str, float]:
+    """La capacidad de almacenamiento de cada clase de sustancia peligrosa dicha en la misma frase que su
+    bodega o estanque, en kg («una bodega de cianuro de 35 toneladas» → 35.000 kg de tóxicas)."""
+    almacenadas: dict[str, float] = {}
+    for frase in re.split(r"(?<!\d)\.(?!\d)|;", normal):  # «clase 6.1» y «8.000» no cortan la frase
+        m = _ALMACENADO.search(frase)
+        if m is None:
+            continue
+        for clase, patron, densidad in _CLASES_DE_SUSTANCIA:
+            if not patron.search(frase) or f"{clase}_almacenamiento_kg" in almacenadas:
+                continue
+            unidad, cantidad = m.group(m.lastindex or 0), _cifra(m)
+            if unidad in ("kg", "kilos", "kilogramos"):
+                kilos = cantidad
+            elif unidad in ("toneladas", "ton", "tons", "t"):
+                kilos = cantidad * 1000
+            elif densidad is not None:
+                por_m3 = unidad in ("m3", "m³", "metros cubicos")
+                kilos = cantidad * (densidad if por_m3 else densidad / 1000)
+                supuestos.append(
+                    f"{numero_cl(cantidad)} {'m³' if por_m3 else 'litros'} × {numero_cl(densidad)} kg/m³ "
+                    f"(densidad supuesta) = {numero_cl(kilos)} kg"
+                )
+            else:
+                continue  # un volumen sin densidad conocida no se convierte
+            almacenadas[f"{clase}_almacenamiento_kg"] = kilos
+    return almacenadas
 
 
 def _negada(normal: str, m: re.Match[str]) -> bool:
@@ -329,3 +380,30 @@ def _numero(texto: str) -> float:
     if re.fullmatch(r"\d{1,3}(\.\d{3})+", texto):
         return float(texto.replace(".", ""))
     return float(texto.replace(",", "."))
+
+
+# Una cantidad de proyecto dicha con su unidad (no una distancia «a 3 km de», ni años, días o personas).
+_CANTIDAD_DICHA = re.compile(
+    _CIFRA
+    + r"\s*(?:toneladas|tons?|t/\w+|t|tpd|tpa|m3|m³|metros cubicos|ha|hectareas|km|kilometros|kv|mw|kva|kg"
+    r"|kilos|kilogramos|l/s|litros|plataformas|sondajes|metros|m)\b"
+)
+_DISTANCIA = re.compile(r"\b(?:a|unos|unas|aprox\w*|cerca de|menos de|mas de)\s*$")
+
+
+def cantidades_no_leidas(normal: str, leidas: Iterable[float], supuestos: Iterable[str] = ()) -> list[str]:
+    """Las cantidades del mensaje (ya sin tildes) que ninguna lectura usó, tal como se dijeron («35
+    toneladas»): el motor no las evaluó y la respuesta debe decirlo. Una cantidad se da por leída si su
+    valor es el de alguna leída o de una conversión común (t ↔ kg, año ↔ mes, día ↔ mes)."""
+    candidatas = {round(v * f, 6) for v in leidas for f in (1, 1000, 0.001, 12, 1 / 12, 30, 1 / 30)}
+    for supuesto in supuestos:
+        candidatas |= {
+            round(_numero(n), 6) for n in re.findall(r"\d{1,3}(?:\.\d{3})+|\d+(?:,\d+)?", supuesto)
+        }
+    no_leidas = []
+    for m in _CANTIDAD_DICHA.finditer(normal):
+        if _DISTANCIA.search(normal[max(0, m.start() - 12) : m.start()]):
+            continue
+        if not any(abs(round(_cifra(m), 6) - c) <= 1e-6 * max(1.0, c) for c in candidatas):
+            no_leidas.append(m.group(0).strip())
+    return list(dict.fromkeys(no_leidas))

@@ -131,7 +131,7 @@ def extraer_entidades(
     e.cantidades, e.supuestos = dichas.valores, dichas.supuestos
     e.circunstancias = circunstancias_dichas(texto)
     e.areas = areas_dichas(texto)
-    e.componentes = componentes_dichos(normal)
+    e.componentes = componentes_dichos(normal, e.supuestos)
     if e.tipo is None and "capacidad_extraccion_t_mes" in e.cantidades and FAENA_DESCRITA.search(normal):
         e.tipo = "explotacion"
     return e

@@ -224,12 +224,14 @@ def redactar_evaluacion(
     *,
     supuestos: Sequence[str] = (),
     dichas: Mapping[str, str] | None = None,
+    no_leidas: Sequence[str] = (),
 ) -> tuple[str, list[Fuente]]:
     """La respuesta a un proyecto descrito, desde el resultado de `evaluar_proyecto`: la vía primero,
     las cuentas hechas para llegar a las unidades del motor (`supuestos`), el literal y cada cantidad
     frente a su umbral, los efectos del Art. 11 (con la frase del usuario que declaró cada uno:
-    `dichas`, circunstancia → frase) y lo que falta y podría cambiar el resultado. Devuelve el texto y
-    las fuentes en el orden de sus [n]."""
+    `dichas`, circunstancia → frase), lo que falta y podría cambiar el resultado, las cantidades que no se
+    pudieron leer (`no_leidas`: con ellas no se descarta el ingreso) y qué tan seguro es. Devuelve el texto
+    y las fuentes en el orden de sus [n]."""
     dichas = dichas or {}
     fuentes: list[Fuente] = []
 
@@ -254,6 +256,11 @@ def redactar_evaluacion(
     clasificacion = resultado["clasificacion"]
     lugar = ", ".join(x for x in (resultado.get("comuna"), resultado.get("region")) if x)
     parrafos = [f"Con los datos que indica ({lugar}), el proyecto {_VIA[clasificacion]}."]
+    if no_leidas and clasificacion == "NO_INGRESA":
+        parrafos[0] = (
+            f"Con lo que pude leer de su mensaje ({lugar}), el proyecto {_VIA[clasificacion]}; pero hay "
+            "cantidades que no pude leer, así que no puedo descartar que ingrese por otra letra."
+        )
     if supuestos:
         parrafos.append("Cuentas hechas con sus datos: " + "; ".join(supuestos) + ".")
     umbrales = resultado.get("umbrales", [])
@@ -333,6 +340,23 @@ def redactar_evaluacion(
         )
         parrafos.append(f"Permisos ambientales sectoriales que traen sus partes: {lista}.")
     pendientes = [a for a in resultado["advertencias"] if "pertinencia" not in a]
+    if no_leidas:
+        pendientes.insert(
+            0,
+            "No pude leer como parte del proyecto: "
+            + ", ".join(f"«{c}»" for c in no_leidas)
+            + ". Si alguna es una parte de la faena (una bodega, un estanque, una obra), dígala con su "
+            "nombre y su unidad: puede cambiar el resultado.",
+        )
     if pendientes:
         parrafos.append("Lo que podría cambiar el resultado:\n" + "\n".join(f"- {a}" for a in pendientes))
+    if no_leidas:
+        parrafos.append(
+            "_Qué tan seguro estoy: medianamente; hay cantidades de su mensaje que no pude leer._"
+        )
+    else:
+        parrafos.append(
+            "_Qué tan seguro estoy: bastante; la vía sale del motor con las cantidades que usted dio, frente "
+            "a los umbrales del reglamento._"
+        )
     return "\n\n".join(parrafos), fuentes

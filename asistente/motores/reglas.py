@@ -11,6 +11,7 @@ from typing import Any
 
 from asistente.acciones import accion_proponer, texto_de_propuesta
 from asistente.motores import externas, permisos
+from asistente.motores.descripcion import cantidades_no_leidas
 from asistente.motores.entidades import (
     MI_PROYECTO,
     Entidades,
@@ -241,10 +242,12 @@ class MotorReglas:
         llamada = ejecutar("evaluar_proyecto", parametros, contexto=turno.contexto)
         if llamada["error"]:
             return Respuesta(f"No pude evaluar el proyecto descrito: {llamada['error']}", llamadas=[llamada])
+        leidas = [*e.cantidades.values(), *(v for v in e.componentes.values() if not isinstance(v, bool))]
         texto_respuesta, fuentes = redactar_evaluacion(
             llamada["resultado"],
             supuestos=e.supuestos,
             dichas={d.circunstancia: d.frase for d in e.circunstancias},
+            no_leidas=cantidades_no_leidas(texto, leidas, e.supuestos),
         )
         turno.contexto.fuentes[:] = fuentes
         return Respuesta(

@@ -10,7 +10,8 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 
-from normativa.busqueda import hibrida
+from normativa.busqueda import candidatos as busqueda_candidatos
+from normativa.busqueda import orden as busqueda_orden
 from normativa.busqueda.familias import familias_de
 from normativa.busqueda.reordenar import PESOS, copias, la_ley_primero, reordenar
 from normativa.embeddings import embeber_consulta
@@ -39,32 +40,34 @@ def muestras(
 ) -> list[Muestra]:
     """(id, pregunta, ¿acierta este fragmento?) → rasgos de sus candidatos."""
     resultado = []
-    base = hibrida._fragmentos_buscables(
+    base = busqueda_candidatos.fragmentos_buscables(
         normas=None, temas=None, tipos_documento=None, incluir_derogados=False, incluir_documentacion=False
     )
     for identificador, pregunta, acierta in preguntas:
         vector = embeber_consulta(pregunta)
-        densos = hibrida._candidatos_densos(base, vector)
+        densos = busqueda_candidatos.candidatos_densos(base, vector)
         expandida = expandir_consulta(pregunta)
-        lexemas = hibrida._lexemas(expandida)
-        textuales = hibrida._candidatos_texto(base, lexemas)
-        puntajes = hibrida._fusionar(densos, textuales)
-        pesos = hibrida._pesos_normativos(list(puntajes))
+        lexemas = busqueda_candidatos.lexemas_de_la_consulta(expandida)
+        textuales = busqueda_candidatos.candidatos_texto(base, lexemas)
+        puntajes = busqueda_orden.fusionar(densos, textuales)
+        pesos = busqueda_orden.pesos_normativos(list(puntajes))
         puntajes = {fid: p * pesos.get(fid, 1.0) for fid, p in puntajes.items()}
         familias = familias_de(pregunta)
-        anclas = hibrida.anclas_de_familias(base, familias, vector, lexemas)
+        anclas = busqueda_orden.anclas_de_familias(base, familias, vector, lexemas)
         candidatos = reordenar(
             lexemas=lexemas,
             familias=familias,
             densos=[pk for pk, _ in densos],
             textuales=[pk for pk, _ in textuales],
-            orden_inicial=hibrida.orden_a_reordenar({**dict.fromkeys(anclas, 0.0), **puntajes}, anclas),
+            orden_inicial=busqueda_orden.orden_a_reordenar(
+                {**dict.fromkeys(anclas, 0.0), **puntajes}, anclas
+            ),
             consulta_texto=expandida,
         )
         referencias = extraer_referencias(pregunta)
-        realces = hibrida._fragmentos_citados(base, referencias)
+        realces = busqueda_orden.fragmentos_citados(base, referencias)
         if referencias.termino_definido:
-            for pk, valor in hibrida._definiciones(base, referencias.termino_definido).items():
+            for pk, valor in busqueda_orden.definiciones(base, referencias.termino_definido).items():
                 realces[pk] = realces.get(pk, 0.0) + valor
         fragmentos = FragmentoLegal.objects.select_related("norma").in_bulk(
             [c.fragmento_id for c in candidatos]
@@ -73,7 +76,7 @@ def muestras(
             Muestra(
                 id=identificador,
                 rasgos=[c.rasgos for c in candidatos],
-                realces=[realces.get(c.fragmento_id, 0.0) * hibrida.ESCALA_REALCE for c in candidatos],
+                realces=[realces.get(c.fragmento_id, 0.0) * busqueda_orden.ESCALA_REALCE for c in candidatos],
                 aciertos=[acierta(fragmentos[c.fragmento_id]) for c in candidatos],
                 copias=copias(candidatos),
             )

@@ -7,18 +7,14 @@ from django.db import connection
 from django.test.utils import CaptureQueriesContext
 
 from normativa import services
-from normativa.busqueda import hibrida
+from normativa.busqueda import candidatos
+from normativa.busqueda import orden as modulo_orden
 from normativa.busqueda import reordenar as modulo_reordenar
-from normativa.busqueda.hibrida import (
-    PESO_MODIFICATORIO,
-    SIMILITUD_MINIMA,
-    ErrorDeBusqueda,
-    SenalesDeAbstencion,
-    _pesos_normativos,
-    buscar_documentacion,
-    buscar_normativa,
-)
+from normativa.busqueda.abstencion import SIMILITUD_MINIMA, SenalesDeAbstencion
+from normativa.busqueda.hibrida import buscar_documentacion, buscar_normativa
+from normativa.busqueda.orden import PESO_MODIFICATORIO, pesos_normativos
 from normativa.busqueda.reordenar import CANDIDATOS_REORDENADOS, la_ley_primero, reordenar
+from normativa.busqueda.tipos import ErrorDeBusqueda
 from normativa.embeddings import embeber_consulta
 from normativa.glosario import expandir_consulta, expandir_siglas
 from normativa.ingesta.corpus import documentacion_cargar
@@ -164,7 +160,7 @@ def test_un_articulo_que_modifica_otra_ley_pesa_menos_que_el_texto_refundido():
     modificatorio = base.get(breadcrumb="Ley 20.417 › Artículo primero")
     refundido = base.get(norma__sigla="Ley 19.300", articulo="11", letra="", transitorio=False)
 
-    pesos = _pesos_normativos([modificatorio.pk, refundido.pk])
+    pesos = pesos_normativos([modificatorio.pk, refundido.pk])
 
     assert modificatorio.modificatorio and not refundido.modificatorio
     assert pesos[modificatorio.pk] == pytest.approx(0.8 * PESO_MODIFICATORIO)
@@ -208,7 +204,7 @@ def test_un_vector_de_consulta_precalculado_da_el_mismo_resultado():
 
 
 def test_con_un_filtro_restrictivo_el_texto_puntua_toda_la_norma_filtrada(monkeypatch):
-    monkeypatch.setattr(hibrida, "PREFILTRO_TEXTO", 5)  # los 5 mejores no son de la Ley 20.600
+    monkeypatch.setattr(candidatos, "PREFILTRO_TEXTO", 5)  # los 5 mejores no son de la Ley 20.600
 
     busqueda = buscar_normativa(
         consulta="evaluación ambiental de proyectos", modo="texto", normas=["Ley 20.600"], top_k=5
@@ -242,7 +238,7 @@ def test_una_definicion_hallada_por_su_termino_da_confianza_alta_aunque_la_pregu
 
 
 def test_una_palabra_compuesta_ausente_del_corpus_busca_por_sus_partes():
-    lexemas = hibrida._lexemas("¿Un concentraducto entre la planta y el puerto?")
+    lexemas = candidatos.lexemas_de_la_consulta("¿Un concentraducto entre la planta y el puerto?")
 
     assert "concentraduct" in lexemas and "duct" in lexemas
 
@@ -315,7 +311,7 @@ def test_la_oracion_que_depende_del_plazo_elegido_va_con_el():
 def test_las_anclas_de_la_familia_entran_al_grupo_que_se_reordena():
     puntajes = {pk: 1.0 / pk for pk in range(1, 201)}
 
-    orden = hibrida.orden_a_reordenar(puntajes, anclas=[150, 3])
+    orden = modulo_orden.orden_a_reordenar(puntajes, anclas=[150, 3])
 
     grupo = orden[:CANDIDATOS_REORDENADOS]
     assert 150 in grupo and 3 in grupo and len(orden) == len(puntajes)
@@ -323,27 +319,27 @@ def test_las_anclas_de_la_familia_entran_al_grupo_que_se_reordena():
 
 
 def test_una_pregunta_de_eia_o_dia_reordena_el_articulo_11_aunque_la_busqueda_no_lo_traiga():
-    base = hibrida._fragmentos_buscables(
+    base = candidatos.fragmentos_buscables(
         normas=None, temas=None, tipos_documento=None, incluir_derogados=False, incluir_documentacion=False
     )
     pregunta = "¿Qué efectos obligan a presentar un estudio en vez de una declaración?"
 
-    anclas = hibrida.anclas_de_familias(base, ("eia_o_dia",), embeber_consulta(pregunta))
+    anclas = modulo_orden.anclas_de_familias(base, ("eia_o_dia",), embeber_consulta(pregunta))
 
     citas_anclas = {f.norma.sigla + " " + f.articulo for f in FragmentoLegal.objects.filter(pk__in=anclas)}
     assert "Ley 19.300 11" in citas_anclas
 
 
 def test_un_permiso_nombrado_por_su_epigrafe_en_palabras_de_faena_se_reordena_aunque_quede_lejos():
-    base = hibrida._fragmentos_buscables(
+    base = candidatos.fragmentos_buscables(
         normas=None, temas=None, tipos_documento=None, incluir_derogados=False, incluir_documentacion=False
     )
     pregunta = "Para el camino de acceso hay que desviar un estero. ¿Qué permiso sectorial se necesita?"
     # el glosario traduce «desviar un estero» al nombre del PAS: «modificaciones de cauce»
-    lexemas = hibrida._lexemas(expandir_consulta(pregunta))
+    lexemas = candidatos.lexemas_de_la_consulta(expandir_consulta(pregunta))
 
-    anclas = hibrida.anclas_de_familias(base, ("permiso",), embeber_consulta(pregunta), lexemas)
-    sin_epigrafe = hibrida.anclas_de_familias(base, ("permiso",), embeber_consulta(pregunta))
+    anclas = modulo_orden.anclas_de_familias(base, ("permiso",), embeber_consulta(pregunta), lexemas)
+    sin_epigrafe = modulo_orden.anclas_de_familias(base, ("permiso",), embeber_consulta(pregunta))
 
     def citas(ids: list[int]) -> set[str]:
         return {f.norma.sigla + " " + f.articulo for f in FragmentoLegal.objects.filter(pk__in=ids)}
@@ -433,7 +429,7 @@ def test_citar_el_corpus_gana_a_cualquier_senal_y_citar_solo_normas_ausentes_es_
 
 
 def test_las_anclas_respetan_los_filtros_de_la_busqueda_aunque_las_mas_cercanas_queden_fuera():
-    base = hibrida._fragmentos_buscables(
+    base = candidatos.fragmentos_buscables(
         normas=["DS 40"],
         temas=None,
         tipos_documento=None,
@@ -442,11 +438,11 @@ def test_las_anclas_respetan_los_filtros_de_la_busqueda_aunque_las_mas_cercanas_
     )
     pregunta = "¿Qué plazo tiene la Ley 19.300 para reclamar ante el Comité de Ministros?"
 
-    anclas = hibrida.anclas_de_familias(base, ("plazo", "recursos"), embeber_consulta(pregunta))
+    anclas = modulo_orden.anclas_de_familias(base, ("plazo", "recursos"), embeber_consulta(pregunta))
 
     normas = set(FragmentoLegal.objects.filter(pk__in=anclas).values_list("norma__sigla", flat=True))
     assert normas == {"DS 40"}
-    assert len(anclas) == 2 * hibrida.ANCLAS_POR_FAMILIA
+    assert len(anclas) == 2 * modulo_orden.ANCLAS_POR_FAMILIA
 
 
 def test_el_epigrafe_que_lee_el_reordenador_sigue_al_texto_corregido_en_el_admin():
