@@ -287,8 +287,10 @@ def redactar_evaluacion(
             )
         else:
             textos = "; ".join(u["texto"] for u in del_literal)
+            exige = "; ".join(f"«{c}»" for c in del_literal[0].get("exige", ()))
+            dice = f", que exige {exige}" if exige else ""
             parrafos.append(
-                f"No alcanza el umbral {nombre} del Art. 3 del DS 40 (letra {letra}) del "
+                f"No alcanza el umbral {nombre} del Art. 3 del DS 40{dice} (letra {letra}) del "
                 f"Art. 10 de la Ley 19.300): {textos}{referencias}."
             )
     con_umbral = {u["literal"] for u in umbrales}

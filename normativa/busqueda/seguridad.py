@@ -59,11 +59,11 @@ def seguridad_de(pregunta: str, busqueda: ResultadoBusqueda) -> Seguridad:
         return Seguridad("poco", "no encontré en el corpus un artículo que lo trate")
     primero = busqueda.resultados[0]
     referencias = busqueda.referencias
-    if referencias.articulo or referencias.termino_definido:
-        return Seguridad("bastante", "cita el artículo o el término que usted nombró")
     rasgos = primero.rasgos
     cobertura = primero.cobertura or 0.0
     falta = _hecho_que_falta(pregunta, [r.oracion or r.texto for r in busqueda.resultados[:1]])
+    if (referencias.articulo or referencias.termino_definido) and not falta:
+        return Seguridad("bastante", "cita el artículo o el término que usted nombró")
     if busqueda.confianza == "LOW" or cobertura < COBERTURA_POCA:
         return Seguridad("poco", "ningún artículo trata directamente lo que pregunta")
     if falta and _hecho_que_falta(pregunta, [r.oracion or r.texto for r in busqueda.resultados[:3]]):

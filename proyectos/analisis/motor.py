@@ -32,7 +32,7 @@ from proyectos.analisis.permisos import (
     permisos_requeridos,
     referencias_del_155,
 )
-from proyectos.analisis.reglas import AVISO_REVISAR
+from proyectos.analisis.reglas import AVISO_REVISAR, POR_LITERAL
 from proyectos.analisis.resultado import (
     Alerta,
     Clasificacion,
@@ -540,6 +540,8 @@ def _umbral_con_fundamento(
         "cumple": umbral["cumple"],
         "fundamento": [resueltas[id(r)] for r in umbral["refs"]],
     }
+    if regla := POR_LITERAL.get(umbral["literal"]):
+        resultado["exige"] = regla.citas  # las palabras del literal que fijan el umbral, para decirlas
     return _con_aviso(resultado, avisos.get(umbral["literal"]))
 
 

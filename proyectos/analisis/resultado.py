@@ -78,6 +78,8 @@ class Umbral(TypedDict):
     cumple: bool
     fundamento: list[Fundamento]
     aviso_regla: NotRequired[str]
+    # Las palabras del literal que fijan el umbral («mayores a 3 MW»), tal como están escritas.
+    exige: NotRequired[tuple[str, ...]]
 
 
 class PermisoAplicable(TypedDict):
