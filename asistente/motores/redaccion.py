@@ -17,6 +17,7 @@ from typing import Any
 from asistente.registro import Fuente
 from asistente.turno.memoria import terminos
 from config.texto import sin_tildes
+from normativa.busqueda.familias import pide_plazo, tiene_tiempo
 from normativa.oraciones import oraciones_de
 from proyectos.analisis.fundamentos import ARTICULO_REGLAMENTO as ARTICULO_DEL_REGLAMENTO
 from proyectos.analisis.fundamentos import SOLO_LEY
@@ -113,6 +114,10 @@ _HECHO = re.compile(
 )
 
 
+# «¿hay algo más rápido?»: la rapidez de un trámite la dicen sus plazos; la ventana que trae uno.
+_RAPIDEZ = re.compile(r"\b(mas )?(rapid|expedit|breve)\w*|\bdemora\w*|\btarda\w*|\bacelerar?\b")
+
+
 def recortar(extracto: str, pregunta: str, maximo: int) -> str:
     """Cada oración del extracto (la búsqueda elige una a tres: la que responde, la casi igual y la del
     aspecto preguntado), recortada a `maximo` palabras si es más larga."""
@@ -126,12 +131,20 @@ def _ventana(oracion: str, pregunta: str, maximo: int) -> str:
     if len(palabras) <= maximo or len(_ENUMERACION.findall(oracion)) >= 2:
         return oracion  # una lista («a) … b) … c) …») es la respuesta entera: no se corta
     raices = terminos(pregunta)
+    plazo = pide_plazo(pregunta) or bool(_RAPIDEZ.search(sin_tildes(pregunta)))
 
-    def valor(inicio: int) -> tuple[int, int, int]:
+    def valor(inicio: int) -> tuple[bool, int, int, int]:
         ventana = " ".join(palabras[inicio : inicio + maximo])
         plano = sin_tildes(ventana)
         trae = sum(1 for p in _PALABRA.findall(plano) if p[:5] in raices)
-        return trae + len(_HECHO.findall(plano)), int(bool(re.search(r"\d|dias|meses|anos", plano))), -inicio
+        # si pide un plazo, la ventana que lo trae antes que la que repite más palabras de la pregunta
+        con_plazo = plazo and tiene_tiempo(plano)
+        return (
+            con_plazo,
+            trae + len(_HECHO.findall(plano)),
+            int(bool(re.search(r"\d|dias|meses|anos", plano))),
+            -inicio,
+        )
 
     mejor = max(range(0, len(palabras) - maximo + 1), key=valor)
     ventana = " ".join(palabras[mejor : mejor + maximo])
@@ -157,9 +170,7 @@ def hecho_preguntado(pregunta: str, oracion: str) -> str:
     mil unidades tributarias anuales»), o «» si la pregunta no pide un plazo o una cifra o la oración no
     lo trae."""
     normal = sin_tildes(pregunta)
-    if re.search(
-        r"\bplazo|\bcuant[oa]s? (dias|meses|anos|tiempo)|\bcuanto (demora|tarda|dura)|\bhasta cuando", normal
-    ):
+    if pide_plazo(pregunta):
         patron = _TIEMPO_DICHO
     elif re.search(r"\bcuant[oa]s?\b|\bmonto\b|\bde cuanto\b", normal):
         patron = _CIFRA_DICHA

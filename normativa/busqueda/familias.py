@@ -55,7 +55,7 @@ FAMILIAS: tuple[Familia, ...] = (
         _re(
             r"\bplazos?\b|\bcuant[oa]s? (dias|meses|anos|tiempo|veces)\b|\bmas tiempo\b|\bprorrog|"
             r"\bextension\b|\bampliar? el plazo|\bvence\w*\b|\bcuanto (demora|tarda|dura)|\bdentro de cuanto|"
-            r"\bhorario\b|\ben que (momento|fecha)"
+            r"\bhorario\b|\ben que (momento|fecha)|\bhasta cuando\b"
         ),
         _re(r"\bplazos?\b|\bdentro de(l)? (los )?\w+ dias\b|\bextension del plazo|\bprorroga"),
         solo_preguntada=True,
@@ -251,6 +251,14 @@ def familias_de(consulta: str, *, preguntado: str | None = None) -> tuple[str, .
 def afin(familias: tuple[str, ...], texto: str) -> bool:
     """Indica si el texto (encabezado o inicio del fragmento, sin tildes) es de la clase de alguna familia."""
     return any(POR_NOMBRE[nombre].afinidad.search(texto) for nombre in familias)
+
+
+_PLAZO = next(f for f in FAMILIAS if f.nombre == "plazo")
+
+
+def pide_plazo(consulta: str) -> bool:
+    """Indica si la consulta pide un plazo: «¿en cuánto tiempo?», «¿hasta cuándo?»."""
+    return bool(_PLAZO.pregunta.search(" ".join(sin_tildes(consulta).split())))
 
 
 def tiene_tiempo(texto: str) -> bool:

@@ -23,7 +23,7 @@ from dataclasses import dataclass
 from typing import Literal
 
 from config.texto import sin_tildes
-from normativa.busqueda.familias import aspectos_de, tiene_tiempo
+from normativa.busqueda.familias import aspectos_de, pide_plazo, tiene_tiempo
 from normativa.busqueda.hibrida import ResultadoBusqueda
 
 Nivel = Literal["bastante", "medianamente", "poco"]
@@ -86,7 +86,7 @@ def _hecho_que_falta(pregunta: str, oraciones: list[str]) -> str:
     normal = " ".join(sin_tildes(pregunta).split())
     textos = [" ".join(sin_tildes(o).split()) for o in oraciones]
     pedidos: list[tuple[str, bool]] = []
-    if re.search(r"\bplazo|\bcuant[oa]s? (dias|meses|anos|tiempo)|\bcuanto (demora|tarda|dura)", normal):
+    if pide_plazo(normal):
         pedidos.append(("un plazo", any(tiene_tiempo(t) for t in textos)))
     if _PIDE_CIFRA.search(normal):
         pedidos.append(("una cifra", any(_CIFRA.search(t) for t in textos)))

@@ -1,6 +1,6 @@
 """Redacción sin modelo: la primera fuente responde y nombra la institución que su artículo regula."""
 
-from asistente.motores.redaccion import elegir_fuentes, redactar
+from asistente.motores.redaccion import elegir_fuentes, hecho_preguntado, recortar, redactar
 from asistente.registro import Fuente
 
 
@@ -79,3 +79,48 @@ def test_las_secciones_de_una_misma_guia_cuentan_como_una_sola_fuente():
     elegidas = elegir_fuentes(fuentes)
 
     assert [f["norma"] for f in elegidas] == ["Guía SEA PAS 137", "DS 40"]
+
+
+LARGA = (
+    "Si el titular es una empresa de menor tamaño y presenta una Declaración, podrá comprometer a su costo "
+    "un proceso de evaluación y certificación de conformidad respecto del cumplimiento de la normativa "
+    "aplicable al proyecto, de acuerdo a lo señalado en la ley y en el reglamento, y la empresa de menor "
+    "tamaño deberá acompañar los antecedentes que acrediten esa calidad ante el Servicio, junto con los "
+    "documentos del proyecto y de la empresa de menor tamaño que lo presenta, y el Servicio verificará la "
+    "presentación dentro del plazo de diez días contados desde su ingreso, y si cumple la calificará."
+)
+
+
+def test_una_oracion_corta_no_se_recorta():
+    assert recortar("La Declaración se presenta ante el Servicio.", "¿Dónde se presenta?", 70) == (
+        "La Declaración se presenta ante el Servicio."
+    )
+
+
+def test_una_oracion_larga_se_recorta_a_la_ventana_que_responde_con_puntos_suspensivos():
+    recortada = recortar(LARGA, "¿Qué debe acompañar la empresa de menor tamaño?", 30)
+    assert len(recortada.split()) <= 32
+    assert "…" in recortada
+    assert "menor tamaño" in recortada
+
+
+def test_si_pregunta_por_rapidez_la_ventana_trae_el_plazo_aunque_repita_menos_palabras():
+    recortada = recortar(LARGA, "Somos empresa de menor tamaño, ¿hay un camino más rápido?", 30)
+    assert "diez días" in recortada
+
+
+def test_una_lista_de_letras_no_se_recorta():
+    lista = "Deberá contener: " + " ".join(
+        f"{letra}) un antecedente de la lista del proyecto y su entorno" for letra in "abcdefgh"
+    )
+    assert recortar(lista, "¿Qué debe contener?", 20) == lista
+
+
+def test_el_plazo_preguntado_va_primero_tal_como_lo_dice_la_oracion():
+    assert hecho_preguntado("¿En qué plazo se califica?", LARGA) == "Diez días"
+    assert hecho_preguntado("¿Quién califica?", LARGA) == ""
+
+
+def test_la_cifra_preguntada_va_primero():
+    multa = "La infracción gravísima se sancionará con multa de hasta diez mil unidades tributarias anuales."
+    assert hecho_preguntado("¿De cuánto es la multa?", multa) == "Diez mil unidades tributarias anuales"

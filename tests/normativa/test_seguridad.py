@@ -1,0 +1,95 @@
+"""Qué tan seguro está el asistente de una respuesta: por lo que el primer artículo dice, no por el
+tono. Preguntas y oraciones escritas para estas pruebas (no son de ningún conjunto de evaluación)."""
+
+from normativa.busqueda.hibrida import ResultadoBusqueda
+from normativa.busqueda.seguridad import COBERTURA_BASTANTE, COBERTURA_POCA, seguridad_de
+from normativa.busqueda.tipos import Resultado
+from normativa.referencias import Referencias
+
+
+def resultado(oracion: str, *, cobertura: float = 0.5, familia: float = 1.0, texto: float = 1.0) -> Resultado:
+    return Resultado(
+        fragmento_id=1,
+        norma="Ley 19.300",
+        tipo_documento="ley",
+        articulo="20",
+        letra="",
+        texto=oracion,
+        breadcrumb="",
+        cita="Ley 19.300, Art. 20",
+        url="https://www.bcn.cl/leychile/navegar?idNorma=30667",
+        score=1.0,
+        similitud=0.9,
+        oracion=oracion,
+        cobertura=cobertura,
+        rasgos={"familia": familia, "texto": texto},
+    )
+
+
+def busqueda(*resultados: Resultado, confianza: str = "HIGH", referencias: Referencias | None = None):
+    return ResultadoBusqueda(
+        consulta="",
+        modo="hibrido",
+        confianza=confianza,
+        resultados=list(resultados),
+        referencias=referencias or Referencias(),
+    )
+
+
+RECLAMO = "Podrá reclamarse, dentro del plazo de treinta días, ante el Comité de Ministros."
+
+
+def test_el_articulo_que_trata_lo_preguntado_y_trae_el_plazo_da_bastante():
+    seguridad = seguridad_de("¿En qué plazo se reclama contra la resolución?", busqueda(resultado(RECLAMO)))
+    assert seguridad.nivel == "bastante"
+    assert "trata directamente" in seguridad.motivo
+
+
+def test_si_pide_un_plazo_y_ningun_articulo_cercano_lo_trae_es_poco_y_dice_que_falta():
+    sin_plazo = resultado("En contra de la resolución podrá reclamarse ante el Comité de Ministros.")
+    seguridad = seguridad_de("¿En qué plazo se reclama contra la resolución?", busqueda(sin_plazo))
+    assert seguridad.nivel == "poco"
+    assert "un plazo" in seguridad.motivo
+
+
+def test_si_el_plazo_esta_en_el_segundo_articulo_es_medianamente_y_remite_a_los_otros():
+    sin_plazo = resultado("En contra de la resolución podrá reclamarse ante el Comité de Ministros.")
+    seguridad = seguridad_de("¿En qué plazo se reclama?", busqueda(sin_plazo, resultado(RECLAMO)))
+    assert seguridad.nivel == "medianamente"
+    assert "no dice un plazo" in seguridad.motivo
+
+
+def test_si_pregunta_quien_y_el_articulo_no_nombra_un_organo_no_es_bastante():
+    sin_organo = resultado("La resolución podrá reclamarse dentro de treinta días.")
+    seguridad = seguridad_de("¿Ante quién se reclama la resolución?", busqueda(sin_organo))
+    assert seguridad.nivel != "bastante"
+    assert "quién" in seguridad.motivo
+
+
+def test_una_cobertura_bajo_el_minimo_es_poco():
+    lejano = resultado(RECLAMO, cobertura=COBERTURA_POCA / 2)
+    assert seguridad_de("¿Qué pasa con los glaciares?", busqueda(lejano)).nivel == "poco"
+
+
+def test_una_cobertura_media_sin_familia_es_medianamente():
+    medio = resultado(RECLAMO, cobertura=(COBERTURA_POCA + COBERTURA_BASTANTE) / 2, familia=0.0)
+    assert seguridad_de("¿Cómo se reclama?", busqueda(medio)).nivel == "medianamente"
+
+
+def test_sin_resultados_o_fuera_del_corpus_es_poco():
+    assert seguridad_de("¿Algo?", busqueda(confianza="NONE")).nivel == "poco"
+
+
+def test_nombrar_el_articulo_da_bastante_salvo_que_falte_el_dato_pedido():
+    citado = Referencias(normas=("Ley 19.300",), articulo="20")
+    sin_plazo = resultado("En contra de la resolución podrá reclamarse ante el Comité de Ministros.")
+    assert (
+        seguridad_de(
+            "¿Qué dice el artículo 20 de la Ley 19.300?", busqueda(sin_plazo, referencias=citado)
+        ).nivel
+        == "bastante"
+    )
+    pide_plazo = seguridad_de(
+        "¿Qué plazo da el artículo 20 de la Ley 19.300?", busqueda(sin_plazo, referencias=citado)
+    )
+    assert pide_plazo.nivel != "bastante"
