@@ -16,11 +16,11 @@ from typing import Any
 
 from asistente.registro import Fuente
 from asistente.turno.memoria import terminos
+from config.seia import ARTICULO_REGLAMENTO as ARTICULO_DEL_REGLAMENTO
+from config.seia import SOLO_LEY
 from config.texto import sin_tildes
 from normativa.busqueda.familias import pide_plazo, tiene_tiempo
 from normativa.oraciones import oraciones_de
-from proyectos.analisis.fundamentos import ARTICULO_REGLAMENTO as ARTICULO_DEL_REGLAMENTO
-from proyectos.analisis.fundamentos import SOLO_LEY
 
 MAXIMO_FUENTES = 3
 MAXIMO_FUENTES_A_PEDIDO = 6

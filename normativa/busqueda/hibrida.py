@@ -165,16 +165,19 @@ def _buscar(
         puntajes = fusionar(densos, textuales)
     familias = familias_de(consulta, preguntado=nucleo_de_la_pregunta(consulta))
     reordenados: dict[int, Candidato] = {}
+    citados: dict[int, float] = {}
     if modo == "hibrido":
         pesos = pesos_normativos(list(puntajes))
         puntajes = {fid: p * pesos.get(fid, 1.0) for fid, p in puntajes.items()}
+        citados = fragmentos_citados(base, referencias, puntajes)
+        # lo citado y lo que lo desarrolla entra al grupo que se reordena: así se elige su oración
         anclas_ = anclas_de_familias(base, familias, vector, lexemas, por_omision=por_omision)
+        anclas_ += [pk for pk in citados if pk not in anclas_]
         puntajes, reordenados = reordenados_por_el_reordenador(
             puntajes, expandida, lexemas, familias, densos, textuales, anclas_
         )
     # Lo citado o definido que no fue candidato parte del puntaje del último reordenado.
     piso = min((c.puntaje for c in reordenados.values()), default=0.0)
-    citados = fragmentos_citados(base, referencias) if modo == "hibrido" else {}
     for fragmento_id, realce in citados.items():
         puntajes[fragmento_id] = puntajes.get(fragmento_id, piso) + realce * ESCALA_REALCE
     definidas: dict[int, float] = {}

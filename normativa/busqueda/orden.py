@@ -5,12 +5,13 @@ de una lista que se agrupan y la diversidad por artículo."""
 from __future__ import annotations
 
 import re
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 
 import numpy as np
 from django.db.models import Q, QuerySet
 from rapidfuzz import fuzz
 
+from config.seia import desarrollo
 from config.texto import sin_tildes
 from normativa.busqueda.candidatos import fragmentos_admitidos
 from normativa.busqueda.familias import anclas_por_cercania, lexemas_de_epigrafes
@@ -171,20 +172,69 @@ def fusionar(densos: list[tuple[int, float]], textuales: list[tuple[int, float]]
     return puntajes
 
 
-def fragmentos_citados(base: QuerySet[FragmentoLegal], referencias: Referencias) -> dict[int, float]:
-    """Realce para lo que la pregunta cita: artículo (y letra) en la norma citada, o norma sola."""
+REALCE_CITADO = 0.2  # el artículo (o la letra) que la pregunta cita
+REALCE_DESARROLLO = 0.1  # el artículo del Reglamento que desarrolla el citado de la ley, o al revés
+
+
+def fragmentos_citados(
+    base: QuerySet[FragmentoLegal], referencias: Referencias, puntajes: Mapping[int, float] | None = None
+) -> dict[int, float]:
+    """Realce para lo que la pregunta cita: artículo (y letra) en la norma citada, y el artículo que lo
+    desarrolla (Ley 19.300 Art. 11 d) ↔ DS 40 Art. 8).
+
+    Si la pregunta no nombra la norma («el art. 11 d)»), el artículo es el de la norma cuyo fragmento
+    citado más calza con el resto de la pregunta (`puntajes`), y a igual calce el de la norma de más
+    peso: «sistemas de vida, art. 11 c)» es la Ley 19.300 y no el Art. 11 c) de otra ley."""
     if not referencias.articulo:
         return {}
     filtro = base.filter(articulo=referencias.articulo)
     if referencias.normas:
         filtro = filtro.filter(norma__sigla__in=referencias.normas)
+    filas = list(filtro.values_list("pk", "letra", "norma__sigla", "norma__peso_busqueda"))
+    if not referencias.normas:
+        filas = _de_la_norma_que_calza(filas, referencias.letra, puntajes or {})
+    realces = _realces_del_articulo(
+        [(pk, letra) for pk, letra, _, _ in filas], referencias.letra, REALCE_CITADO
+    )
+    for sigla in {sigla for _, _, sigla, _ in filas}:
+        if desarrollado := desarrollo(sigla, referencias.articulo, referencias.letra):
+            norma, articulo, letra = desarrollado
+            # del artículo que lo desarrolla, todo con igual realce: el resto de la pregunta elige la letra
+            # que responde («la libre circulación» es la letra b) del DS 40 Art. 7)
+            del_desarrollo = base.filter(norma__sigla=norma, articulo=articulo)
+            if letra:
+                del_desarrollo = del_desarrollo.filter(letra__in=(letra, ""))
+            for pk in del_desarrollo.values_list("pk", flat=True):
+                realces[pk] = max(realces.get(pk, 0.0), REALCE_DESARROLLO)
+    return realces
+
+
+def _realces_del_articulo(filas: list[tuple[int, str]], letra_citada: str, realce: float) -> dict[int, float]:
+    """El encabezado del artículo, o la letra citada, con el realce entero; las otras letras, poco."""
     realces: dict[int, float] = {}
-    for pk, letra in filtro.values_list("pk", "letra"):
-        if referencias.letra:
-            realces[pk] = 0.2 if letra == referencias.letra else (0.05 if not letra else 0.0)
+    for pk, letra in filas:
+        if letra_citada:
+            realces[pk] = realce if letra == letra_citada else (realce / 4 if not letra else 0.0)
         else:
-            realces[pk] = 0.2 if not letra else 0.03
-    return {pk: realce for pk, realce in realces.items() if realce > 0}
+            realces[pk] = realce if not letra else realce * 0.15
+    return {pk: valor for pk, valor in realces.items() if valor > 0}
+
+
+def _de_la_norma_que_calza(
+    filas: list[tuple[int, str, str, float]], letra: str, puntajes: Mapping[int, float]
+) -> list[tuple[int, str, str, float]]:
+    """Las filas de una sola norma: la que tiene el artículo (y la letra) citado, calza más con la
+    pregunta y, a igual calce, pesa más."""
+    por_norma: dict[str, tuple[float, float]] = {}
+    for pk, letra_fila, sigla, peso in filas:
+        if letra and letra_fila != letra:
+            continue
+        calce, _ = por_norma.get(sigla, (0.0, peso))
+        por_norma[sigla] = (max(calce, puntajes.get(pk, 0.0)), peso)
+    if not por_norma:
+        return filas
+    elegida = max(por_norma, key=lambda sigla: por_norma[sigla])
+    return [fila for fila in filas if fila[2] == elegida]
 
 
 def definiciones(base: QuerySet[FragmentoLegal], termino: str) -> dict[int, float]:

@@ -15,6 +15,7 @@ from typing import TypedDict
 from django.conf import settings
 from django.utils.module_loading import import_string
 
+from config.seia import ARTICULO_REGLAMENTO, LEY, REGLAMENTO, SOLO_LEY
 from proyectos.analisis.resultado import Fundamento
 
 
@@ -39,18 +40,6 @@ class Referencia:
     letra: str = ""
     # Palabra que elige la oración citada de un artículo largo («glaciar», «sitios prioritarios»).
     clave: str = ""
-
-
-LEY = "Ley 19.300"
-REGLAMENTO = "DS 40"
-
-# Letra del Art. 11 de la Ley 19.300 → artículo del Reglamento (DS 40) que la desarrolla.
-ARTICULO_REGLAMENTO = {"a": "5", "b": "6", "c": "7", "d": "8", "e": "9", "f": "10"}
-
-
-# Letras del Art. 10 de la ley que el Reglamento cargado (texto de 2014) no desarrolla: su letra s) es
-# otra (cotos de caza); la s) de la ley (humedales urbanos, Ley 21.202) se cita sola.
-SOLO_LEY = frozenset({"s"})
 
 
 def de_tipologia(literal: str) -> list[Referencia]:

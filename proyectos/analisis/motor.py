@@ -21,6 +21,7 @@ from typing import Any, TypedDict, TypeVar
 from django.db.models import Prefetch
 
 from config.concurrencia import cupo_de_calculo
+from config.seia import LEY, REGLAMENTO
 from proyectos.analisis import fundamentos
 from proyectos.analisis.componentes import comparaciones_de_componentes
 from proyectos.analisis.entrada import CIRCUNSTANCIAS, Entrada, validar_entrada
@@ -411,7 +412,7 @@ def _areas_declaradas(entrada: Entrada) -> _Declaradas:
         if oficial:
             resultado["proteccion_oficial"].append(area.nombrada)
         resultado["dentro_de"].setdefault(area.categoria, []).append(area.nombrada)
-        extra = (fundamentos.Referencia(fundamentos.LEY, "10", "p"),) if oficial else ()
+        extra = (fundamentos.Referencia(LEY, "10", "p"),) if oficial else ()
         resultado["efectos"].append(
             {
                 "letra": "d",
@@ -501,10 +502,10 @@ def _minuscula(texto: str) -> str:
 
 def _referencias_espaciales(letra: str, categoria: CategoriaCapa) -> list[fundamentos.Referencia]:
     if letra == "b" and categoria.codigo == "glaciar":
-        return fundamentos.de_efecto("b", extra=(fundamentos.Referencia(fundamentos.REGLAMENTO, "6", "g.5"),))
+        return fundamentos.de_efecto("b", extra=(fundamentos.Referencia(REGLAMENTO, "6", "g.5"),))
     extra: tuple[fundamentos.Referencia, ...] = ()
     if letra == "d" and categoria.proteccion_oficial:
-        extra = (fundamentos.Referencia(fundamentos.LEY, "10", "p"),)
+        extra = (fundamentos.Referencia(LEY, "10", "p"),)
     return fundamentos.de_efecto(
         letra, clave=CLAVE_CITA.get(categoria.codigo, "áreas protegidas") if letra == "d" else "", extra=extra
     )

@@ -19,9 +19,10 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, fields
 from typing import TypedDict
 
+from config.seia import REGLAMENTO
 from proyectos.analisis import componentes as c
 from proyectos.analisis import fundamentos
-from proyectos.analisis.fundamentos import REGLAMENTO, Referencia
+from proyectos.analisis.fundamentos import Referencia
 from proyectos.analisis.ingreso import Comparacion, comparar_con_umbral, numero_corto
 from proyectos.analisis.resultado import Fundamento, PermisoAplicable, Umbral
 
@@ -237,7 +238,7 @@ def permisos_con_referencias(requeridos: list[Requerido]) -> list[PermisoConRefe
                 "numero": r.numero,
                 "partes": [],
                 "condicion": r.condicion,
-                "refs": [fundamentos.Referencia(fundamentos.REGLAMENTO, str(r.numero), clave="otorgamiento")],
+                "refs": [fundamentos.Referencia(REGLAMENTO, str(r.numero), clave="otorgamiento")],
             },
         )
         permiso["partes"].append(f"{r.parte} ({r.motivo})")
@@ -251,8 +252,8 @@ def referencias_del_155(texto: str) -> list[fundamentos.Referencia]:
     acueductos de la letra a) (cuyo caudal fija el Art. 294 del Código de Aguas)."""
     literal = "a" if texto.startswith("acueducto") else "a.1"
     return [
-        fundamentos.Referencia(fundamentos.REGLAMENTO, "155", clave="otorgamiento"),
-        fundamentos.Referencia(fundamentos.REGLAMENTO, "3", literal),
+        fundamentos.Referencia(REGLAMENTO, "155", clave="otorgamiento"),
+        fundamentos.Referencia(REGLAMENTO, "3", literal),
     ]
 
 

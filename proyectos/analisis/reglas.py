@@ -14,9 +14,10 @@ from __future__ import annotations
 from dataclasses import dataclass
 from decimal import Decimal
 
+from config.seia import LEY, REGLAMENTO
 from proyectos.analisis import componentes as c
 from proyectos.analisis import ingreso as i
-from proyectos.analisis.fundamentos import LEY, REGLAMENTO, Referencia
+from proyectos.analisis.fundamentos import Referencia
 
 AVISO_REVISAR = "la norma cambió después de esta regla: verifique el umbral"
 

@@ -525,3 +525,18 @@ def test_lo_guardado_con_otra_version_del_analisis_se_calcula_de_nuevo_y_da_lo_m
 
     despues = candidato_unico(articulo.pk, ["caduc", "resolu"])
     assert (despues.puntaje, despues.oracion) == (antes.puntaje, antes.oracion)
+
+
+def test_un_articulo_citado_sin_norma_es_el_de_la_norma_que_calza_con_la_pregunta():
+    busqueda = buscar_normativa(
+        consulta="Cortar el único camino del caserío, ¿altera los sistemas de vida según el art. 11 letra c)?"
+    )
+
+    assert busqueda.resultados[0].cita == "Ley 19.300, Art. 11, letra c)"
+    assert not [c for c in citas(busqueda) if c.startswith("Ley 21.455, Art. 11")]
+
+
+def test_el_articulo_del_reglamento_que_desarrolla_la_letra_citada_de_la_ley_viene_con_ella():
+    busqueda = buscar_normativa(consulta="¿Qué dice el art. 11 letra d de la ley 19.300 sobre la proximidad?")
+
+    assert "DS 40, Art. 8" in citas(busqueda)[:3]
