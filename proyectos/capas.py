@@ -184,7 +184,7 @@ CAPAS_INCLUIDAS: tuple[CapaIncluida, ...] = (
     ),
     CapaIncluida(
         codigo="glaciares_antofagasta",
-        nombre="Inventario público de glaciares (DGA), Región de Antofagasta",
+        nombre="Glaciares del Inventario Público de la DGA, Región de Antofagasta",
         archivos=("glaciares_dga_antofagasta.geojson.gz",),
         categoria="glaciar",
         fuente="Dirección General de Aguas, Inventario Público de Glaciares (vía MMA Líneas de Base)",

@@ -78,7 +78,7 @@ def region_mencionada(*, texto: str) -> str | None:
 
 
 def comuna_mencionada(*, texto: str) -> Comuna | None:
-    """La comuna que nombra un texto libre («un pozo lastrero en Quillota», «el río Copiapó»), o ninguna.
+    """La comuna que nombra un texto libre («una cantera en Quillota», «el río Copiapó»), o ninguna.
 
     Solo cuenta el nombre escrito con mayúscula inicial: varias comunas son palabras comunes
     («Colina», «Calera», «Independencia») y en minúscula no nombran un lugar. Si el nombre es de más

@@ -133,7 +133,7 @@ def evaluar_proyecto(entrada: EvaluarProyecto, ctx: Contexto) -> dict[str, Any]:
     umbral (también cuando no lo alcanza), efectos del Art. 11 declarados, los permisos ambientales
     sectoriales (PAS) que traen sus partes, advertencias (sin geometría no se revisan áreas protegidas) y
     el fundamento. Úsela cuando el usuario describe un proyecto (tipo, cantidades, región) y pregunta si
-    ingresa al SEIA o por qué vía."""
+    debe someterse al SEIA y mediante qué instrumento."""
     datos = {"nombre": "Proyecto descrito en la conversación", **entrada.model_dump()}
     try:
         validada = validar_entrada(datos)

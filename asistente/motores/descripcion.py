@@ -281,7 +281,7 @@ def componentes_dichos(normal: str, supuestos: list[str] | None = None) -> dict[
 
 def _sustancias_almacenadas(normal: str, supuestos: list[str]) -> dict[str, float]:
     """La capacidad de almacenamiento de cada clase de sustancia peligrosa dicha en la misma frase que su
-    bodega o estanque, en kg («una bodega de cianuro de 35 toneladas» → 35.000 kg de tóxicas)."""
+    bodega o estanque, en kg («35 t de cianuro guardadas» → 35.000 kg de tóxicas)."""
     almacenadas: dict[str, float] = {}
     for frase in re.split(r"(?<!\d)\.(?!\d)|;", normal):  # «clase 6.1» y «8.000» no cortan la frase
         m = _ALMACENADO.search(frase)

@@ -41,7 +41,7 @@ _TIPOS = [
         "aridos_cauce",
     ),
     (re.compile(r"arena.*playa|playa"), "aridos_playa"),
-    # «Pozo» solo si es de áridos («un pozo de agua potable» no lo es); el lastre de una mina es estéril.
+    # «Pozo» solo si es de áridos (el pozo de un APR no lo es); el lastre de una mina es estéril.
     (
         re.compile(r"arido|cantera|\bpozo (?:de )?(?:arido|ripio|grava|arena)|\bpozo lastrero|ripio|grava"),
         "aridos_pozo",
@@ -165,7 +165,7 @@ _FAMILIAS_JURIDICAS = frozenset(
 )
 _PIDE_VIA = re.compile(
     r"\b(ingres|entr|va|van|ir|qued)\w*\b[^.?]{0,25}\b(al|del|en el) seia\b"
-    # «¿esto obliga a un EIA?», «¿toca ir por Estudio?», «¿tenemos que presentar una DIA?»
+    # «¿esto obliga a un EIA?», «¿corresponde un Estudio?», «¿tenemos que presentar una DIA?»
     r"|\b(oblig|toca|corresponde|debemos|debe|tenemos que|tiene que|hay que|exige|requiere)\w*\b[^.?]{0,30}"
     r"\b(hacer|presentar|ir por|ingresar por|elaborar|un|una)\b[^.?]{0,10}\b(eia|dia|estudio|declaracion)\b"
     r"|\b(que|cual) (instrumento|via)\b"

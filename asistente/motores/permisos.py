@@ -185,6 +185,6 @@ def _sin_permisos(origen: str) -> str:
         return (
             "Con los datos guardados del proyecto, ninguna de sus partes trae un permiso ambiental "
             "sectorial. Declare las que tenga (depósito de relaves, botadero, aguas servidas, residuos "
-            "peligrosos, obras en cauces, construcciones fuera del límite urbano…) y vuelva a preguntar."
+            "peligrosos, obras en cauces, construcciones fuera de los límites urbanos…) y vuelva a preguntar."
         )
     return "Las partes que describe no traen un permiso ambiental sectorial del Título VII del DS 40."

@@ -183,7 +183,7 @@ REST_FRAMEWORK = {
 SPECTACULAR_SETTINGS = {
     "TITLE": "Asistente de Prefactibilidad Ambiental Minera",
     "DESCRIPTION": (
-        "API de prefactibilidad: si un proyecto minero ingresa al SEIA, por qué vía (DIA o EIA) y con qué "
+        "API de prefactibilidad: si un proyecto minero debe someterse al SEIA, mediante DIA o EIA, y con qué "
         "fundamento."
     ),
     "VERSION": "0.1.0",

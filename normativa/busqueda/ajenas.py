@@ -115,7 +115,7 @@ def nucleo_de_la_pregunta(consulta: str) -> str:
     """Lo que la consulta pregunta, sin la situación que la rodea: las oraciones interrogativas (o, si
     ninguna lo es, la última: la búsqueda recibe la consulta sin su «?»), cada una sin la condición
     que la abre («si el relave rebalsa, ¿…?»). El tema de una consulta
-    es lo que pregunta; la historia que la antecede («hace siete años hubo una filtración…») describe
+    es lo que pregunta; la historia que la antecede («años atrás se filtró el tranque…») describe
     la faena con palabras que el corpus no usa y no cambia de qué rama del derecho es la pregunta."""
     oraciones = [o for o in _ORACION.split(consulta.strip()) if o.strip()]
     if not oraciones:

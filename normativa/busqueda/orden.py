@@ -184,7 +184,7 @@ def fragmentos_citados(
 
     Si la pregunta no nombra la norma («el art. 11 d)»), el artículo es el de la norma cuyo fragmento
     citado más calza con el resto de la pregunta (`puntajes`), y a igual calce el de la norma de más
-    peso: «sistemas de vida, art. 11 c)» es la Ley 19.300 y no el Art. 11 c) de otra ley."""
+    peso: «reasentamiento, art. 11 c)» es la Ley 19.300 y no el Art. 11 c) de otra ley."""
     if not referencias.articulo:
         return {}
     filtro = base.filter(articulo=referencias.articulo)

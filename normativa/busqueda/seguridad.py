@@ -31,7 +31,7 @@ Nivel = Literal["bastante", "medianamente", "poco"]
 COBERTURA_BASTANTE = 0.25  # del peso IDF de la pregunta en la oración elegida
 TEXTO_BASTANTE = 0.8  # el rasgo `texto` del reordenador: entre los primeros de BM25
 COBERTURA_POCA = 0.12
-# «¿cuánto…?», «¿de cuánto es la multa?», «¿qué umbral?»: pide una cifra.
+# «¿cuánto…?», «¿qué monto tiene la sanción?», «¿qué umbral?»: pide una cifra.
 _PIDE_CIFRA = re.compile(
     r"\bcuant[oa]s?\b(?! (tiempo|dias|meses|anos|demora|tarda|dura))|\bmonto\b|\bumbral\b"
 )

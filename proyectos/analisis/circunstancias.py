@@ -9,8 +9,9 @@ desarrolla (Arts. 5 a 10), más el vocabulario con que se dice en terreno:
 - b) efectos adversos significativos sobre recursos naturales renovables (Art. 6): secar o afectar
   vegas, bofedales, humedales o acuíferos; pérdida significativa de suelo, flora o fauna;
 - c) reasentamiento (Art. 7 inc. 1º y su definición en el Art. 2): relocalizar, reasentar o trasladar
-  familias o comunidades; alteración de sistemas de vida (Art. 7 letras a–d): trashumancia,
-  veranadas, rutas de arrieros o pastoreo, acceso a recursos naturales de un grupo humano, costumbres;
+  familias o comunidades; alteración significativa de los sistemas de vida (letras a–d del Art. 7):
+  trashumancia, veranadas, rutas de arrieros o pastoreo, acceso a recursos naturales de un grupo
+  humano, costumbres;
 - d) localización en o próxima a áreas protegidas, sitios prioritarios, humedales protegidos o
   glaciares (Art. 8): santuario de la naturaleza, parque o reserva nacional, monumento natural,
   humedal Ramsar o urbano, glaciar;
@@ -152,7 +153,7 @@ class AreaDicha:
 
 def areas_dichas(texto: str) -> list[AreaDicha]:
     """Las áreas en que el texto dice que está el proyecto (dentro, no cerca), cada una con su nombre si se
-    dio y la frase que lo dice; una mención negada en su cláusula («no queda dentro de la reserva») no
+    dio y la frase que lo dice; una mención negada en su cláusula («no está en la reserva») no
     cuenta."""
     texto = unicodedata.normalize("NFC", texto)
     plano = sin_tildes(texto)

@@ -156,7 +156,7 @@ ETIQUETAS = {
     "modificacion_cauce": "si se modifica un cauce (cambio de trazado, obras dentro del cauce)",
     "defensa_cauce": "si hay obras de regularización o defensa de cauces naturales",
     "recarga_acuiferos": "si hay obras de recarga artificial de acuíferos",
-    "construcciones_fuera_limite_urbano": "si hay construcciones fuera del límite urbano (campamento, "
+    "construcciones_fuera_limite_urbano": "si hay construcciones fuera de los límites urbanos (campamento, "
     "oficinas, talleres) o se subdividen terrenos rurales",
 }
 # Campo → literal que lo evalúa (para la ayuda de formularios y de la API).

@@ -53,7 +53,7 @@ ORDEN_SEVERIDAD = {"critica": 0, "alta": 1, "media": 2}
 DESCRIPCION_LETRA = {
     "a": "Riesgo para la salud de la población",
     "b": "Efectos adversos significativos sobre recursos naturales renovables",
-    "c": "Reasentamiento o alteración de sistemas de vida de grupos humanos",
+    "c": "Reasentamiento o alteración significativa de los sistemas de vida de grupos humanos",
     "d": "Localización en o próxima a áreas protegidas, sitios prioritarios, humedales protegidos, glaciares",
     "e": "Alteración del valor paisajístico o turístico",
     "f": "Alteración del patrimonio cultural",

@@ -124,7 +124,7 @@ REGLAS: tuple[ReglaPermiso, ...] = (
     _regla(158, "las obras de recarga artificial de acuíferos", "recarga artificial de acuíferos"),
     _regla(159, "la extracción de ripio y arena en cauces",
            "extracción de ripio y arena en los cauces de los ríos y esteros"),
-    _regla(160, "las construcciones fuera del límite urbano",
+    _regla(160, "las construcciones fuera de los límites urbanos",
            "construcciones industriales, de equipamiento, turismo y poblaciones fuera de los límites "
            "urbanos"),
 )  # fmt: skip

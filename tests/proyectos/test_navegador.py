@@ -211,7 +211,7 @@ def test_una_mina_con_relaves_botadero_campamento_rural_con_aguas_servidas_y_bod
             guia = pagina.locator(f"#lista-permisos li[data-pas='{articulo}'] a.guia-pas")
             expect(guia).to_have_attribute("href", re.compile(r"^https://sea\.gob\.cl/.+\.pdf$"))
         expect(pagina.locator("#lista-permisos li[data-pas='160']")).to_contain_text(
-            "las construcciones fuera del límite urbano (declarado)"
+            "las construcciones fuera de los límites urbanos (declarado)"
         )
         pagina.screenshot(path=str(tmp_path / "informe-permisos.png"), full_page=True)
 
