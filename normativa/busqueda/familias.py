@@ -255,6 +255,12 @@ def afin(familias: tuple[str, ...], texto: str) -> bool:
 
 _PLAZO = next(f for f in FAMILIAS if f.nombre == "plazo")
 
+# Las raíces con que se pregunta por un plazo («¿con cuántos días de anticipación?», «¿cuánto
+# tiempo?», «¿cuántas veces?»): dicen qué clase de dato se pide, no de qué trata la pregunta.
+RAICES_DE_PLAZO = frozenset(
+    {"plaz", "dias", "mes", "anos", "hor", "habil", "antic", "tiemp", "cuant", "vec", "demor", "tard", "dur"}
+)
+
 
 def pide_plazo(consulta: str) -> bool:
     """Indica si la consulta pide un plazo: «¿en cuánto tiempo?», «¿hasta cuándo?»."""

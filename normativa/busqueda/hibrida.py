@@ -305,6 +305,7 @@ def _resultado(
         fecha_version=fecha.isoformat() if (fecha := fragmento.version.fecha_version) else "",
         oracion=candidato.oracion if candidato else "",
         cobertura=round(candidato.rasgos["oracion"], 4) if candidato else None,
+        tema=round(candidato.tema, 4) if candidato else None,
         epigrafe=candidato.epigrafe if candidato else "",
         rasgos=dict(candidato.rasgos) if candidato else {},
     )

@@ -51,7 +51,7 @@ from dataclasses import dataclass, field
 from django.db import connection
 
 from config.texto import sin_tildes
-from normativa.busqueda.familias import ASPECTOS, FAMILIAS, aspectos_de, tiene_tiempo
+from normativa.busqueda.familias import ASPECTOS, FAMILIAS, RAICES_DE_PLAZO, aspectos_de, tiene_tiempo
 from normativa.models import FragmentoLegal, Norma
 from normativa.oraciones import LARGO_RAIZ, VERSION, oraciones_de, raices_en_orden, raiz
 from normativa.selectors import estado_del_corpus, por_estado_del_corpus
@@ -101,6 +101,9 @@ class Candidato:
     rasgos: dict[str, float] = field(default_factory=dict)
     puntaje: float = 0.0
     oracion: str = ""  # la que mejor responde; su cobertura es el rasgo `oracion`
+    # La cobertura de esa oración sin las palabras con que se pide un plazo («cuántos días»): cuánto
+    # del tema de la pregunta trae. Un plazo de otro trámite cubre «días» pero no el tema.
+    tema: float = 0.0
     epigrafe: str = ""  # el del artículo («Consulta de pertinencia de ingreso»), si lo tiene
     reproduce: int | None = None  # el fragmento de ley que este de reglamento reproduce
 
@@ -157,6 +160,8 @@ def reordenar(
     cortas = [raiz for raiz in consulta if len(raiz) < LARGO_RAIZ]
     pide_plazo = "plazo" in familias
     pide = aspectos_de(consulta_texto)
+    forma = {r for r in consulta if r in RAICES_DE_PLAZO} if pide_plazo else set()
+    total_tema = math.fsum(idf[r] for r in consulta - forma) or 1.0
     candidatos = []
     for pk in ids:
         fragmento = filas.get(pk)
@@ -185,7 +190,8 @@ def reordenar(
             valor = math.fsum(map(idf.__getitem__, comunes)) / total_idf
             # En una pregunta de plazo, la oración que trae el plazo es la respuesta.
             preferencia = valor + (PREFERENCIA_PLAZO if pide_plazo and analisis.tiempo else 0.0)
-            puntuadas.append((preferencia, valor, posicion, oracion))
+            tema = math.fsum(map(idf.__getitem__, comunes - forma)) / total_tema if forma else valor
+            puntuadas.append((preferencia, valor, posicion, oracion, tema))
         # A igual preferencia, la que viene antes: el inicio del artículo dice la regla y lo que sigue
         # la detalla.
         puntuadas.sort(key=lambda o: (o[0], o[1], -o[2]), reverse=True)
@@ -202,6 +208,7 @@ def reordenar(
                 continue
             if otra := next((o for o in puntuadas if aspecto.nombre in textos[o[3]].aspectos), None):
                 elegidas.append(otra)
+        tema = max((o[4] for o in elegidas[:MAXIMO_ELEGIDAS]), default=0.0)
         posiciones = sorted({o[2] for o in elegidas[:MAXIMO_ELEGIDAS]})
         # Una oración que sigue a la elegida y depende de ella («Vencido este plazo, el permiso se
         # tendrá por otorgado») es parte de la respuesta: la consecuencia del plazo, la excepción.
@@ -245,6 +252,7 @@ def reordenar(
                 puntaje=sum(pesos.get(nombre, 0.0) * valor for nombre, valor in rasgos.items()),
                 oracion=" ".join(mejor),
                 epigrafe=encabezado if fragmento.articulo else "",
+                tema=tema,
             )
         )
     _marcar_copias(candidatos, filas)

@@ -66,12 +66,15 @@ def seguridad_de(pregunta: str, busqueda: ResultadoBusqueda) -> Seguridad:
         return Seguridad("bastante", "cita el artículo o el término que usted nombró")
     if busqueda.confianza == "LOW" or cobertura < COBERTURA_POCA:
         return Seguridad("poco", "ningún artículo trata directamente lo que pregunta")
+    if primero.tema is not None and primero.tema < COBERTURA_POCA:
+        return Seguridad("poco", "el plazo que encontré es de otro trámite, no del que pregunta")
     if falta and _hecho_que_falta(pregunta, [r.oracion or r.texto for r in busqueda.resultados[:3]]):
         return Seguridad("poco", f"ninguno de los artículos más cercanos dice {falta}")
     if (
         not falta
         and rasgos.get("familia", 0.0) >= 1.0
         and cobertura >= COBERTURA_BASTANTE
+        and (primero.tema is None or primero.tema >= COBERTURA_BASTANTE)  # el plazo de otro trámite no
         and rasgos.get("texto", 0.0) >= TEXTO_BASTANTE
     ):
         return Seguridad("bastante", "el artículo citado trata directamente lo que pregunta")

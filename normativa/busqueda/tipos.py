@@ -33,6 +33,8 @@ class Resultado:
     oracion: str = ""
     # Fracción del peso IDF de la pregunta que cubre esa oración (None fuera del modo híbrido).
     cobertura: float | None = None
+    # La misma cobertura sin las palabras con que se pide un plazo: cuánto del tema trae el extracto.
+    tema: float | None = None
     # El epígrafe del artículo («Consulta de pertinencia de ingreso»): nombra la institución.
     epigrafe: str = ""
     # Los rasgos con que el reordenador lo puntuó (`reordenar.PESOS`), vacíos fuera del modo híbrido.

@@ -540,3 +540,13 @@ def test_el_articulo_del_reglamento_que_desarrolla_la_letra_citada_de_la_ley_vie
     busqueda = buscar_normativa(consulta="¿Qué dice el art. 11 letra d de la ley 19.300 sobre la proximidad?")
 
     assert "DS 40, Art. 8" in citas(busqueda)[:3]
+
+
+def test_el_tema_de_una_pregunta_de_plazo_no_cuenta_las_palabras_con_que_se_pide_el_plazo():
+    busqueda = buscar_normativa(
+        consulta="¿Con cuántos días de anticipación se avisa al vecino del cierre del taller?"
+    )
+
+    primero = busqueda.resultados[0]
+    assert primero.tema is not None and primero.cobertura is not None
+    assert primero.tema < primero.cobertura

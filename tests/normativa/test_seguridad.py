@@ -93,3 +93,11 @@ def test_nombrar_el_articulo_da_bastante_salvo_que_falte_el_dato_pedido():
         "¿Qué plazo da el artículo 20 de la Ley 19.300?", busqueda(sin_plazo, referencias=citado)
     )
     assert pide_plazo.nivel != "bastante"
+
+
+def test_un_plazo_de_otro_tramite_no_da_seguridad_aunque_cubra_las_palabras_del_plazo():
+    otro_tramite = resultado(RECLAMO)
+    otro_tramite.tema = 0.0  # cubre «días» y «plazo», nada del tema de la pregunta
+    seguridad = seguridad_de("¿Con cuántos días de aviso se cierra la faena?", busqueda(otro_tramite))
+    assert seguridad.nivel == "poco"
+    assert "otro trámite" in seguridad.motivo
