@@ -21,6 +21,9 @@ ETIQUETAS_PERMITIDAS = {
 # crudo del texto se escapa, y nh3 sanea lo que quede.
 _MARKDOWN = MarkdownIt("commonmark", {"breaks": True, "html": False})
 MARCADOR = re.compile(r"(\[\d+\])")  # con grupo: `split` deja los marcadores entre las partes
+# La línea «_Qué tan seguro estoy: …_» con que termina una respuesta del corpus: se ve aparte, con su
+# nivel (como en `chat.js`), para que «poco» no pase por una respuesta segura.
+SEGURIDAD = re.compile(r"<p><em>(Qué tan seguro estoy: (bastante|medianamente|poco)\b)")
 
 
 def markdown_seguro(texto: str, *, fuentes_de: str = "", fuentes: int = 0) -> str:
@@ -39,7 +42,8 @@ def markdown_seguro(texto: str, *, fuentes_de: str = "", fuentes: int = 0) -> st
                 hijos += [hijo] if en_enlace else _con_marcadores(hijo, fuentes_de, fuentes)
             bloque.children = hijos
     html = _MARKDOWN.renderer.render(tokens, _MARKDOWN.options, env)
-    return mark_safe(nh3.clean(html, tags=ETIQUETAS_PERMITIDAS, attributes={"a": {"href"}}))
+    limpio = nh3.clean(html, tags=ETIQUETAS_PERMITIDAS, attributes={"a": {"href"}})
+    return mark_safe(SEGURIDAD.sub(r'<p class="seguridad seguridad-\2"><em>\1', limpio))
 
 
 def _con_marcadores(token: Token, fuentes_de: str, fuentes: int) -> list[Token]:

@@ -262,8 +262,15 @@ def politicas_del_dominio(dominio: Dominio) -> str:
         "Cómo responder:",
         "- Primero la respuesta, en una a tres oraciones (el plazo con sus días, el umbral con su cifra, la "
         "condición), cada una con su marcador [n]; después, si hace falta, el detalle.",
+        "- Después, a lo más dos o tres citas que la apoyen, cada una cortada a la oración que lo dice "
+        "(con «…» donde cortes); ninguna cita que no responda lo preguntado. Sin muros de texto: si sobra, "
+        "ofrece ampliar.",
         "- Cita solo fragmentos que recibiste en este turno; toda afirmación normativa lleva su [n]. No "
         "respondas desde conocimiento general.",
+        "- Toda respuesta desde el corpus termina con una línea aparte «_Qué tan seguro estoy: bastante | "
+        "medianamente | poco; <motivo>._», con el nivel y el motivo que `buscar_normativa` devuelve en "
+        "`seguridad`. Con «poco», no respondas como si supieras: di qué no encontraste y presenta los "
+        "artículos como pistas para revisar, no como la respuesta.",
         "- Si `buscar_normativa` devuelve confianza NONE, di que no tienes base suficiente en el corpus, sin "
         "fuentes ni cifras. Si `confianza_suficiente` es falso, advierte que la base es débil "
         f"(confianza mínima del dominio: {dominio.confianza_minima}).",

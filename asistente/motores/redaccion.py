@@ -71,11 +71,12 @@ def _cobertura_de_apoyo(primera: float) -> float:
     return max(COBERTURA_APOYO, PROPORCION_APOYO * primera)
 
 
-def redactar(fuentes: list[Fuente], *, pregunta: str = "", seguridad: str = "") -> str:
+def redactar(fuentes: list[Fuente], *, pregunta: str = "", seguridad: str = "", motivo: str = "") -> str:
     """La respuesta con las fuentes ya elegidas: el hecho y la oración que responde de la primera, y una
-    línea por cada fuente que la apoya; con seguridad «poco», las fuentes como pistas."""
+    línea por cada fuente que la apoya; con seguridad «poco», las fuentes como pistas y, antes, por qué
+    (`motivo`)."""
     if seguridad == "poco":
-        return _pistas(fuentes)
+        return _pistas(fuentes, pregunta, motivo)
     primera = fuentes[0]
     oracion = recortar(_oracion(primera["extracto"]), pregunta, PALABRAS_CITA)
     hecho = hecho_preguntado(pregunta, oracion)
@@ -92,12 +93,17 @@ def redactar(fuentes: list[Fuente], *, pregunta: str = "", seguridad: str = "") 
     return "\n\n".join(lineas)
 
 
-def _pistas(fuentes: list[Fuente]) -> str:
-    """Los artículos más cercanos como pistas para revisar, con lo justo de cada uno."""
-    lineas = ["No encontré un artículo que responda esto directamente. Los más cercanos, para revisar:"]
+def _pistas(fuentes: list[Fuente], pregunta: str, motivo: str) -> str:
+    """Los artículos más cercanos como pistas para revisar, con lo justo de cada uno; primero, que no
+    son la respuesta y por qué."""
+    porque = f" ({motivo})" if motivo else ""
+    lineas = [
+        f"No encontré un artículo que responda esto directamente{porque}. Los más cercanos, para revisar:"
+    ]
     for numero, fuente in enumerate(fuentes, start=1):
         lineas.append(
-            f"- {fuente['cita']} [{numero}]: «{recortar(_oracion(fuente['extracto']), '', PALABRAS_PISTA)}»"
+            f"- {fuente['cita']} [{numero}]: "
+            f"«{recortar(_oracion(fuente['extracto']), pregunta, PALABRAS_PISTA, total=PALABRAS_PISTA)}»"
         )
     return "\n".join(lineas)
 
@@ -118,10 +124,20 @@ _HECHO = re.compile(
 _RAPIDEZ = re.compile(r"\b(mas )?(rapid|expedit|breve)\w*|\bdemora\w*|\btarda\w*|\bacelerar?\b")
 
 
-def recortar(extracto: str, pregunta: str, maximo: int) -> str:
+def recortar(extracto: str, pregunta: str, maximo: int, *, total: int | None = None) -> str:
     """Cada oración del extracto (la búsqueda elige una a tres: la que responde, la casi igual y la del
-    aspecto preguntado), recortada a `maximo` palabras si es más larga."""
-    return " ".join(_ventana(oracion, pregunta, maximo) for oracion in oraciones_de(extracto) or [extracto])
+    aspecto preguntado), recortada a `maximo` palabras si es más larga; con `total`, las que siguen a la
+    primera entran solo mientras el conjunto no pase de `total` palabras."""
+    elegidas: list[str] = []
+    usadas = 0
+    for oracion in oraciones_de(extracto) or [extracto]:
+        recortada = _ventana(oracion, pregunta, maximo)
+        largo = len(recortada.split())
+        if elegidas and total is not None and usadas + largo > total:
+            continue
+        elegidas.append(recortada)
+        usadas += largo
+    return " ".join(elegidas)
 
 
 def _ventana(oracion: str, pregunta: str, maximo: int) -> str:

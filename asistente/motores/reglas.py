@@ -402,7 +402,9 @@ class MotorReglas:
             coberturas=None if seguridad["nivel"] == "poco" or maximo > MAXIMO_FUENTES else coberturas,
         )
         turno.contexto.fuentes[:] = elegidas
-        cuerpo = redactar(elegidas, pregunta=turno.pregunta, seguridad=seguridad["nivel"])
+        cuerpo = redactar(
+            elegidas, pregunta=turno.pregunta, seguridad=seguridad["nivel"], motivo=seguridad["motivo"]
+        )
         texto = f"{cuerpo}\n\n_Qué tan seguro estoy: {seguridad['nivel']}; {seguridad['motivo']}._"
         return Respuesta(texto, llamadas=[llamada], advertencias=advertencias)
 

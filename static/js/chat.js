@@ -28,7 +28,17 @@
     plantilla.innerHTML = md.render(t);
     sanear(plantilla.content);
     if (de) enlazarMarcadores(plantilla.content, de, cuantas);
+    marcarSeguridad(plantilla.content);
     return plantilla.innerHTML;
+  }
+  // La línea «Qué tan seguro estoy: …» se ve aparte y con su nivel, como la marca el servidor.
+  function marcarSeguridad(raiz) {
+    raiz.querySelectorAll("p").forEach(function (p) {
+      const em = p.firstElementChild;
+      const m = em && em.tagName === "EM" && p.firstChild === em
+        ? em.textContent.match(/^Qué tan seguro estoy: (bastante|medianamente|poco)\b/) : null;
+      if (m) p.className = "seguridad seguridad-" + m[1];
+    });
   }
   function sanear(nodo) {
     Array.from(nodo.children).forEach(function (el) {

@@ -42,3 +42,15 @@ def test_markers_inside_code_or_inside_a_link_stay_as_they_are() -> None:
     html = markdown_seguro("`lista[1]` y [ver [1]](https://www.bcn.cl)", fuentes_de="m1", fuentes=1)
 
     assert "<code>lista[1]</code>" in html and ">ver [1]</a>" in html and "#fuente" not in html
+
+
+def test_la_linea_de_seguridad_se_marca_con_su_nivel():
+    html = markdown_seguro("Respuesta.\n\n_Qué tan seguro estoy: poco; no encontré el artículo._")
+
+    assert '<p class="seguridad seguridad-poco"><em>Qué tan seguro estoy: poco;' in html
+
+
+def test_una_clase_escrita_en_el_texto_no_pasa_el_saneamiento():
+    html = markdown_seguro('<p class="seguridad-poco">hola</p>')
+
+    assert "<p class" not in html

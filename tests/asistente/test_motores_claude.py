@@ -304,6 +304,9 @@ def test_el_modelo_recibe_las_politicas_del_dominio_y_la_busqueda_queda_acotada_
     primero, segundo = pedidos_json(servidor)
     sistema = primero["system"][0]["text"]
     assert "Primero la respuesta" in sistema and "confianza mínima del dominio: HIGH" in sistema
+    # la misma forma que el motor sin conexión: citas que apoyan, cortas, y la línea de seguridad
+    assert "ninguna cita que no responda" in sistema and "Qué tan seguro estoy" in sistema
+    assert "seguridad" in _resultado_de_la_herramienta(segundo)
     assert "«Aviso de prueba.»" in sistema and "Normas en alcance: DS 40" in sistema
     resultado = _resultado_de_la_herramienta(segundo)
     assert len(resultado["fuentes"]) == 2 and {f["norma"] for f in resultado["fuentes"]} == {"DS 40"}

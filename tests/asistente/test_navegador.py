@@ -240,6 +240,40 @@ def test_la_respuesta_a_una_pregunta_de_plazo_dice_los_dias_en_su_primera_oracio
         assert chat.errores == []
 
 
+def test_una_respuesta_poco_segura_lo_dice_aparte_y_sus_pistas_van_en_lista_tambien_al_recargar(
+    cliente_confirmado: Cliente, daphne: Callable[..., str], django_db_blocker: Any
+) -> None:
+    from playwright.sync_api import expect
+
+    url = daphne()
+    with chromium(django_db_blocker) as navegador:
+        chat = Pagina(navegador, url)
+        # Un plazo que ningún artículo fija: los que traen «días» son de otros trámites.
+        chat.preguntar_y_esperar(
+            "¿Con cuántos días de anticipación debe el titular avisar a la Superintendencia antes de "
+            "detener la faena?"
+        )
+        contenido = chat.pagina.locator(".chat-mensaje.assistant .contenido").last
+        expect(contenido.locator("p").first).to_contain_text("No encontré un artículo que responda esto")
+        expect(contenido.locator("p").first).to_contain_text("de otro trámite")  # y por qué
+        seguridad = contenido.locator("p.seguridad.seguridad-poco")
+        expect(seguridad).to_be_visible()
+        expect(seguridad).to_contain_text("Qué tan seguro estoy: poco")
+        assert seguridad.evaluate("p => getComputedStyle(p).fontWeight") in ("600", "700")
+        pistas = contenido.locator("ul > li")
+        assert pistas.count() >= 2
+        mensaje_id = chat.pagina.locator(".chat-mensaje.assistant").get_attribute("data-id")
+        pistas.first.locator("a", has_text="[1]").click()
+        expect(chat.pagina.locator(f"#fuente-{mensaje_id}-1")).to_be_visible()
+        chat.capturar("chat-respuesta-poco-segura")
+
+        chat.pagina.reload()  # guardada y vuelta a mostrar por el servidor, se ve igual
+        recargada = chat.pagina.locator(".chat-mensaje.assistant .contenido").last
+        expect(recargada.locator("p.seguridad.seguridad-poco")).to_contain_text("Qué tan seguro estoy: poco")
+        assert recargada.locator("ul > li").count() == pistas.count()
+        assert chat.errores == []
+
+
 def test_un_proyecto_descrito_con_un_efecto_en_palabras_de_faena_es_eia_por_la_letra_c_citada(
     cliente_confirmado: Cliente, daphne: Callable[..., str], django_db_blocker: Any
 ) -> None:
