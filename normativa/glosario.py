@@ -69,6 +69,25 @@ _JERGA = [(re.compile(rf"\b({patron})\b"), termino) for patron, termino in JERGA
 _SIGLA = re.compile(r"\b(" + "|".join(sorted(SIGLAS, key=len, reverse=True)) + r")s?\b")
 
 
+# El órgano que la pregunta nombra y la ley que lo crea y le da sus potestades: quien pregunta qué
+# puede hacer la Superintendencia pregunta por su ley orgánica (Ley 20.417, art. segundo), no por el
+# artículo de otra ley que le encarga algo de paso.
+NORMA_DEL_ORGANO: tuple[tuple[re.Pattern[str], str], ...] = (
+    (
+        re.compile(r"\b(sma|losma|superintendencia del medio ambiente|superintendencia|superintendente)\b"),
+        "Ley 20.417",
+    ),
+    (re.compile(r"\btribunal(es)? ambiental(es)?\b"), "Ley 20.600"),
+    (re.compile(r"\b(sbap|servicio de biodiversidad( y areas protegidas)?)\b"), "Ley 21.600"),
+)
+
+
+def normas_de_los_organos(consulta: str) -> frozenset[str]:
+    """Las leyes de los órganos que la consulta nombra («¿la SMA puede clausurar?» → Ley 20.417)."""
+    texto = " ".join(sin_tildes(consulta).split())
+    return frozenset(norma for patron, norma in NORMA_DEL_ORGANO if patron.search(texto))
+
+
 def expandir_siglas(consulta: str) -> str:
     """«Me rechazaron la DIA» → «Me rechazaron la DIA (Declaración de Impacto Ambiental)».
 

@@ -103,7 +103,7 @@ def _pistas(fuentes: list[Fuente], pregunta: str, motivo: str) -> str:
     for numero, fuente in enumerate(fuentes, start=1):
         lineas.append(
             f"- {fuente['cita']} [{numero}]: "
-            f"«{recortar(_oracion(fuente['extracto']), pregunta, PALABRAS_PISTA, total=PALABRAS_PISTA)}»"
+            f"«{recortar(_oracion(fuente['extracto']), pregunta, PALABRAS_PISTA, total=PALABRAS_CITA)}»"
         )
     return "\n".join(lineas)
 

@@ -21,6 +21,8 @@ Rasgos de cada candidato:
 - `familia`: el fragmento es de la clase que pide la familia de la pregunta (ver `familias`);
 - `plazo`: pregunta de plazo y su mejor oración trae una expresión de tiempo («quince días»);
 - `jerarquia`: el peso de búsqueda de la norma (ley 1, reglamento 0,9, guía 0,5);
+- `organo`: la pregunta nombra un órgano (la Superintendencia, un Tribunal Ambiental, el Servicio de
+  Biodiversidad) y el fragmento es de la ley que lo crea y le da sus potestades (`glosario`);
 - `modificatorio`, `transitorio`: artículos que modifican otras normas o regulan la entrada en
   vigencia; rara vez son la respuesta a una pregunta de hoy, así que restan;
 - `instrumento_ajeno`: la pregunta habla de un solo instrumento (la DIA o el EIA) y el fragmento
@@ -52,6 +54,7 @@ from django.db import connection
 
 from config.texto import sin_tildes
 from normativa.busqueda.familias import ASPECTOS, FAMILIAS, RAICES_DE_PLAZO, aspectos_de, tiene_tiempo
+from normativa.glosario import normas_de_los_organos
 from normativa.models import FragmentoLegal, Norma
 from normativa.oraciones import LARGO_RAIZ, VERSION, oraciones_de, raices_en_orden, raiz
 from normativa.selectors import estado_del_corpus, por_estado_del_corpus
@@ -78,6 +81,7 @@ PESOS: dict[str, float] = {
     "instrumento_ajeno": -1.0,
     "lista_de_contenidos": -0.6,
     "frase": 0.2,
+    "organo": 0.5,
 }
 
 _ENCABEZADO = re.compile(r"^\s*art[ií]culo\s+[^\n]{1,40}?\.?-\s*\n([^\n]{3,140}?)\.(\s|$)", re.IGNORECASE)
@@ -160,6 +164,7 @@ def reordenar(
     cortas = [raiz for raiz in consulta if len(raiz) < LARGO_RAIZ]
     pide_plazo = "plazo" in familias
     pide = aspectos_de(consulta_texto)
+    del_organo = normas_de_los_organos(consulta_texto)
     forma = {r for r in consulta if r in RAICES_DE_PLAZO} if pide_plazo else set()
     total_tema = math.fsum(idf[r] for r in consulta - forma) or 1.0
     candidatos = []
@@ -236,6 +241,9 @@ def reordenar(
             ),
             "plazo": float(pide_plazo and _tiene_tiempo(" ".join(mejor))),
             "jerarquia": fragmento.peso_busqueda,
+            "organo": float(
+                fragmento.sigla in del_organo and not (fragmento.modificatorio or fragmento.transitorio)
+            ),
             "modificatorio": float(fragmento.modificatorio),
             "transitorio": float(fragmento.transitorio),
             "instrumento_ajeno": float(
@@ -277,6 +285,7 @@ class _Fila:
     modificatorio: bool
     transitorio: bool
     norma_id: int
+    sigla: str
     peso_busqueda: float
     tipo: str
     oraciones: list[str]  # las guardadas al ingerir (valen si `analisis` es la `VERSION` actual)
@@ -294,6 +303,7 @@ def _filas(ids: list[int]) -> dict[int, _Fila]:
         "modificatorio",
         "transitorio",
         "norma_id",
+        "norma__sigla",
         "norma__peso_busqueda",
         "norma__tipo",
         "oraciones",

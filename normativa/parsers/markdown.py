@@ -24,7 +24,10 @@ _ENCABEZADO = re.compile(r"^(#{1,6})\s+(.*)$")
 _ARTICULO = re.compile(r"^Art[íi]culo\s+(.+?)(?:\s*\((art\.[^)]*)\))?\s*$", re.IGNORECASE)
 _TRANSITORIO = re.compile(r"\btransitori[oa]s?\b", re.IGNORECASE)
 _PARTE = re.compile(r"<!--\s*parte:(\d+)\s*-->")
-_TITULO_VALIDO = re.compile(r"^(T[ÍI]TULO|P[áa]rrafo|Disposiciones|Libro|Cap[íi]tulo)\b", re.IGNORECASE)
+# «## Artículos transitorios» abre la sección de transitorios como un título (no es un artículo).
+_TITULO_VALIDO = re.compile(
+    r"^(T[ÍI]TULO|P[áa]rrafo|Disposiciones|Libro|Cap[íi]tulo|Art[íi]culos\s+transitori)", re.IGNORECASE
+)
 _ESPURIO = re.compile(r"—\s*(de|del)\s")
 
 

@@ -315,3 +315,14 @@ def test_ningun_fragmento_del_corpus_trae_notas_de_margen_ni_cabeceras():
             if RESTOS.search(fragmento.texto):
                 con_restos.append((datos.sigla, fragmento.articulo, RESTOS.search(fragmento.texto)))
     assert con_restos == []
+
+
+def test_el_encabezado_articulos_transitorios_marca_los_que_siguen_y_no_queda_en_el_texto_anterior():
+    documento = markdown.parsear((FUENTES / "ley_20417_legalize-cl_CL-1010459.md").read_text())
+    transitorios = [a for a in documento.articulos if a.transitorio]
+    antes = documento.articulos[len(documento.articulos) - len(transitorios) - 1]
+
+    assert transitorios and transitorios[0].jerarquia == ["Artículos transitorios"]
+    assert "Mientras no entre en funcionamiento el Tribunal Ambiental" in transitorios[-1].texto
+    assert not [a for a in documento.articulos if "Artículos transitorios" in a.texto]
+    assert not antes.transitorio
