@@ -304,7 +304,7 @@ def _resultado(
         advertencia=fragmento.norma.advertencia_vigencia,
         fecha_version=fecha.isoformat() if (fecha := fragmento.version.fecha_version) else "",
         oracion=candidato.oracion if candidato else "",
-        cobertura=round(candidato.rasgos["oracion"], 4) if candidato else None,
+        cobertura=round(candidato.cobertura_extracto, 4) if candidato else None,
         tema=round(candidato.tema, 4) if candidato else None,
         epigrafe=candidato.epigrafe if candidato else "",
         rasgos=dict(candidato.rasgos) if candidato else {},

@@ -108,6 +108,9 @@ class Candidato:
     # La cobertura de esa oración sin las palabras con que se pide un plazo («cuántos días»): cuánto
     # del tema de la pregunta trae. Un plazo de otro trámite cubre «días» pero no el tema.
     tema: float = 0.0
+    # La mejor cobertura entre las oraciones del extracto (la del plazo puede cubrir poco y la que la
+    # acompaña, el resto): cuánto de la pregunta responde lo que se muestra.
+    cobertura_extracto: float = 0.0
     epigrafe: str = ""  # el del artículo («Consulta de pertinencia de ingreso»), si lo tiene
     reproduce: int | None = None  # el fragmento de ley que este de reglamento reproduce
 
@@ -214,6 +217,7 @@ def reordenar(
             if otra := next((o for o in puntuadas if aspecto.nombre in textos[o[3]].aspectos), None):
                 elegidas.append(otra)
         tema = max((o[4] for o in elegidas[:MAXIMO_ELEGIDAS]), default=0.0)
+        cobertura_extracto = max((o[1] for o in elegidas[:MAXIMO_ELEGIDAS]), default=0.0)
         posiciones = sorted({o[2] for o in elegidas[:MAXIMO_ELEGIDAS]})
         # Una oración que sigue a la elegida y depende de ella («Vencido este plazo, el permiso se
         # tendrá por otorgado») es parte de la respuesta: la consecuencia del plazo, la excepción.
@@ -261,6 +265,7 @@ def reordenar(
                 oracion=" ".join(mejor),
                 epigrafe=encabezado if fragmento.articulo else "",
                 tema=tema,
+                cobertura_extracto=cobertura_extracto,
             )
         )
     _marcar_copias(candidatos, filas)

@@ -31,7 +31,8 @@ class Resultado:
     fecha_version: str = ""
     # La oración del fragmento que mejor responde (la elige el reordenador; vacía en otros modos).
     oracion: str = ""
-    # Fracción del peso IDF de la pregunta que cubre esa oración (None fuera del modo híbrido).
+    # Fracción del peso IDF de la pregunta que cubre el extracto (la mejor de sus oraciones; None fuera
+    # del modo híbrido).
     cobertura: float | None = None
     # La misma cobertura sin las palabras con que se pide un plazo: cuánto del tema trae el extracto.
     tema: float | None = None

@@ -20,6 +20,8 @@ from normativa.models import FragmentoLegal, Norma, VersionNorma
     ("pregunta", "familia"),
     [
         ("¿Podemos pedir más tiempo para responder la Adenda?", "plazo"),
+        ("Ya se presentó la solicitud hace meses; ¿todavía pueden rechazarla?", "plazo"),
+        ("¿Estamos a tiempo de reclamar contra la resolución?", "plazo"),
         ("¿Qué multa arriesga quien no cumple la RCA?", "sancion"),
         ("¿Qué es una línea de base?", "definicion"),
         ("¿Qué debe contener una DIA como mínimo?", "contenido"),
