@@ -64,6 +64,7 @@ RRF_K = 10
 PREFERENCIA_PLAZO = 0.3  # al elegir la oración: una con «quince días» gana a otra algo más parecida
 SEGUNDA_ORACION = 0.7  # una segunda oración entra si alcanza el 70 % de la preferencia de la mejor
 MAXIMO_ELEGIDAS = 3  # oraciones de un fragmento en su extracto (la mejor, la casi igual y un aspecto)
+CASOS_QUE_SIGUEN = 2  # oraciones que siguen a las elegidas por depender de ellas o ser casos de su regla
 PARTE_MINIMA = 0.1  # del peso IDF de la pregunta que un epígrafe debe explicar para contar entero
 REPRODUCE = 0.4  # fracción de las secuencias de cuatro palabras de un texto que están en el otro
 COMPARTIDAS_MINIMAS = 12  # una letra corta («a) Administrar el SEIA») no hace copia a un artículo
@@ -221,9 +222,17 @@ def reordenar(
         posiciones = sorted({o[2] for o in elegidas[:MAXIMO_ELEGIDAS]})
         # Una oración que sigue a la elegida y depende de ella («Vencido este plazo, el permiso se
         # tendrá por otorgado») es parte de la respuesta: la consecuencia del plazo, la excepción.
+        # También los casos de la regla que siguen («Si se ingresaren antes, …. Si se ingresaren con
+        # posterioridad, …»): la respuesta a «¿qué pasa si…?» es uno de ellos.
         siguiente = posiciones[-1] + 1 if posiciones else len(oraciones[pk])
-        if siguiente < len(oraciones[pk]) and textos[oraciones[pk][siguiente]].continua:
+        agregadas = 0
+        while (
+            agregadas < CASOS_QUE_SIGUEN
+            and siguiente < len(oraciones[pk])
+            and _sigue(textos[oraciones[pk][siguiente - 1]], textos[oraciones[pk][siguiente]])
+        ):
             posiciones.append(siguiente)
+            siguiente, agregadas = siguiente + 1, agregadas + 1
         mejor = [oraciones[pk][i] for i in posiciones]
         encabezado = encabezados.get(pk, "")
         for texto in [encabezado, inicios.get(pk, ""), *titulos[pk]]:
@@ -371,6 +380,17 @@ def _marcar_copias(candidatos: list[Candidato], filas: dict[int, _Fila]) -> None
 
 
 @functools.lru_cache(maxsize=20_000)
+def _sigue(anterior: _Texto, siguiente: _Texto) -> bool:
+    """La oración siguiente es parte de la respuesta: depende de la anterior («Vencido este plazo, …») o
+    es un caso de su regla, que empieza por «si» o «en caso» y nombra lo que la anterior regula («deberán
+    ser ingresadas…» → «Si se ingresaren antes, …»)."""
+    if siguiente.continua:
+        return True
+    if not siguiente.plegado.startswith(("si ", "en caso")):
+        return False
+    return bool(set(siguiente.secuencia[:3]) & anterior.raices)
+
+
 def _cuaternas(texto: str, largo: int = 4) -> frozenset[tuple[str, ...]]:
     """Las secuencias de cuatro palabras seguidas del texto (tal cual, no raíces): miden la copia.
     Sin quitar tildes: la copia las conserva, y quitarlas en artículos largos costaba decenas de ms.

@@ -550,3 +550,14 @@ def test_el_tema_de_una_pregunta_de_plazo_no_cuenta_las_palabras_con_que_se_pide
     primero = busqueda.resultados[0]
     assert primero.tema is not None and primero.cobertura is not None
     assert primero.tema < primero.cobertura
+
+
+def test_los_casos_paralelos_de_una_regla_van_juntos_en_el_extracto():
+    busqueda = buscar_normativa(
+        consulta="Una Declaración de un proyecto con cargas ambientales, ¿qué día del mes se entiende ingresada?"
+    )
+
+    art_94 = next(r for r in busqueda.resultados if r.cita == "DS 40, Art. 94")
+    assert (
+        "Si se ingresaren antes" in art_94.oracion and "Si se ingresaren con posterioridad" in art_94.oracion
+    )
