@@ -389,6 +389,10 @@ _CANTIDAD_DICHA = re.compile(
     r"|kilos|kilogramos|l/s|litros|plataformas|sondajes|metros|m)\b"
 )
 _DISTANCIA = re.compile(r"\b(?:a|unos|unas|aprox\w*|cerca de|menos de|mas de)\s*$")
+# «un descenso de 3 m del nivel freático»: la magnitud de un efecto dicho, no una parte de la faena.
+_MAGNITUD_DE_UN_EFECTO = re.compile(
+    r"\b(?:descenso|abatimiento|baja|bajada|caida|disminucion)\s+(?:de\s+)?(?:unos?\s+|hasta\s+)?$"
+)
 
 
 def cantidades_no_leidas(normal: str, leidas: Iterable[float], supuestos: Iterable[str] = ()) -> list[str]:
@@ -402,7 +406,8 @@ def cantidades_no_leidas(normal: str, leidas: Iterable[float], supuestos: Iterab
         }
     no_leidas = []
     for m in _CANTIDAD_DICHA.finditer(normal):
-        if _DISTANCIA.search(normal[max(0, m.start() - 12) : m.start()]):
+        antes = normal[max(0, m.start() - 24) : m.start()]
+        if _DISTANCIA.search(antes[-12:]) or _MAGNITUD_DE_UN_EFECTO.search(antes):
             continue
         if not any(abs(round(_cifra(m), 6) - c) <= 1e-6 * max(1.0, c) for c in candidatas):
             no_leidas.append(m.group(0).strip())

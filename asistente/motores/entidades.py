@@ -52,6 +52,12 @@ _TIPOS = [
 _ANTES_DE_UN_NOMBRE = (
     r"\b(?:proyecto|faena|mina|planta|llamad[oa]|denominad[oa]|de nombre|se llama\w*|nombre)(?:\s+#?\d+)?"
 )
+# Una cantera de un mineral no metálico (caliza, yeso, cuarzo…) es minería (DS 40, Art. 3, literal i.1),
+# no extracción de áridos (i.5), que se mide en m³.
+_CANTERA_DE_MINERAL = re.compile(
+    r"\b(caliza|yeso|cuarzo|caolin\w*|feldespato|puzolana|marmol|diatomita|baritina|talco|bentonita"
+    r"|carbonato de calcio|como mineral)\b"
+)
 # Una mina dicha como tal: sus relaves y botaderos son partes de ella, no el tipo del proyecto.
 _MINA = re.compile(r"\b(mina|rajo|yacimiento|explotacion|explotar|extraer|extraccion de mineral)\b")
 _PARTES_DE_UNA_MINA = ("deposito_relaves", "botadero_esteriles")
@@ -133,6 +139,12 @@ def extraer_entidades(
     e.areas = areas_dichas(texto)
     e.componentes = componentes_dichos(normal, e.supuestos)
     if e.tipo is None and "capacidad_extraccion_t_mes" in e.cantidades and FAENA_DESCRITA.search(normal):
+        e.tipo = "explotacion"
+    # una cantera de mineral, o medida en toneladas de mineral y no en m³ de áridos, es una explotación
+    en_toneladas = "capacidad_extraccion_t_mes" in e.cantidades and not any(
+        campo.startswith("aridos_") for campo in e.cantidades
+    )
+    if e.tipo == "aridos_pozo" and (_CANTERA_DE_MINERAL.search(normal) or en_toneladas):
         e.tipo = "explotacion"
     return e
 

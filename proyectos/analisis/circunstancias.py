@@ -50,7 +50,8 @@ _PATRONES: tuple[tuple[str, re.Pattern[str]], ...] = tuple(
             # freático que alimenta la vega», «el abatimiento del acuífero»)
             r"|\b(vegas?|bofedal\w*|humedal\w*|laguna\w*|napa\w*|acuifero\w*)\b[^.;]{0,50}"
             r"\b(se (va a |van a )?sec\w*|secar\w*|desaparec\w*|agot\w*|quedar\w* sin agua)"
-            r"|\b(descenso|abatimiento|depresion|baja)\w* (del? )?(nivel|napa|acuifero|freatico)\w*"
+            r"|\b(descenso|abatimiento|depresion|baja)\w*\b[^.;]{0,20}?"
+            r"\b(del? )?(nivel|napa|acuifero|freatico)\w*"
             r"[^.;]{0,50}"
             r"\b(vegas?|bofedal\w*|humedal\w*|laguna\w*)\b",
         ),

@@ -2,7 +2,7 @@
 
 import pytest
 
-from asistente.motores.descripcion import cantidades_dichas, componentes_dichos
+from asistente.motores.descripcion import cantidades_dichas, cantidades_no_leidas, componentes_dichos
 from config.texto import sin_tildes
 
 
@@ -87,3 +87,9 @@ def test_las_otras_partes_de_la_faena_se_leen_en_los_campos_del_motor(
     texto: str, dichos: dict[str, object]
 ) -> None:
     assert componentes_dichos(" ".join(sin_tildes(texto).split())) == dichos
+
+
+def test_la_magnitud_de_un_efecto_dicho_no_es_una_cantidad_sin_leer() -> None:
+    normal = "el bombeo daria un descenso de 3 m del nivel freatico y guardamos 35 toneladas de algo raro"
+
+    assert cantidades_no_leidas(normal, leidas=[]) == ["35 toneladas"]

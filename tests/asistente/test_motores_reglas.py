@@ -562,7 +562,15 @@ def test_preguntar_si_obliga_a_un_estudio_con_los_datos_del_proyecto_lo_evalua(
     assert "Estudio de Impacto Ambiental (EIA)" in charla.texto and "letra(s) b)" in charla.texto
 
 
+@pytest.mark.django_db  # sin región dicha, la comuna nombrada se busca en la base
 def test_un_pozo_de_agua_no_es_un_pozo_de_aridos_y_el_lastre_de_una_mina_no_es_arido() -> None:
     assert extraer_entidades("Mina de 6.000 t/mes junto al pozo de agua potable rural").tipo == "explotacion"
     assert extraer_entidades("Rajo de 6.000 t/mes con un botadero de lastre").tipo == "explotacion"
     assert extraer_entidades("Pozo de áridos de 2.000 m³ al mes").tipo == "aridos_pozo"
+
+
+@pytest.mark.django_db  # sin región dicha, la comuna nombrada se busca en la base
+def test_una_cantera_de_mineral_o_medida_en_toneladas_es_una_explotacion_y_una_de_aridos_no() -> None:
+    assert extraer_entidades("Cantera de yeso de 3.000 t/mes en Coquimbo").tipo == "explotacion"
+    assert extraer_entidades("Una cantera que saca 4.000 t/mes en Atacama").tipo == "explotacion"
+    assert extraer_entidades("Cantera de 8.000 m³ al mes en Quillota").tipo == "aridos_pozo"

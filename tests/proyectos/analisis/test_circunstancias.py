@@ -15,6 +15,10 @@ from proyectos.analisis.entrada import CIRCUNSTANCIAS
         ),
         ("Con la tronadura vamos a exceder la norma de MP10 en la villa.", "riesgo_salud_poblacion"),
         ("El tranque de agua va a desecar parte del bofedal.", "efectos_adversos_recursos_naturales"),
+        (
+            "El bombeo produce un abatimiento de unos 4 m del acuífero que alimenta la laguna.",
+            "efectos_adversos_recursos_naturales",
+        ),
         ("El camino corta el paso de las veranadas de los crianceros.", "alteracion_sistemas_vida"),
         ("La planta queda a 2 km de un parque nacional.", "localizacion_proxima_areas_protegidas"),
         ("Durante el escarpe apareció un sitio arqueológico con petroglifos.", "intervencion_monumentos"),
