@@ -561,3 +561,11 @@ def test_los_casos_paralelos_de_una_regla_van_juntos_en_el_extracto():
     assert (
         "Si se ingresaren antes" in art_94.oracion and "Si se ingresaren con posterioridad" in art_94.oracion
     )
+
+
+def test_el_organo_nombrado_pone_primero_un_articulo_de_su_propia_ley():
+    busqueda = buscar_normativa(consulta="¿Ante quién se reclama de una resolución sancionatoria de la SMA?")
+
+    # sin el rasgo, la reclamación de la Ley 21.600 (Servicio de Biodiversidad) iba primero
+    assert busqueda.resultados[0].norma == "Ley 20.417"
+    assert busqueda.resultados[0].rasgos["organo"] == 1.0
