@@ -389,7 +389,7 @@ _CANTIDAD_DICHA = re.compile(
     r"|kilos|kilogramos|l/s|litros|plataformas|sondajes|metros|m)\b"
 )
 _DISTANCIA = re.compile(r"\b(?:a|unos|unas|aprox\w*|cerca de|menos de|mas de)\s*$")
-# «un descenso de 3 m del nivel freático»: la magnitud de un efecto dicho, no una parte de la faena.
+# «un abatimiento de 4 m de la napa»: la magnitud de un efecto dicho, no una parte de la faena.
 _MAGNITUD_DE_UN_EFECTO = re.compile(
     r"\b(?:descenso|abatimiento|baja|bajada|caida|disminucion)\s+(?:de\s+)?(?:unos?\s+|hasta\s+)?$"
 )

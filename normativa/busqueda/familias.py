@@ -56,7 +56,7 @@ FAMILIAS: tuple[Familia, ...] = (
             r"\bplazos?\b|\bcuant[oa]s? (dias|meses|anos|tiempo|veces)\b|\bmas tiempo\b|\bprorrog|"
             r"\bextension\b|\bampliar? el plazo|\bvence\w*\b|\bcuanto (demora|tarda|dura)|\bdentro de cuanto|"
             r"\bhorario\b|\ben que (momento|fecha)|\bhasta cuando\b"
-            # «¿puede hacerlo a esta altura?», «¿todavía podemos?», «¿estamos a tiempo?»: si algo aún se
+            # «¿a estas alturas se admite?», «¿todavía podemos?», «¿estamos a tiempo?»: si algo aún se
             # puede hacer lo decide un plazo
             r"|\ba (esta|estas) alturas?\b|\btodavia (se )?(puede|pueden|podemos|podria|estamos)\b"
             r"|\b(estamos|esta|estan) a tiempo\b|\b(fuera|dentro) de plazo\b"

@@ -234,6 +234,10 @@ def reordenar(
             posiciones.append(siguiente)
             siguiente, agregadas = siguiente + 1, agregadas + 1
         mejor = [oraciones[pk][i] for i in posiciones]
+        if anuncio := _anuncio(antesalas.get(pk, "")):
+            # una letra se lee con lo que la anuncia («… las siguientes medidas provisionales: c) Clausura
+            # temporal…»): sin eso, «clausura temporal» no dice que es una medida provisional
+            mejor = [anuncio, *mejor]
         encabezado = encabezados.get(pk, "")
         for texto in [encabezado, inicios.get(pk, ""), *titulos[pk]]:
             if texto and len(textos[texto].raices & consulta) >= 2:
@@ -380,6 +384,18 @@ def _marcar_copias(candidatos: list[Candidato], filas: dict[int, _Fila]) -> None
 
 
 @functools.lru_cache(maxsize=20_000)
+def _anuncio(antesala: str) -> str:
+    """La oración que anuncia la lista de un artículo («…podrá … adoptar alguna de las siguientes
+    medidas:»), si la antesala termina en dos puntos; «» si no."""
+    texto = " ".join(antesala.split())
+    if not texto.endswith(":"):
+        return ""
+    if ". " in texto:
+        return texto[texto.rfind(". ") + 2 :]
+    # la antesala es un trozo del artículo: empieza donde empieza una palabra
+    return "… " + texto.split(" ", 1)[-1] if not texto[0].isupper() else texto
+
+
 def _sigue(anterior: _Texto, siguiente: _Texto) -> bool:
     """La oración siguiente es parte de la respuesta: depende de la anterior («Vencido este plazo, …») o
     es un caso de su regla, que empieza por «si» o «en caso» y nombra lo que la anterior regula («deberán
@@ -451,39 +467,38 @@ def _encabezados(
     """Epígrafe del artículo de cada fragmento (el de su artículo completo, para las letras) o, en
     las guías, el título de la sección; para las letras, el inicio de su artículo (el texto antes
     de la primera letra, si es corto) y la antesala de la lista (lo que la anuncia)."""
-    articulos = {(f.norma_id, f.articulo) for f in fragmentos if f.articulo}
+    # el artículo 3 permanente y el 3 transitorio son dos artículos: cada letra, con el suyo
+    articulos = {(f.norma_id, f.articulo, f.transitorio) for f in fragmentos if f.articulo}
     conocidos = _articulos_conocidos()
     if faltan := articulos - conocidos.keys():
         for clave in faltan:
             conocidos[clave] = ("", "", "")
         # Un filtro por pares (norma, artículo) armado con OR costaba más que traer de más y descartar.
         filas = FragmentoLegal.objects.filter(
-            norma_id__in={n for n, _ in faltan},
-            articulo__in={a for _, a in faltan},
+            norma_id__in={n for n, _, _ in faltan},
+            articulo__in={a for _, a, _ in faltan},
             letra="",
             version__vigente=True,
-        ).values_list("norma_id", "articulo", "texto")
-        for norma_id, articulo, texto in filas:
-            if (norma_id, articulo) in faltan:
-                # si hay dos (el permanente y el transitorio), cada parte la da el último que la tiene
-                anteriores = conocidos[(norma_id, articulo)]
-                conocidos[(norma_id, articulo)] = tuple(  # type: ignore[assignment]
-                    nueva if nueva is not None else anterior
-                    for nueva, anterior in zip(_partes_del_articulo(texto), anteriores, strict=True)
-                )
-    principales = {clave: conocidos[clave][0] for clave in articulos}
-    iniciales = {clave: conocidos[clave][1] for clave in articulos}
-    previas = {clave: conocidos[clave][2] for clave in articulos}
+        ).values_list("norma_id", "articulo", "transitorio", "texto")
+        for norma_id, articulo, transitorio, texto in filas:
+            if (norma_id, articulo, transitorio) in faltan:
+                conocidos[(norma_id, articulo, transitorio)] = _partes_completas(texto)
     encabezados, inicios, antesalas = {}, {}, {}
     for f in fragmentos:
         if f.articulo:
-            encabezados[f.pk] = principales.get((f.norma_id, f.articulo), "")
+            principal, inicial, previa = conocidos.get((f.norma_id, f.articulo, f.transitorio), ("", "", ""))
+            encabezados[f.pk] = principal
             if f.letra:
-                inicios[f.pk] = iniciales.get((f.norma_id, f.articulo), "")
-                antesalas[f.pk] = previas.get((f.norma_id, f.articulo), "")
+                inicios[f.pk] = inicial
+                antesalas[f.pk] = previa
         else:
             encabezados[f.pk] = re.sub(r"^[\d.\s]+", "", f.jerarquia[-1]) if f.jerarquia else ""
     return encabezados, inicios, antesalas
+
+
+def _partes_completas(texto: str) -> tuple[str, str, str]:
+    epigrafe, inicio, antesala = _partes_del_articulo(texto)
+    return epigrafe or "", inicio or "", antesala or ""
 
 
 def _partes_del_articulo(texto: str) -> tuple[str | None, str | None, str | None]:
@@ -497,10 +512,10 @@ def _partes_del_articulo(texto: str) -> tuple[str | None, str | None, str | None
 
 
 @por_estado_del_corpus
-def _articulos_conocidos() -> dict[tuple[int, str], tuple[str, str, str]]:
-    """Las partes de los artículos ya leídos, por (norma, artículo), mientras el corpus no cambie: los
-    artículos más citados vuelven en casi todas las preguntas y leerlos enteros era la consulta más
-    cara del reordenador."""
+def _articulos_conocidos() -> dict[tuple[int, str, bool], tuple[str, str, str]]:
+    """Las partes de los artículos ya leídos, por (norma, artículo, transitorio), mientras el corpus no
+    cambie: los artículos más citados vuelven en casi todas las preguntas y leerlos enteros era la
+    consulta más cara del reordenador."""
     return {}
 
 

@@ -250,8 +250,7 @@ def test_una_respuesta_poco_segura_lo_dice_aparte_y_sus_pistas_van_en_lista_tamb
         chat = Pagina(navegador, url)
         # Un plazo que ningún artículo fija: los que traen «días» son de otros trámites.
         chat.preguntar_y_esperar(
-            "¿Con cuántos días de anticipación debe el titular avisar a la Superintendencia antes de "
-            "detener la faena?"
+            "¿Con cuántos días de anticipación debe el titular avisar antes de detener la faena?"
         )
         contenido = chat.pagina.locator(".chat-mensaje.assistant .contenido").last
         expect(contenido.locator("p").first).to_contain_text("No encontré un artículo que responda esto")

@@ -554,7 +554,8 @@ def test_el_tema_de_una_pregunta_de_plazo_no_cuenta_las_palabras_con_que_se_pide
 
 def test_los_casos_paralelos_de_una_regla_van_juntos_en_el_extracto():
     busqueda = buscar_normativa(
-        consulta="Una Declaración de un proyecto con cargas ambientales, ¿qué día del mes se entiende ingresada?"
+        consulta="Una Declaración de un proyecto con cargas ambientales, "
+        "¿qué día del mes se entiende ingresada?"
     )
 
     art_94 = next(r for r in busqueda.resultados if r.cita == "DS 40, Art. 94")
@@ -569,3 +570,22 @@ def test_el_organo_nombrado_pone_primero_un_articulo_de_su_propia_ley():
     # sin el rasgo, la reclamación de la Ley 21.600 (Servicio de Biodiversidad) iba primero
     assert busqueda.resultados[0].norma == "Ley 20.417"
     assert busqueda.resultados[0].rasgos["organo"] == 1.0
+
+
+def test_una_letra_se_cita_con_la_oracion_que_la_anuncia():
+    busqueda = buscar_normativa(
+        consulta="¿Durante el procedimiento sancionador se puede clausurar la planta?"
+    )
+
+    letra = next(r for r in busqueda.resultados if r.cita == "Ley 20.417, Art. 48, letra c)")
+    assert "las siguientes medidas provisionales:" in letra.oracion
+    assert letra.oracion.index("medidas provisionales") < letra.oracion.index("Clausura temporal")
+
+
+def test_el_epigrafe_de_un_articulo_permanente_no_es_el_de_su_transitorio_del_mismo_numero():
+    busqueda = buscar_normativa(
+        consulta="¿Qué se entiende por efectos adversos del cambio climático?", top_k=10
+    )
+
+    del_3 = [r for r in busqueda.resultados if r.cita.startswith("Ley 21.455, Art. 3")]
+    assert del_3 and all("reglamentos" not in r.epigrafe for r in del_3)
