@@ -19,6 +19,7 @@ from asistente.turno.memoria import terminos
 from config.seia import ARTICULO_REGLAMENTO as ARTICULO_DEL_REGLAMENTO
 from config.seia import SOLO_LEY
 from config.texto import sin_tildes
+from normativa.busqueda.ajenas import nucleo_de_la_pregunta
 from normativa.busqueda.familias import pide_plazo, tiene_tiempo
 from normativa.oraciones import oraciones_de
 
@@ -147,7 +148,8 @@ def _ventana(oracion: str, pregunta: str, maximo: int) -> str:
     if len(palabras) <= maximo or len(_ENUMERACION.findall(oracion)) >= 2:
         return oracion  # una lista («a) … b) … c) …») es la respuesta entera: no se corta
     raices = terminos(pregunta)
-    plazo = pide_plazo(pregunta) or bool(_RAPIDEZ.search(sin_tildes(pregunta)))
+    preguntado = nucleo_de_la_pregunta(pregunta)
+    plazo = pide_plazo(preguntado) or bool(_RAPIDEZ.search(sin_tildes(preguntado)))
 
     def valor(inicio: int) -> tuple[bool, int, int, int]:
         ventana = " ".join(palabras[inicio : inicio + maximo])
@@ -185,8 +187,8 @@ def hecho_preguntado(pregunta: str, oracion: str) -> str:
     """El hecho que la pregunta pide, dicho como lo dice la oración («Cinco días», «Multa de hasta diez
     mil unidades tributarias anuales»), o «» si la pregunta no pide un plazo o una cifra o la oración no
     lo trae."""
-    normal = sin_tildes(pregunta)
-    if pide_plazo(pregunta):
+    normal = sin_tildes(nucleo_de_la_pregunta(pregunta))
+    if pide_plazo(normal):
         patron = _TIEMPO_DICHO
     elif re.search(r"\bcuant[oa]s?\b|\bmonto\b|\bde cuanto\b", normal):
         patron = _CIFRA_DICHA

@@ -23,6 +23,7 @@ from dataclasses import dataclass
 from typing import Literal
 
 from config.texto import sin_tildes
+from normativa.busqueda.ajenas import nucleo_de_la_pregunta
 from normativa.busqueda.familias import aspectos_de, pide_plazo, tiene_tiempo
 from normativa.busqueda.hibrida import ResultadoBusqueda
 
@@ -61,6 +62,9 @@ def seguridad_de(pregunta: str, busqueda: ResultadoBusqueda) -> Seguridad:
     referencias = busqueda.referencias
     rasgos = primero.rasgos
     cobertura = primero.cobertura or 0.0
+    # lo que la pregunta pide se lee en lo que pregunta, no en la historia que la rodea («se vencieron
+    # los plazos… ¿se entiende aprobada?» no pide un plazo)
+    pregunta = nucleo_de_la_pregunta(pregunta)
     falta = _hecho_que_falta(pregunta, [r.oracion or r.texto for r in busqueda.resultados[:1]])
     if (referencias.articulo or referencias.termino_definido) and not falta:
         return Seguridad("bastante", "cita el artículo o el término que usted nombró")

@@ -101,3 +101,14 @@ def test_un_plazo_de_otro_tramite_no_da_seguridad_aunque_cubra_las_palabras_del_
     seguridad = seguridad_de("¿Con cuántos días de aviso se cierra la faena?", busqueda(otro_tramite))
     assert seguridad.nivel == "poco"
     assert "otro trámite" in seguridad.motivo
+
+
+def test_los_plazos_de_la_historia_no_hacen_de_la_pregunta_una_pregunta_de_plazo():
+    aprobada = resultado(
+        "Transcurridos los plazos sin pronunciamiento, la Declaración se entenderá aprobada."
+    )
+    seguridad = seguridad_de(
+        "Se vencieron los plazos de la evaluación y nadie vota. ¿Se entiende aprobada la Declaración?",
+        busqueda(aprobada),
+    )
+    assert "plazo" not in seguridad.motivo
