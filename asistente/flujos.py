@@ -119,7 +119,9 @@ async def eventos_desde(
     try:
         if not await difusor.redis.exists(clave_turno(turno_id)):
             guardado = await sync_to_async(turno_final_guardado, thread_sensitive=False)(turno_id)
-            if guardado is not None:
+            # Si el stream apareció mientras se miraba la base (un turno corto que el worker empezó y
+            # terminó entre ambas consultas), se retransmite en vivo desde su primer evento.
+            if guardado is not None and not await difusor.redis.exists(clave_turno(turno_id)):
                 evento, datos = guardado
                 yield _marco(despues_de + 1, evento, datos)
                 return

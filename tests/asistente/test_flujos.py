@@ -9,6 +9,7 @@ import json
 from typing import Any
 
 import pytest
+import redis
 from celery.contrib.testing.worker import start_worker
 from django.contrib.auth import get_user_model
 
@@ -128,3 +129,32 @@ async def test_reanudar_un_turno_que_otro_cliente_aun_retransmite_no_espera_el_b
         await conexion.aclose()
 
     assert reanudados[:2] == [2, 3]
+
+
+async def test_un_turno_que_termina_mientras_se_mira_la_base_se_retransmite_en_vivo_desde_su_inicio(
+    settings: Any, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    import redis.asyncio as redis_asincrono
+
+    conexion = redis_asincrono.Redis.from_url(settings.REDIS_URL)
+    turno = "termina-entre-consultas"
+    await conexion.delete(flujos.clave_turno(turno))
+
+    def el_worker_termina_y_guarda(turno_id: str) -> tuple[str, dict[str, Any]]:
+        # entre «¿existe el stream?» y «¿está guardada la respuesta?» el worker hizo el turno entero
+        escritor = redis.Redis.from_url(settings.REDIS_URL)
+        for id_evento, evento in enumerate(("meta", "start", "token", "done"), start=1):
+            marco = json.dumps({"evento": evento, "id": id_evento, "datos": {"turno": turno_id}})
+            escritor.xadd(flujos.clave_turno(turno_id), {"id": id_evento, "evento": evento, "marco": marco})
+        escritor.close()
+        return "done", {"turno": turno_id}
+
+    monkeypatch.setattr(flujos, "turno_final_guardado", el_worker_termina_y_guarda)
+    try:
+        async with asyncio.timeout(10):
+            eventos = [m.evento async for m in flujos.eventos_desde(turno, paciencia_s=5)]
+    finally:
+        await conexion.delete(flujos.clave_turno(turno))
+        await conexion.aclose()
+
+    assert eventos == ["meta", "start", "token", "done"]  # no solo el «done» armado desde la base
