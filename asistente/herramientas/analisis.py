@@ -25,7 +25,8 @@ from asistente.herramientas.comunes import (
 from asistente.registro import MAXIMO_RESULTADOS, Contexto, ErrorDeHerramienta, Fuente, herramienta
 from fuentes_externas.eseia import similares_del_proyecto
 from proyectos import selectors as proyectos
-from proyectos.analisis.entrada import CIRCUNSTANCIAS, EntradaInvalida, validar_entrada
+from proyectos.analisis.entrada import CIRCUNSTANCIAS, ETIQUETAS, EntradaInvalida, validar_entrada
+from proyectos.analisis.ingreso import CANTIDADES_REQUERIDAS
 from proyectos.analisis.motor import evaluar_entrada
 from proyectos.models import Analisis, Cliente, Proyecto
 from proyectos.roles import puede_consultar
@@ -135,11 +136,23 @@ def evaluar_proyecto(entrada: EvaluarProyecto, ctx: Contexto) -> dict[str, Any]:
     el fundamento. Úsela cuando el usuario describe un proyecto (tipo, cantidades, región) y pregunta si
     debe someterse al SEIA y mediante qué instrumento."""
     datos = {"nombre": "Proyecto descrito en la conversación", **entrada.model_dump()}
+    # Un proyecto descrito por sus partes (un polvorín, un tranque, la turba) se evalúa sin la cantidad de
+    # su tipo: sus literales no dependen de ella, y el resultado dice que falta.
+    por_partes = any(v is not False for v in entrada.componentes.values())
     try:
-        validada = validar_entrada(datos)
+        validada = validar_entrada(datos, exigir_cantidades=not por_partes)
     except EntradaInvalida as error:
         raise ErrorDeHerramienta(str(error)) from error
     resultado = evaluar_entrada(validada, espacial=False)
+    requeridas = CANTIDADES_REQUERIDAS.get(entrada.tipo, ())
+    sin_cantidad_del_tipo = bool(requeridas) and all(datos.get(campo) is None for campo in requeridas)
+    if sin_cantidad_del_tipo:
+        faltan = " ni ".join(ETIQUETAS[campo] for campo in requeridas)
+        resultado["advertencias"].insert(
+            0,
+            f"No se indicó {faltan}: el resultado sale de las partes declaradas; con ese dato el proyecto "
+            "podría ingresar además por el literal de su tipo.",
+        )
     fundamento = [
         f
         for grupo in (
@@ -170,6 +183,7 @@ def evaluar_proyecto(entrada: EvaluarProyecto, ctx: Contexto) -> dict[str, Any]:
         "fundamento_clasificacion": resultado["fundamento_clasificacion"],
         "permisos": resultado.get("permisos", []),
         "umbrales_permisos": resultado.get("umbrales_permisos", []),
+        "sin_cantidad_del_tipo": sin_cantidad_del_tipo,
     }
 
 

@@ -190,8 +190,23 @@ def pregunta_juridica(texto: str) -> bool:
     familias = set(familias_de(texto))
     if "fraccionamiento" in familias:
         return True
-    pide_via = bool(familias & {"ingreso", "eia_o_dia"}) or bool(_PIDE_VIA.search(texto))
-    return bool(familias & _FAMILIAS_JURIDICAS) and not pide_via
+    return bool(familias & _FAMILIAS_JURIDICAS) and not pide_via(texto)
+
+
+def pide_via(texto: str) -> bool:
+    """Indica si el mensaje pregunta si algo ingresa al SEIA o por qué vía (DIA o EIA)."""
+    return bool(set(familias_de(texto)) & {"ingreso", "eia_o_dia"}) or bool(_PIDE_VIA.search(texto))
+
+
+# Un proyecto dicho solo por sus partes («un polvorín para 30 t de explosivos», «un tranque con muro de
+# 8 m»): cada parte es de una faena minera, y sus literales (a, b, c, i.6, j, ñ…) no dependen del tipo.
+TIPO_DE_LAS_PARTES = "explotacion"
+
+
+def solo_partes(e: Entidades, texto: str) -> bool:
+    """Indica si el mensaje describe un proyecto solo por partes que el motor sabe leer, sin su tipo ni
+    la cantidad del tipo, y pregunta si ingresa: el motor lo evalúa por sus partes."""
+    return e.tipo is None and any(v is not False for v in e.componentes.values()) and pide_via(texto)
 
 
 def cantidades_del_tipo(e: Entidades) -> bool:

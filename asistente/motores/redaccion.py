@@ -1,4 +1,4 @@
-"""Redacción de la respuesta sin modelo: primero lo que responde, con su fundamento, y pocas fuentes.
+"""Redacción sin modelo: primero lo que responde, con su fundamento, y pocas fuentes.
 
 La búsqueda entrega, por fragmento, la oración que mejor responde (la de los días, el umbral, la
 condición). La respuesta empieza por el hecho preguntado cuando la pregunta pide uno y la oración lo trae
@@ -6,6 +6,13 @@ condición). La respuesta empieza por el hecho preguntado cuando la pregunta pid
 agrega a lo más dos fuentes de artículos distintos que también responden (cubren buena parte de la
 pregunta); una que no responde no se cita. Con seguridad «poco», los artículos se muestran como pistas, no
 como la respuesta.
+
+Recortar es elegir incisos (las partes de una oración entre comas), no una ventana de palabras: en una
+oración legal la condición va primero y la consecuencia al final («Transcurridos los plazos…, se
+entenderá aprobado»), y la excepción sigue a la regla («…, o, si no fuera posible, …»). Un inciso vale por
+las palabras de la pregunta que trae y, el doble, por los hechos (plazo, cifra, consecuencia, deber) y
+los aspectos preguntados (el órgano, si pregunta «¿quién?»); de las fuentes que apoyan se prefiere lo que
+la primera no mostró.
 """
 
 from __future__ import annotations
@@ -20,8 +27,9 @@ from config.seia import ARTICULO_REGLAMENTO as ARTICULO_DEL_REGLAMENTO
 from config.seia import SOLO_LEY
 from config.texto import sin_tildes
 from normativa.busqueda.ajenas import nucleo_de_la_pregunta
-from normativa.busqueda.familias import pide_plazo, tiene_tiempo
+from normativa.busqueda.familias import aspectos_de, pide_plazo, tiene_tiempo
 from normativa.oraciones import oraciones_de
+from proyectos.analisis.permisos import POR_TIPO
 
 MAXIMO_FUENTES = 3
 MAXIMO_FUENTES_A_PEDIDO = 6
@@ -64,6 +72,24 @@ def elegir_fuentes(
     return [primera, *elegidas]
 
 
+def _lo_mostrado(fuente: Fuente, pregunta: str, *, primera: bool, vistas: set[str]) -> str:
+    """Lo que se cita de una fuente: de la primera, lo que responde; de las que la apoyan, lo que
+    responde y no dijeron las anteriores (`vistas`: palabras de la pregunta y hechos ya mostrados)."""
+    maximo, total = (PALABRAS_CITA, TOTAL_CITA) if primera else (PALABRAS_APOYO, TOTAL_APOYO)
+    return recortar(_oracion(fuente["extracto"]), pregunta, maximo, total=total, vistas=vistas)
+
+
+def _lo_que_trae(texto: str, pregunta: str) -> set[str]:
+    """Las palabras de la pregunta (sus cinco primeras letras), los hechos («!dias», «!debera») y los
+    aspectos preguntados («¿quién?» → el órgano que nombra: «@quien») que trae un texto."""
+    plano = sin_tildes(texto).lower()
+    aspectos = {
+        f"@{a.nombre}" for a in aspectos_de(nucleo_de_la_pregunta(pregunta)) if a.respuesta.search(plano)
+    }
+    hechos = {f"!{h}" for h in _HECHO.findall(plano)}
+    return ({p[:5] for p in _PALABRA.findall(plano)} & terminos(pregunta)) | hechos | aspectos
+
+
 COBERTURA_APOYO = 0.12  # una fuente que acompaña cubre al menos esto de la pregunta…
 PROPORCION_APOYO = 0.4  # …y al menos esta parte de lo que cubre la primera
 
@@ -79,14 +105,17 @@ def redactar(fuentes: list[Fuente], *, pregunta: str = "", seguridad: str = "", 
     if seguridad == "poco":
         return _pistas(fuentes, pregunta, motivo)
     primera = fuentes[0]
-    oracion = recortar(_oracion(primera["extracto"]), pregunta, PALABRAS_CITA)
+    vistas: set[str] = set()
+    oracion = _lo_mostrado(primera, pregunta, primera=True, vistas=vistas)
+    vistas |= _lo_que_trae(oracion, pregunta)
     hecho = hecho_preguntado(pregunta, oracion)
     if hecho:
         lineas = [f"{hecho}, según {_nombre(primera)}{_epigrafe(primera)} [1]: «{oracion}»"]
     else:
         lineas = [f"Según {_nombre(primera)}{_epigrafe(primera)}: «{oracion}» [1]"]
     for numero, fuente in enumerate(fuentes[1:], start=2):
-        apoyo = recortar(_oracion(fuente["extracto"]), pregunta, PALABRAS_APOYO)
+        apoyo = _lo_mostrado(fuente, pregunta, primera=False, vistas=vistas)
+        vistas |= _lo_que_trae(apoyo, pregunta)
         que = (
             f"La {_nombre(fuente)} (guía del SEA)" if _tipo(fuente) == "guia" else _mayuscula(_nombre(fuente))
         )
@@ -104,13 +133,20 @@ def _pistas(fuentes: list[Fuente], pregunta: str, motivo: str) -> str:
     for numero, fuente in enumerate(fuentes, start=1):
         lineas.append(
             f"- {fuente['cita']} [{numero}]: "
-            f"«{recortar(_oracion(fuente['extracto']), pregunta, PALABRAS_PISTA, total=PALABRAS_CITA)}»"
+            f"«{recortar(_oracion(fuente['extracto']), pregunta, PALABRAS_PISTA, total=TOTAL_PISTA)}»"
         )
     return "\n".join(lineas)
 
 
-PALABRAS_CITA = 70  # cada oración que responde, recortada a lo que responde
-PALABRAS_APOYO = 45
+PALABRAS_CITA = 60  # cada oración que responde, recortada a lo que responde
+PALABRAS_APOYO = 40
+# Lo que cabe de cada extracto: la primera oración entra siempre (recortada); las que siguen, mientras
+# el extracto no pase de esto.
+TOTAL_CITA: int | None = (
+    None  # de la primera, cada oración que la búsqueda eligió (responden partes distintas)
+)
+TOTAL_APOYO = 50
+TOTAL_PISTA = 70
 PALABRAS_PISTA = 45
 _PALABRA = re.compile(r"\w+")
 _ENUMERACION = re.compile(r"(?:^|\s)[a-hñ]\)\s")
@@ -122,55 +158,155 @@ _HECHO = re.compile(
 
 
 # «¿hay algo más rápido?»: la rapidez de un trámite la dicen sus plazos; la ventana que trae uno.
+_PLAZO = re.compile(r"\bplazos?\b")
 _RAPIDEZ = re.compile(r"\b(mas )?(rapid|expedit|breve)\w*|\bdemora\w*|\btarda\w*|\bacelerar?\b")
 
 
-def recortar(extracto: str, pregunta: str, maximo: int, *, total: int | None = None) -> str:
+def recortar(
+    extracto: str,
+    pregunta: str,
+    maximo: int,
+    *,
+    total: int | None = None,
+    vistas: set[str] | frozenset[str] = frozenset(),
+) -> str:
     """Cada oración del extracto (la búsqueda elige una a tres: la que responde, la casi igual y la del
-    aspecto preguntado), recortada a `maximo` palabras si es más larga; con `total`, las que siguen a la
-    primera entran solo mientras el conjunto no pase de `total` palabras."""
-    elegidas: list[str] = []
-    usadas = 0
-    for oracion in oraciones_de(extracto) or [extracto]:
-        recortada = _ventana(oracion, pregunta, maximo)
-        largo = len(recortada.split())
-        if elegidas and total is not None and usadas + largo > total:
-            continue
-        elegidas.append(recortada)
-        usadas += largo
-    return " ".join(elegidas)
+    aspecto preguntado, con la que las anuncia o las continúa), recortada a `maximo` palabras si es más
+    larga. Con `total`, entran primero las que más responden (palabras de la pregunta, el plazo o la
+    cifra) mientras el conjunto no pase de `total` palabras, y se muestran en su orden: la oración que
+    solo anuncia una lista no deja fuera a la que trae el dato. Lo que ya se mostró (`vistas`) no cuenta
+    como respuesta."""
+    recortadas = [
+        _ventana(oracion, pregunta, maximo, vistas) for oracion in oraciones_de(extracto) or [extracto]
+    ]
+    if total is None:
+        return " ".join(recortadas)
+    valores = [_valor(recortada, pregunta, vistas) for recortada in recortadas]
+    largos = [len(recortada.split()) for recortada in recortadas]
+    # la que más responde entre las que caben (si ninguna cabe, la que más responde), y luego las que
+    # sigan cabiendo, de la que más responde a la que menos
+    orden = sorted(range(len(recortadas)), key=lambda i: (largos[i] <= total, valores[i], -i), reverse=True)
+    elegidas = {orden[0]}
+    usadas = largos[orden[0]]
+    for i in orden[1:]:
+        if usadas + largos[i] <= total:
+            elegidas.add(i)
+            usadas += largos[i]
+    return " ".join(recortadas[i] for i in sorted(elegidas))
 
 
-def _ventana(oracion: str, pregunta: str, maximo: int) -> str:
-    """La oración, o la ventana de `maximo` palabras que más palabras de la pregunta trae (y, a igual
-    cuenta, la que trae un plazo o una cifra), con «…» donde se cortó."""
-    palabras = oracion.split()
-    if len(palabras) <= maximo or len(_ENUMERACION.findall(oracion)) >= 2:
-        return oracion  # una lista («a) … b) … c) …») es la respuesta entera: no se corta
-    raices = terminos(pregunta)
+def _valor(
+    texto: str, pregunta: str, vistas: set[str] | frozenset[str] = frozenset()
+) -> tuple[bool, int, int]:
+    """Cuánto responde un texto: si trae el plazo que se pide, cuántas palabras distintas de la pregunta
+    y hechos (cifras, consecuencias, deberes) trae que no estén en `vistas` y cuántas trae en total. Lo
+    que termina en «:» solo anuncia."""
+    if texto.rstrip(" …").endswith(":"):
+        return (False, 0, 0)
     preguntado = nucleo_de_la_pregunta(pregunta)
     plazo = pide_plazo(preguntado) or bool(_RAPIDEZ.search(sin_tildes(preguntado)))
+    plano = sin_tildes(texto)
+    con_plazo = plazo and (tiene_tiempo(plano) or bool(_PLAZO.search(plano)))
+    trae = _lo_que_trae(texto, pregunta)
+    return (con_plazo, _peso(trae - vistas), _peso(trae))
 
-    def valor(inicio: int) -> tuple[bool, int, int, int]:
-        ventana = " ".join(palabras[inicio : inicio + maximo])
-        plano = sin_tildes(ventana)
-        trae = sum(1 for p in _PALABRA.findall(plano) if p[:5] in raices)
-        # si pide un plazo, la ventana que lo trae antes que la que repite más palabras de la pregunta
-        con_plazo = plazo and tiene_tiempo(plano)
-        return (
-            con_plazo,
-            trae + len(_HECHO.findall(plano)),
-            int(bool(re.search(r"\d|dias|meses|anos", plano))),
-            -inicio,
-        )
 
-    mejor = max(range(0, len(palabras) - maximo + 1), key=valor)
+def _peso(traidos: set[str]) -> int:
+    """Cada palabra de la pregunta cuenta uno; un hecho (la consecuencia, el plazo, el deber: «!…») o un
+    aspecto preguntado («@quien») cuenta doble: en una oración legal es lo que responde."""
+    return sum(2 if t[:1] in "!@" else 1 for t in traidos)
+
+
+def _ventana(
+    oracion: str, pregunta: str, maximo: int, vistas: set[str] | frozenset[str] = frozenset()
+) -> str:
+    """La oración, o lo que responde de ella en `maximo` palabras: sus incisos (partes entre comas o
+    punto y coma) que más responden —palabras distintas de la pregunta, el plazo o la cifra, la
+    consecuencia o el deber—, en su orden y con «…» donde se saltó algo. En una oración legal la
+    consecuencia suele venir al final («…, se entenderá aprobado»): por eso no basta una ventana
+    contigua alrededor de las palabras de la pregunta."""
+    palabras = oracion.split()
+    if len(palabras) <= maximo + HOLGURA or len(_ENUMERACION.findall(oracion)) >= 2:
+        return oracion  # poco que ganar; y una lista («a) … b) … c) …») es la respuesta entera
+    incisos = _incisos(oracion)
+    valores = [_valor(inciso, pregunta, vistas) for inciso in incisos]
+    orden = sorted(range(len(incisos)), key=lambda i: (valores[i], -i), reverse=True)
+    elegidos: list[int] = []
+    usadas = 0
+    for i in orden:
+        if valores[i][2] == 0 and elegidos:
+            break  # lo que no trae nada de lo preguntado no se muestra
+        largo = len(incisos[i].split())
+        if usadas + largo > maximo:
+            if not elegidos:  # un inciso más largo que el máximo: su ventana contigua
+                return _ventana_contigua(palabras, pregunta, maximo, vistas)
+            continue
+        elegidos.append(i)
+        usadas += largo
+    # la excepción o la condición que sigue a un inciso elegido es parte de su regla («…, o, si no fuera
+    # posible, en otras áreas…», «…, aunque…», «…, salvo que…»)
+    for i in sorted(elegidos):
+        siguiente = i + 1
+        while (
+            siguiente < len(incisos)
+            and siguiente not in elegidos
+            and _CONTINUA.match(sin_tildes(incisos[siguiente]).lower())
+            and usadas + len(incisos[siguiente].split()) <= maximo + HOLGURA
+        ):
+            elegidos.append(siguiente)
+            usadas += len(incisos[siguiente].split())
+            siguiente += 1
+    elegidos.sort()
+    partes: list[str] = []
+    for anterior, i in zip([-1, *elegidos], elegidos, strict=False):
+        if i > anterior + 1:
+            partes.append("…")
+        partes.append(incisos[i])
+    if elegidos[-1] < len(incisos) - 1:
+        partes.append("…")
+    return " ".join(partes)
+
+
+_INCISO = re.compile(r"(?<=[,;])\s+")
+_CONTINUA = re.compile(
+    r"(?:[oy],? )?(si no|salvo|a menos|sin perjuicio|aunque|con todo|siempre (que|y cuando)|en caso|excepto"
+    r"|pero|sino|no obstante|y no|o no|cuando|en cuyo caso|debiendo|sin que)\b"
+)
+HOLGURA = 12  # palabras: no se corta una oración por tan poco, y una excepción cabe aunque pase el máximo
+INCISO_MINIMO = 6  # palabras: un inciso más corto se une al siguiente («Con todo, sólo habrá…»)
+
+
+def _incisos(oracion: str) -> list[str]:
+    """Las partes de una oración entre comas o punto y coma, sin dejar sueltas las muy cortas."""
+    incisos: list[str] = []
+    pendiente = ""
+    for parte in _INCISO.split(oracion):
+        pendiente = f"{pendiente} {parte}".strip() if pendiente else parte
+        if len(pendiente.split()) >= INCISO_MINIMO:
+            incisos.append(pendiente)
+            pendiente = ""
+    if pendiente:
+        if incisos:
+            incisos[-1] = f"{incisos[-1]} {pendiente}"
+        else:
+            incisos.append(pendiente)
+    return incisos
+
+
+def _ventana_contigua(
+    palabras: list[str], pregunta: str, maximo: int, vistas: set[str] | frozenset[str]
+) -> str:
+    """La ventana de `maximo` palabras que más responde (y, a igual valor, la primera)."""
+    mejor = max(
+        range(0, len(palabras) - maximo + 1),
+        key=lambda inicio: (_valor(" ".join(palabras[inicio : inicio + maximo]), pregunta, vistas), -inicio),
+    )
     ventana = " ".join(palabras[mejor : mejor + maximo])
     return ("… " if mejor else "") + ventana + (" …" if mejor + maximo < len(palabras) else "")
 
 
 _TIEMPO_DICHO = re.compile(
-    r"\b(?:(?:\d+|un|una|dos|tres|cuatro|cinco|seis|siete|ocho|nueve|diez|once|doce|quince|veinte|treinta"
+    r"(?<![\d:.,])\b(?:(?:\d+|un|una|dos|tres|cuatro|cinco|seis|siete|ocho|nueve|diez|once|doce|quince|veinte|treinta"
     r"|cuarenta|cincuenta|sesenta|noventa|ciento veinte|ciento ochenta)(?: \(\d+\))? "
     r"(?:días|meses|años|horas)(?: hábiles| corridos)?)",
     re.IGNORECASE,
@@ -211,8 +347,14 @@ def _epigrafe(fuente: Fuente) -> str:
     return f" ({epigrafe})"
 
 
+_ENCABEZADO = re.compile(
+    r"^Art[íi]culo\s+[\wº°]+(\s+(bis|ter|qu[aá]ter|quinquies|sexies|septies))?\s*\.?-\s*"
+)
+
+
 def _oracion(extracto: str) -> str:
-    return " ".join(extracto.split()).rstrip(" .;:")
+    """El extracto en una línea, sin el «Artículo 11 ter.-» con que empieza (la cita ya lo nombra)."""
+    return _ENCABEZADO.sub("", " ".join(extracto.split())).rstrip(" .;:")
 
 
 def _nombre(fuente: Fuente) -> str:
@@ -239,6 +381,23 @@ def _articulo(fuente: Fuente) -> tuple[str, str]:
     return (fuente["norma"], fuente["articulo"])
 
 
+def _partes_sin_repetir(partes: Sequence[str]) -> list[str]:
+    """Las partes que traen un permiso, sin su motivo y una vez cada una (el muro y el volumen de un mismo
+    tranque traen el Art. 155 por la misma obra)."""
+    return list(dict.fromkeys(parte.partition(" (")[0] for parte in partes))
+
+
+def permisos_de_las_partes(permisos: Sequence[dict[str, Any]]) -> list[dict[str, Any]]:
+    """Los permisos sin las partes que trae solo el tipo del proyecto («la faena minera … (tipo de
+    proyecto)»): para un proyecto dicho solo por sus partes, el tipo con que se evaluó no es suyo."""
+    propios = []
+    for permiso in permisos:
+        partes = [parte for parte in permiso["partes"] if not parte.endswith(f"({POR_TIPO})")]
+        if partes:
+            propios.append({**permiso, "partes": partes})
+    return propios
+
+
 # --- proyecto descrito ------------------------------------------------------------------------
 
 _VIA = {
@@ -254,13 +413,15 @@ def redactar_evaluacion(
     supuestos: Sequence[str] = (),
     dichas: Mapping[str, str] | None = None,
     no_leidas: Sequence[str] = (),
+    sin_efecto: Sequence[str] = (),
 ) -> tuple[str, list[Fuente]]:
     """La respuesta a un proyecto descrito, desde el resultado de `evaluar_proyecto`: la vía primero,
     las cuentas hechas para llegar a las unidades del motor (`supuestos`), el literal y cada cantidad
     frente a su umbral, los efectos del Art. 11 (con la frase del usuario que declaró cada uno:
     `dichas`, circunstancia → frase), lo que falta y podría cambiar el resultado, las cantidades que no se
-    pudieron leer (`no_leidas`: con ellas no se descarta el ingreso) y qué tan seguro es. Devuelve el texto
-    y las fuentes en el orden de sus [n]."""
+    pudieron leer (`no_leidas`: con ellas no se descarta el ingreso), las que no cambian que ingrese
+    (`sin_efecto`: el volumen de una extracción de turba, que ingresa cualquiera sea) y qué tan seguro es.
+    Devuelve el texto y las fuentes en el orden de sus [n]."""
     dichas = dichas or {}
     fuentes: list[Fuente] = []
 
@@ -285,7 +446,13 @@ def redactar_evaluacion(
     clasificacion = resultado["clasificacion"]
     lugar = ", ".join(x for x in (resultado.get("comuna"), resultado.get("region")) if x)
     parrafos = [f"Con los datos que indica ({lugar}), el proyecto {_VIA[clasificacion]}."]
-    if no_leidas and clasificacion == "NO_INGRESA":
+    sin_cantidad = bool(resultado.get("sin_cantidad_del_tipo"))
+    if sin_cantidad and clasificacion == "NO_INGRESA":
+        parrafos[0] = (
+            f"Con las partes que describe ({lugar}), ninguna hace ingresar el proyecto al SEIA; pero no "
+            "indicó la capacidad de la faena, así que no puedo descartar que ingrese por ella."
+        )
+    elif no_leidas and clasificacion == "NO_INGRESA":
         parrafos[0] = (
             f"Con lo que pude leer de su mensaje ({lugar}), el proyecto {_VIA[clasificacion]}; pero hay "
             "cantidades que no pude leer, así que no puedo descartar que ingrese por otra letra."
@@ -322,6 +489,11 @@ def redactar_evaluacion(
                 f"No alcanza el umbral {nombre} del Art. 3 del DS 40{dice} (letra {letra}) del "
                 f"Art. 10 de la Ley 19.300): {textos}{referencias}."
             )
+    if sin_efecto:
+        parrafos.append(
+            f"Lo que indica ({', '.join(f'«{c}»' for c in sin_efecto)}) no cambia que ingrese: basta una de "
+            "sus partes para ello."
+        )
     con_umbral = {u["literal"] for u in umbrales}
     for tipologia in resultado.get("tipologias", []):
         literal = tipologia["tipologia"]
@@ -365,7 +537,7 @@ def redactar_evaluacion(
                 parrafos.append(f"Sobre lo que indicó, «{dichas[circunstancia]}»: {alerta['mensaje']}")
     if permisos := resultado.get("permisos"):
         lista = "; ".join(
-            f"Art. {p['articulo']} ({', '.join(parte.partition(' (')[0] for parte in p['partes'])})"
+            f"Art. {p['articulo']} ({', '.join(_partes_sin_repetir(p['partes']))})"
             f"{marca(('DS 40', p['articulo'], ''))}"
             for p in permisos
         )
@@ -385,6 +557,8 @@ def redactar_evaluacion(
         parrafos.append(
             "_Qué tan seguro estoy: medianamente; hay cantidades de su mensaje que no pude leer._"
         )
+    elif sin_cantidad and clasificacion == "NO_INGRESA":
+        parrafos.append("_Qué tan seguro estoy: medianamente; falta la capacidad de la faena._")
     else:
         parrafos.append(
             "_Qué tan seguro estoy: bastante; la vía sale del motor con las cantidades que usted dio, frente "

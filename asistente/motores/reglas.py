@@ -14,15 +14,18 @@ from asistente.motores import externas, permisos
 from asistente.motores.descripcion import cantidades_no_leidas
 from asistente.motores.entidades import (
     MI_PROYECTO,
+    TIPO_DE_LAS_PARTES,
     Entidades,
     cantidades_del_tipo,
     extraer_entidades,
     pregunta_juridica,
+    solo_partes,
 )
 from asistente.motores.redaccion import (
     MAXIMO_FUENTES,
     cuantas_fuentes,
     elegir_fuentes,
+    permisos_de_las_partes,
     redactar,
     redactar_evaluacion,
 )
@@ -216,7 +219,12 @@ class MotorReglas:
     def _proyecto_descrito(self, turno: Turno, texto: str, e: Entidades) -> Respuesta | None:
         """Un proyecto descrito en el mensaje (tipo y cantidades, sin ser uno guardado): lo evalúa el
         motor de prefactibilidad, sin guardar nada; si falta la región, la pregunta."""
-        if e.proyecto_id or not e.tipo or not cantidades_del_tipo(e) or pregunta_juridica(texto):
+        por_partes = solo_partes(e, texto)
+        if (
+            e.proyecto_id
+            or pregunta_juridica(texto)
+            or not (por_partes or (e.tipo and cantidades_del_tipo(e)))
+        ):
             return None
         if not e.region:
             depende = e.tipo in ("prospeccion", "aridos_cauce")
@@ -230,7 +238,12 @@ class MotorReglas:
                 ),
                 sugerencias=["En Antofagasta", "En Atacama", "En Valparaíso"],
             )
-        parametros: dict[str, Any] = {"tipo": e.tipo, "region": e.region, **e.cantidades}
+        # por sus partes: las cantidades leídas (el volumen de turba, los m³ del tranque) son de las partes
+        parametros: dict[str, Any] = (
+            {"tipo": TIPO_DE_LAS_PARTES, "region": e.region}
+            if por_partes
+            else {"tipo": e.tipo, "region": e.region, **e.cantidades}
+        )
         if e.comuna:
             parametros["comuna"] = e.comuna
         if e.circunstancias:
@@ -242,12 +255,21 @@ class MotorReglas:
         llamada = ejecutar("evaluar_proyecto", parametros, contexto=turno.contexto)
         if llamada["error"]:
             return Respuesta(f"No pude evaluar el proyecto descrito: {llamada['error']}", llamadas=[llamada])
-        leidas = [*e.cantidades.values(), *(v for v in e.componentes.values() if not isinstance(v, bool))]
+        de_las_partes = [v for v in e.componentes.values() if not isinstance(v, bool)]
+        resultado = llamada["resultado"]
+        no_leidas = cantidades_no_leidas(texto, [*e.cantidades.values(), *de_las_partes], e.supuestos)
+        sin_efecto: list[str] = []
+        if por_partes:  # el tipo solo sirvió para evaluar las partes: sus permisos no son del proyecto
+            resultado = {**resultado, "permisos": permisos_de_las_partes(resultado["permisos"])}
+            no_leidas = cantidades_no_leidas(texto, de_las_partes, e.supuestos)
+            if resultado["clasificacion"] != "NO_INGRESA":  # si ya ingresa, las demás no lo cambian
+                sin_efecto, no_leidas = no_leidas, []
         texto_respuesta, fuentes = redactar_evaluacion(
-            llamada["resultado"],
+            resultado,
             supuestos=e.supuestos,
             dichas={d.circunstancia: d.frase for d in e.circunstancias},
-            no_leidas=cantidades_no_leidas(texto, leidas, e.supuestos),
+            no_leidas=no_leidas,
+            sin_efecto=sin_efecto,
         )
         turno.contexto.fuentes[:] = fuentes
         return Respuesta(

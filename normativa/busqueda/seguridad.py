@@ -8,7 +8,6 @@ mitad de las veces. Esta estimación mira, en cambio, si el primer resultado res
 - que la pregunta cite el artículo o el término definido (la respuesta es ese texto);
 - que el primer resultado sea de la clase que pide la pregunta (su familia: plazo, sanción, recurso…);
 - cuánto del peso IDF de la pregunta cubre la oración elegida;
-- que la búsqueda de texto (BM25) lo ponga entre los primeros, además de la densa;
 - y, si la pregunta pide un hecho de cierta clase —un plazo, un órgano, una cifra, una consecuencia—,
   que la oración lo traiga.
 
@@ -30,8 +29,11 @@ from normativa.busqueda.hibrida import ResultadoBusqueda
 Nivel = Literal["bastante", "medianamente", "poco"]
 
 COBERTURA_BASTANTE = 0.25  # del peso IDF de la pregunta en la oración elegida
-TEXTO_BASTANTE = 0.8  # el rasgo `texto` del reordenador: entre los primeros de BM25
 COBERTURA_POCA = 0.12
+# Nombrar el artículo no basta si lo preguntado es si un caso calza en él: la oración elegida debe
+# cubrir además esto del resto de la pregunta. (Un término definido sí basta: «¿qué es…?» pide su
+# definición.)
+COBERTURA_NOMBRADO = 0.2
 # «¿cuánto…?», «¿qué monto tiene la sanción?», «¿qué umbral?»: pide una cifra.
 _PIDE_CIFRA = re.compile(
     r"\bcuant[oa]s?\b(?! (tiempo|dias|meses|anos|demora|tarda|dura))|\bmonto\b|\bumbral\b"
@@ -66,7 +68,8 @@ def seguridad_de(pregunta: str, busqueda: ResultadoBusqueda) -> Seguridad:
     # los plazos… ¿se entiende aprobada?» no pide un plazo)
     pregunta = nucleo_de_la_pregunta(pregunta)
     falta = _hecho_que_falta(pregunta, [r.oracion or r.texto for r in busqueda.resultados[:1]])
-    if (referencias.articulo or referencias.termino_definido) and not falta:
+    nombrado = referencias.termino_definido or (referencias.articulo and cobertura >= COBERTURA_NOMBRADO)
+    if nombrado and not falta:
         return Seguridad("bastante", "cita el artículo o el término que usted nombró")
     if busqueda.confianza == "LOW" or cobertura < COBERTURA_POCA:
         return Seguridad("poco", "ningún artículo trata directamente lo que pregunta")
@@ -79,7 +82,6 @@ def seguridad_de(pregunta: str, busqueda: ResultadoBusqueda) -> Seguridad:
         and rasgos.get("familia", 0.0) >= 1.0
         and cobertura >= COBERTURA_BASTANTE
         and (primero.tema is None or primero.tema >= COBERTURA_BASTANTE)  # el plazo de otro trámite no
-        and rasgos.get("texto", 0.0) >= TEXTO_BASTANTE
     ):
         return Seguridad("bastante", "el artículo citado trata directamente lo que pregunta")
     if falta:

@@ -164,6 +164,32 @@ def test_evaluar_un_proyecto_descrito_no_guarda_nada_y_compara_cada_cantidad_con
     assert not Proyecto.objects.exists()
 
 
+@pytest.mark.usefixtures("corpus")
+def test_evaluar_un_proyecto_por_sus_partes_no_exige_la_capacidad_y_dice_que_falta(
+    usuaria: Callable[..., AbstractUser],
+) -> None:
+    llamada = ejecutar(
+        "evaluar_proyecto",
+        {"tipo": "explotacion", "region": "Atacama", "componentes": {"presa_altura_m": 7}},
+        contexto=Contexto(usuario=usuaria()),
+    )
+
+    resultado = llamada["resultado"]
+    assert llamada["error"] is None and resultado["clasificacion"] == "DIA"
+    assert resultado["sin_cantidad_del_tipo"] is True
+    assert resultado["advertencias"][0].startswith("No se indicó la capacidad de extracción (t/mes)")
+
+
+def test_evaluar_un_proyecto_sin_partes_ni_la_cantidad_de_su_tipo_pide_esa_cantidad(
+    usuaria: Callable[..., AbstractUser],
+) -> None:
+    llamada = ejecutar(
+        "evaluar_proyecto", {"tipo": "explotacion", "region": "Atacama"}, contexto=Contexto(usuario=usuaria())
+    )
+
+    assert llamada["resultado"] is None and "capacidad de extracción" in llamada["error"]
+
+
 def test_evaluar_un_proyecto_con_una_region_desconocida_lo_dice_en_castellano(
     usuaria: Callable[..., AbstractUser],
 ) -> None:

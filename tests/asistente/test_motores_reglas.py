@@ -480,6 +480,65 @@ def test_una_faena_chica_con_mineroducto_descrita_en_el_chat_ingresa_por_la_letr
 
 
 @pytest.mark.usefixtures("corpus")
+def test_un_proyecto_dicho_solo_por_una_parte_lo_evalua_el_motor_por_esa_parte(
+    usuaria: CrearUsuaria, conversar: Conversar
+) -> None:
+    charla = conversar(
+        usuaria(),
+        "En Antofagasta vamos a instalar un polvorín de 12 toneladas de explosivos que surtirá a varias "
+        "faenas de la zona. ¿Debe ingresar al SEIA?",
+    )
+
+    assert _herramientas(charla) == ["evaluar_proyecto"]
+    assert "Declaración de Impacto Ambiental (DIA)" in charla.texto.split("\n\n")[0]
+    assert "almacenamiento de sustancias explosivas: 12.000 kg ≥ 2.500 kg" in charla.texto
+    assert "No se indicó la capacidad de extracción (t/mes)" in charla.texto
+    # el tipo con que se evaluó no es del proyecto: no trae el plan de cierre de una faena
+    assert "Art. 137" not in charla.texto
+
+
+@pytest.mark.usefixtures("corpus")
+def test_un_tranque_que_pasa_su_muro_y_su_volumen_nombra_una_vez_la_obra_que_trae_el_pas_155(
+    usuaria: CrearUsuaria, conversar: Conversar
+) -> None:
+    charla = conversar(
+        usuaria(),
+        "La faena en Atacama tendrá un tranque de agua con muro de 9 metros y 70.000 m³. ¿Entra al SEIA?",
+    )
+
+    assert "muro de presa de 9 m > 5 m; embalse de 70.000 m³ > 50.000 m³" in charla.texto
+    (permisos,) = [p for p in charla.texto.split("\n\n") if p.startswith("Permisos ambientales")]
+    assert permisos.count("Código de Aguas") == 1
+
+
+@pytest.mark.usefixtures("corpus")
+def test_la_turba_ingresa_cualquiera_sea_su_volumen_y_la_respuesta_lo_dice(
+    usuaria: CrearUsuaria, conversar: Conversar
+) -> None:
+    charla = conversar(
+        usuaria(),
+        "Queremos sacar solo 300 m³ de turba de un predio en Los Lagos. ¿Eso ya obliga a ingresar al SEIA?",
+    )
+
+    assert "literal i.6" in charla.texto
+    assert "(«300 m³») no cambia que ingrese" in charla.texto
+    assert "Qué tan seguro estoy: bastante" in charla.texto
+
+
+@pytest.mark.usefixtures("corpus")
+def test_una_parte_que_no_alcanza_su_umbral_sin_la_capacidad_de_la_faena_no_descarta_el_ingreso(
+    usuaria: CrearUsuaria, conversar: Conversar
+) -> None:
+    charla = conversar(
+        usuaria(),
+        "En Coquimbo la faena tendrá un tranque de agua con un muro de 3 metros. ¿Tiene que entrar al SEIA?",
+    )
+
+    assert "no puedo descartar que ingrese por ella" in charla.texto.split("\n\n")[0]
+    assert "Qué tan seguro estoy: medianamente; falta la capacidad de la faena" in charla.texto
+
+
+@pytest.mark.usefixtures("corpus")
 def test_una_faena_con_mineroducto_y_polvorin_lista_sus_dos_causas_y_fecha_cada_cita_del_ds_40(
     usuaria: CrearUsuaria, conversar: Conversar
 ) -> None:

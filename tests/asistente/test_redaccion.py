@@ -130,3 +130,72 @@ def test_con_un_total_las_oraciones_que_siguen_entran_solo_si_caben():
     dos = "La Declaración se presenta ante el Servicio. " + LARGA
     recortada = recortar(dos, "¿Dónde se presenta?", 70, total=20)
     assert recortada == "La Declaración se presenta ante el Servicio."
+
+
+def test_con_un_total_la_oracion_que_trae_el_dato_gana_a_la_que_solo_anuncia_una_lista():
+    extracto = (
+        "El informe deberá contener lo siguiente: "
+        "El informe deberá estar disponible en el sitio web con cinco días de anticipación a la sesión."
+    )
+    recortada = recortar(extracto, "¿Con cuánta anticipación se publica el informe?", 40, total=20)
+    assert (
+        recortada
+        == "El informe deberá estar disponible en el sitio web con cinco días de anticipación a la sesión."
+    )
+
+
+# Una oración legal larga cuya consecuencia viene al final, tras la condición.
+CONSECUENCIA = (
+    "Transcurrido el plazo sin que el Servicio se hubiere pronunciado sobre la solicitud del titular, "
+    "y cumplidos los requisitos que establece la ley para el silencio de la administración, "
+    "la solicitud, con las aclaraciones que se hubieren presentado durante el procedimiento, "
+    "se entenderá aceptada para todos los efectos legales."
+)
+
+
+def test_una_oracion_larga_conserva_la_consecuencia_que_viene_al_final():
+    recortada = recortar(
+        CONSECUENCIA, "Si el Servicio no se pronuncia a tiempo, ¿qué pasa con la solicitud?", 24
+    )
+
+    assert recortada.startswith("Transcurrido el plazo sin que el Servicio se hubiere pronunciado")
+    assert recortada.endswith("… se entenderá aceptada para todos los efectos legales.")
+    assert len(recortada.split()) < len(CONSECUENCIA.split())
+
+
+def test_la_excepcion_que_sigue_a_un_inciso_elegido_no_se_corta():
+    regla = (
+        "Las medidas de compensación se ejecutarán en el mismo predio en que se produzca el impacto "
+        "significativo, o, si no fuera posible, en otros predios "
+        "de la misma cuenca en que resulten efectivas, y el titular deberá informar su ubicación al "
+        "Servicio antes de iniciar su ejecución, con los antecedentes que la acrediten."
+    )
+    recortada = recortar(regla, "¿La compensación se puede hacer en otro predio que el del impacto?", 25)
+
+    assert "si no fuera posible, en otros predios de la misma cuenca en que resulten efectivas" in recortada
+
+
+def test_la_fuente_que_apoya_muestra_lo_que_la_primera_no_dijo():
+    primera = fuente("La reclamación se presenta ante el Tribunal Ambiental dentro de quince días.")
+    segunda = fuente(
+        "La reclamación se presenta ante el Tribunal Ambiental del lugar del acto, conforme a las reglas "
+        "generales de competencia de los tribunales y de notificación de las partes del procedimiento, y si "
+        "el reclamante vive fuera de la región, podrá presentarla en el juzgado de letras de su domicilio.",
+        articulo="20",
+        norma="Ley 20.600",
+    )
+    texto = redactar([primera, segunda], pregunta="¿Dónde se presenta la reclamación si vivo en otra región?")
+
+    assert "podrá presentarla en el juzgado de letras de su domicilio" in texto.split("\n\n")[1]
+
+
+def test_la_cita_no_repite_el_numero_del_articulo_que_ya_nombra():
+    texto = redactar(
+        [fuente("Artículo 11 ter.- En caso de modificarse un proyecto, la calificación recae en ella.")]
+    )
+    assert texto.startswith("Según el DS 40, Art. 26: «En caso de modificarse")
+
+
+def test_una_hora_del_dia_no_es_un_plazo():
+    horario = "Los avisos se transmitirán entre las 9:00 y 21:00 horas, dentro de los cinco días siguientes."
+    assert hecho_preguntado("¿En qué plazo y horario se transmiten los avisos?", horario) == "Cinco días"

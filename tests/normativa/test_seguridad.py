@@ -2,7 +2,7 @@
 tono. Preguntas y oraciones escritas para estas pruebas (no son de ningún conjunto de evaluación)."""
 
 from normativa.busqueda.hibrida import ResultadoBusqueda
-from normativa.busqueda.seguridad import COBERTURA_BASTANTE, COBERTURA_POCA, seguridad_de
+from normativa.busqueda.seguridad import COBERTURA_BASTANTE, COBERTURA_NOMBRADO, COBERTURA_POCA, seguridad_de
 from normativa.busqueda.tipos import Resultado
 from normativa.referencias import Referencias
 
@@ -112,3 +112,29 @@ def test_los_plazos_de_la_historia_no_hacen_de_la_pregunta_una_pregunta_de_plazo
         busqueda(aprobada),
     )
     assert "plazo" not in seguridad.motivo
+
+
+def test_nombrar_el_articulo_no_basta_si_su_oracion_casi_no_cubre_el_caso_preguntado():
+    citado = Referencias(normas=("Ley 19.300",), articulo="20")
+    poco_del_caso = resultado(RECLAMO, cobertura=COBERTURA_NOMBRADO / 2)
+    seguridad = seguridad_de(
+        "Cerraron el camino de la escuela por la faena, ¿eso cabe en el artículo 20 de la Ley 19.300?",
+        busqueda(poco_del_caso, referencias=citado),
+    )
+    assert seguridad.nivel != "bastante"
+
+
+def test_un_termino_definido_da_bastante_aunque_su_definicion_cubra_poco_de_la_pregunta():
+    definido = Referencias(termino_definido="Declaración de Impacto Ambiental")
+    definicion = resultado(
+        "Declaración de Impacto Ambiental: el documento descriptivo de una actividad o proyecto.",
+        cobertura=COBERTURA_NOMBRADO / 2,
+    )
+    assert seguridad_de("¿Qué es una DIA?", busqueda(definicion, referencias=definido)).nivel == "bastante"
+
+
+def test_la_familia_y_la_cobertura_dan_bastante_aunque_bm25_no_lo_ponga_primero():
+    solo_denso = resultado(RECLAMO, cobertura=COBERTURA_BASTANTE + 0.05, texto=0.2)
+    assert seguridad_de("¿En qué plazo se reclama contra la resolución?", busqueda(solo_denso)).nivel == (
+        "bastante"
+    )
