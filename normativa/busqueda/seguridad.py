@@ -38,6 +38,8 @@ COBERTURA_NOMBRADO = 0.2
 _PIDE_CIFRA = re.compile(
     r"\bcuant[oa]s?\b(?! (tiempo|dias|meses|anos|demora|tarda|dura))|\bmonto\b|\bumbral\b"
 )
+# Las categorías de una infracción (leves, graves, gravísimas), cada una con su sanción.
+_CATEGORIA = re.compile(r"\b(gravisim|grave|leve)[ao]?s?\b", re.IGNORECASE)
 # Un órgano o una autoridad nombrada (quién decide, ante quién se reclama).
 _ORGANO = re.compile(
     r"\b(comision de evaluacion|director\w* (ejecutivo|regional)|comite de ministros|superintenden\w*"
@@ -99,6 +101,14 @@ def _hecho_que_falta(pregunta: str, oraciones: list[str]) -> str:
         pedidos.append(("un plazo", any(tiene_tiempo(t) for t in textos)))
     if _PIDE_CIFRA.search(normal):
         pedidos.append(("una cifra", any(_CIFRA.search(t) for t in textos)))
+    if categorias := {c.lower() for c in _CATEGORIA.findall(normal)}:
+        # «si la infracción es gravísima…»: la cifra o la sanción de otra categoría no responde
+        pedidos.append(
+            (
+                "la categoría de infracción que pregunta",
+                any(categorias & {c.lower() for c in _CATEGORIA.findall(t)} for t in textos),
+            )
+        )
     for aspecto in aspectos_de(pregunta):
         if aspecto.nombre == "quien":
             pedidos.append(("quién", any(_ORGANO.search(t) for t in textos)))

@@ -138,3 +138,19 @@ def test_la_familia_y_la_cobertura_dan_bastante_aunque_bm25_no_lo_ponga_primero(
     assert seguridad_de("¿En qué plazo se reclama contra la resolución?", busqueda(solo_denso)).nivel == (
         "bastante"
     )
+
+
+def test_la_cifra_de_otra_categoria_de_infraccion_no_da_bastante():
+    multa_leve = resultado(
+        "Las infracciones leves se sancionarán con multa de hasta mil unidades tributarias."
+    )
+    seguridad = seguridad_de("¿De cuánto es la multa si la infracción es gravísima?", busqueda(multa_leve))
+    assert seguridad.nivel != "bastante"
+    assert "categoría" in seguridad.motivo
+    multa_gravisima = resultado(
+        "Las infracciones gravísimas se sancionarán con multa de hasta diez mil unidades tributarias."
+    )
+    assert (
+        seguridad_de("¿De cuánto es la multa si la infracción es gravísima?", busqueda(multa_gravisima)).nivel
+        == "bastante"
+    )
