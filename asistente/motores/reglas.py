@@ -25,10 +25,9 @@ from asistente.motores.redaccion import (
     MAXIMO_FUENTES,
     cuantas_fuentes,
     elegir_fuentes,
-    permisos_de_las_partes,
     redactar,
-    redactar_evaluacion,
 )
+from asistente.motores.redaccion_proyecto import permisos_de_las_partes, redactar_evaluacion
 from asistente.registro import ErrorDeHerramienta, Fuente, ejecutar
 from asistente.turno.memoria import solo_preferencias
 from asistente.turno.tipos import Respuesta, Turno
