@@ -35,6 +35,13 @@ _T_DIA = re.compile(_CIFRA + _TONELADAS + _POR_DIA + "|" + _CIFRA + r"\s*(?:tpd|
 _DIAS_AL_MES = re.compile(r"(\d{1,2})\s*dias\s*(?:de \w+ )?(?:al|por|cada|del|en el|/)\s*mes")
 _M3_MES = re.compile(_CIFRA + _METROS + _POR_MES + "|" + r"\bmensual\w*\D{0,30}?" + _CIFRA + _METROS)
 _M3 = re.compile(_CIFRA + _METROS)
+# Varias fuentes de lo mismo (dos faenas que alimentan una planta, «una … y la otra …»): se suman. Lo
+# que precede a la capacidad que tendrá tras un cambio («de 3.000 a 4.500 t/mes»).
+_VARIAS_FUENTES = re.compile(
+    r"\b(?:dos|tres|cuatro|varias|ambas) (?:faenas|minas|fuentes|proveedores|yacimientos|rajos)\b"
+    r"|\b(?:la|el) otr[oa]\b|\bcada una\b|\bentre (?:las|los) (?:dos|tres)\b"
+)
+_DE_UNA_A = re.compile(r"\bde " + _CIFRA + r"(?:\s*(?:t|ton)/mes)?\s+a\s+$")
 _DURACION = re.compile(
     r"\b(?:durante|por|en|a lo largo de)\s+(?:los\s+|unos\s+|un\s+plazo\s+de\s+)?(\d{1,3})\s*(meses|anos)\b"
 )
@@ -323,7 +330,26 @@ class Cantidades:
 def cantidades_dichas(normal: str) -> Cantidades:
     """Las cantidades del mensaje (ya sin tildes) en los campos del motor, con sus conversiones."""
     c = Cantidades()
-    if m := _T_MES.search(normal):
+    mensuales = list(_T_MES.finditer(normal))
+    final = next((m for m in mensuales if _DE_UNA_A.search(normal[max(0, m.start() - 40) : m.start()])), None)
+    if final:
+        # «ampliar de 3.000 a 4.500 t/mes»: lo que se compara es la capacidad que tendrá
+        antes = _DE_UNA_A.search(normal[max(0, final.start() - 40) : final.start()])
+        assert antes is not None
+        c.valores["capacidad_extraccion_t_mes"] = _cifra(final)
+        c.supuestos.append(
+            f"de {numero_cl(_cifra(antes))} a {numero_cl(_cifra(final))} t/mes: comparé la capacidad que "
+            "tendrá con el cambio"
+        )
+    elif len(mensuales) > 1 and _VARIAS_FUENTES.search(normal):
+        # «recibe de dos minas: 1.800 t/mes de una, 3.700 t/mes de la segunda»: la planta trata la suma
+        cifras = [_cifra(m) for m in mensuales]
+        c.valores["capacidad_extraccion_t_mes"] = sum(cifras)
+        c.supuestos.append(
+            " + ".join(numero_cl(x) for x in cifras)
+            + f" = {numero_cl(sum(cifras))} t/mes (sumé lo que aporta cada una; si no es así, indíquelo)"
+        )
+    elif m := _T_MES.search(normal):
         c.valores["capacidad_extraccion_t_mes"] = _cifra(m)
     elif m := _T_ANO.search(normal):
         anual = _cifra(m)

@@ -194,7 +194,7 @@ def pregunta_juridica(texto: str) -> bool:
 
 
 def pide_via(texto: str) -> bool:
-    """Indica si el mensaje pregunta si algo ingresa al SEIA o por qué vía (DIA o EIA)."""
+    """Indica si el mensaje pregunta por el ingreso del proyecto o por su vía (DIA o EIA)."""
     return bool(set(familias_de(texto)) & {"ingreso", "eia_o_dia"}) or bool(_PIDE_VIA.search(texto))
 
 

@@ -11,6 +11,26 @@ def _leer(texto: str) -> tuple[dict[str, float], list[str]]:
     return dichas.valores, dichas.supuestos
 
 
+def test_lo_que_aportan_varias_faenas_a_una_planta_se_suma_y_se_dice_la_cuenta() -> None:
+    valores, supuestos = _leer("la planta recibe de dos minas: una de 1.800 t/mes y la otra de 3.700 t/mes")
+
+    assert valores["capacidad_extraccion_t_mes"] == pytest.approx(5500)
+    assert supuestos == ["1.800 + 3.700 = 5.500 t/mes (sumé lo que aporta cada una; si no es así, indíquelo)"]
+
+
+def test_un_cambio_de_capacidad_se_compara_con_la_que_tendra() -> None:
+    valores, supuestos = _leer("la faena subirá de 2.000 a 5.200 toneladas al mes")
+
+    assert valores["capacidad_extraccion_t_mes"] == pytest.approx(5200)
+    assert supuestos == ["de 2.000 a 5.200 t/mes: comparé la capacidad que tendrá con el cambio"]
+
+
+def test_dos_cantidades_sin_varias_fuentes_no_se_suman() -> None:
+    valores, _ = _leer("una mina de 3.000 t/mes cuya planta procesará 3.000 t/mes")
+
+    assert valores["capacidad_extraccion_t_mes"] == pytest.approx(3000)
+
+
 @pytest.mark.parametrize(
     ("texto", "campo", "valor"),
     [
