@@ -17,14 +17,16 @@ la primera no mostró.
 
 from __future__ import annotations
 
+import functools
 import re
 from collections.abc import Mapping
+from dataclasses import dataclass
 
 from asistente.registro import Fuente
 from asistente.turno.memoria import terminos
 from config.texto import sin_tildes
 from normativa.busqueda.ajenas import nucleo_de_la_pregunta
-from normativa.busqueda.familias import aspectos_de, pide_plazo, tiene_tiempo
+from normativa.busqueda.familias import Aspecto, aspectos_de, pide_plazo, tiene_tiempo
 from normativa.oraciones import oraciones_de
 
 MAXIMO_FUENTES = 3
@@ -79,11 +81,28 @@ def _lo_que_trae(texto: str, pregunta: str) -> set[str]:
     """Las palabras de la pregunta (sus cinco primeras letras), los hechos («!dias», «!debera») y los
     aspectos preguntados («¿quién?» → el órgano que nombra: «@quien») que trae un texto."""
     plano = sin_tildes(texto).lower()
-    aspectos = {
-        f"@{a.nombre}" for a in aspectos_de(nucleo_de_la_pregunta(pregunta)) if a.respuesta.search(plano)
-    }
+    preguntado = _lo_preguntado(pregunta)
+    aspectos = {f"@{a.nombre}" for a in preguntado.aspectos if a.respuesta.search(plano)}
     hechos = {f"!{h}" for h in _HECHO.findall(plano)}
-    return ({p[:5] for p in _PALABRA.findall(plano)} & terminos(pregunta)) | hechos | aspectos
+    return ({p[:5] for p in _PALABRA.findall(plano)} & preguntado.terminos) | hechos | aspectos
+
+
+@dataclass(frozen=True)
+class _Preguntado:
+    terminos: frozenset[str]  # las palabras de la pregunta, recortadas a cinco letras
+    aspectos: tuple[Aspecto, ...]  # lo que pide además de su tema (el órgano, la consecuencia…)
+    plazo: bool  # pide un plazo, o rapidez (que la dicen los plazos)
+
+
+@functools.lru_cache(maxsize=64)
+def _lo_preguntado(pregunta: str) -> _Preguntado:
+    """Lo que la pregunta pide, leído una vez por pregunta (cada inciso y cada ventana lo miran)."""
+    nucleo = nucleo_de_la_pregunta(pregunta)
+    return _Preguntado(
+        terminos=frozenset(terminos(pregunta)),
+        aspectos=aspectos_de(nucleo),
+        plazo=pide_plazo(nucleo) or bool(_RAPIDEZ.search(sin_tildes(nucleo))),
+    )
 
 
 COBERTURA_APOYO = 0.12  # una fuente que acompaña cubre al menos esto de la pregunta…
@@ -199,10 +218,8 @@ def _valor(
     que termina en «:» solo anuncia."""
     if texto.rstrip(" …").endswith(":"):
         return (False, 0, 0)
-    preguntado = nucleo_de_la_pregunta(pregunta)
-    plazo = pide_plazo(preguntado) or bool(_RAPIDEZ.search(sin_tildes(preguntado)))
     plano = sin_tildes(texto)
-    con_plazo = plazo and (tiene_tiempo(plano) or bool(_PLAZO.search(plano)))
+    con_plazo = _lo_preguntado(pregunta).plazo and (tiene_tiempo(plano) or bool(_PLAZO.search(plano)))
     trae = _lo_que_trae(texto, pregunta)
     return (con_plazo, _peso(trae - vistas), _peso(trae))
 
