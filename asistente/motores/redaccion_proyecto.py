@@ -94,7 +94,10 @@ def redactar_evaluacion(
     causas = list(dict.fromkeys(t["tipologia"] for t in resultado.get("tipologias", [])))
     if len(causas) > 1:
         parrafos.append(f"Ingresa por {len(causas)} causas (basta una): {', '.join(causas)}.")
-    for literal in dict.fromkeys(u["literal"] for u in umbrales):
+    # primero los literales que hacen ingresar (son la respuesta), después los que no alcanza
+    literales = list(dict.fromkeys(u["literal"] for u in umbrales))
+    alcanzados = {u["literal"] for u in umbrales if u["cumple"]}
+    for literal in sorted(literales, key=lambda x: x not in alcanzados):
         del_literal = [u for u in umbrales if u["literal"] == literal]
         cumplidos = [u["texto"] for u in del_literal if u["cumple"]]
         letra = literal.split(".")[0]
@@ -120,11 +123,6 @@ def redactar_evaluacion(
                 f"No alcanza el umbral {nombre} del Art. 3 del DS 40{dice} (letra {letra}) del "
                 f"Art. 10 de la Ley 19.300): {textos}{referencias}."
             )
-    if sin_efecto:
-        parrafos.append(
-            f"Lo que indica ({', '.join(f'«{c}»' for c in sin_efecto)}) no cambia que ingrese: basta una de "
-            "sus partes para ello."
-        )
     con_umbral = {u["literal"] for u in umbrales}
     for tipologia in resultado.get("tipologias", []):
         literal = tipologia["tipologia"]
@@ -166,6 +164,11 @@ def redactar_evaluacion(
             circunstancia = (alerta.get("evidencia") or {}).get("circunstancia", "")
             if circunstancia in dichas:
                 parrafos.append(f"Sobre lo que indicó, «{dichas[circunstancia]}»: {alerta['mensaje']}")
+    if sin_efecto:
+        parrafos.append(
+            f"Lo que indica ({', '.join(f'«{c}»' for c in sin_efecto)}) no cambia que ingrese: basta una "
+            "causa de ingreso para ello."
+        )
     if permisos := resultado.get("permisos"):
         lista = "; ".join(
             f"Art. {p['articulo']} ({', '.join(_partes_sin_repetir(p['partes']))})"

@@ -256,13 +256,18 @@ class MotorReglas:
             return Respuesta(f"No pude evaluar el proyecto descrito: {llamada['error']}", llamadas=[llamada])
         de_las_partes = [v for v in e.componentes.values() if not isinstance(v, bool)]
         resultado = llamada["resultado"]
-        no_leidas = cantidades_no_leidas(texto, [*e.cantidades.values(), *de_las_partes], e.supuestos)
+        # una cifra del mensaje que es un umbral comparado («¿queda fuera por estar bajo las N t/mes?»)
+        # también se leyó
+        umbrales = [u["texto"] for u in resultado.get("umbrales", [])]
+        no_leidas = cantidades_no_leidas(
+            texto, [*e.cantidades.values(), *de_las_partes], [*e.supuestos, *umbrales]
+        )
         sin_efecto: list[str] = []
         if por_partes:  # el tipo solo sirvió para evaluar las partes: sus permisos no son del proyecto
             resultado = {**resultado, "permisos": permisos_de_las_partes(resultado["permisos"])}
-            no_leidas = cantidades_no_leidas(texto, de_las_partes, e.supuestos)
-            if resultado["clasificacion"] != "NO_INGRESA":  # si ya ingresa, las demás no lo cambian
-                sin_efecto, no_leidas = no_leidas, []
+            no_leidas = cantidades_no_leidas(texto, de_las_partes, [*e.supuestos, *umbrales])
+        if resultado["clasificacion"] != "NO_INGRESA":  # si ya ingresa, las demás cifras no lo cambian
+            sin_efecto, no_leidas = no_leidas, []
         texto_respuesta, fuentes = redactar_evaluacion(
             resultado,
             supuestos=e.supuestos,

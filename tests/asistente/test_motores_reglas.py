@@ -498,6 +498,35 @@ def test_un_proyecto_dicho_solo_por_una_parte_lo_evalua_el_motor_por_esa_parte(
 
 
 @pytest.mark.usefixtures("corpus")
+def test_una_cantidad_sin_leer_no_deja_concluir_que_no_ingresa(
+    usuaria: CrearUsuaria, conversar: Conversar
+) -> None:
+    charla = conversar(usuaria(), "Faena de 1.500 t/mes en Atacama con 40 toneladas de algo. ¿Entra al SEIA?")
+
+    assert "no puedo descartar que ingrese por otra letra" in charla.texto.split("\n\n")[0]
+    assert "No pude leer como parte del proyecto: «40 toneladas»" in charla.texto
+    assert "Qué tan seguro estoy: medianamente" in charla.texto
+
+
+@pytest.mark.usefixtures("corpus")
+def test_si_ya_ingresa_lo_que_hace_ingresar_va_primero_y_las_demas_cifras_no_lo_cambian(
+    usuaria: CrearUsuaria, conversar: Conversar
+) -> None:
+    charla = conversar(
+        usuaria(),
+        "Faena de 2.000 t/mes en Coquimbo con una línea propia de 110 kV y 8 km. ¿Queda fuera del SEIA por "
+        "estar bajo las 5.000 t/mes?",
+    )
+
+    parrafos = charla.texto.split("\n\n")
+    assert parrafos[1].startswith("Alcanza la tipología del literal b.1")
+    assert parrafos[2].startswith("No alcanza el umbral del literal i.1")
+    assert "(«8 km») no cambia que ingrese" in charla.texto
+    assert "5.000 t/mes»" not in charla.texto.split("Lo que indica")[-1]  # el umbral preguntado se leyó
+    assert "Qué tan seguro estoy: bastante" in charla.texto
+
+
+@pytest.mark.usefixtures("corpus")
 def test_un_tranque_que_pasa_su_muro_y_su_volumen_nombra_una_vez_la_obra_que_trae_el_pas_155(
     usuaria: CrearUsuaria, conversar: Conversar
 ) -> None:
