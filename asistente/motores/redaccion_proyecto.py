@@ -53,117 +53,17 @@ def redactar_evaluacion(
     pudieron leer (`no_leidas`: con ellas no se descarta el ingreso), las que no cambian que ingrese
     (`sin_efecto`: el volumen de una extracción de turba, que ingresa cualquiera sea) y qué tan seguro es.
     Devuelve el texto y las fuentes en el orden de sus [n]."""
+    marca = _Marcas(resultado["fuentes"])
     dichas = dichas or {}
-    fuentes: list[Fuente] = []
-
-    def marca(*referencias: tuple[str, str, str]) -> str:
-        marcas = []
-        for norma, articulo, letra in referencias:
-            fuente = next(
-                (
-                    f
-                    for f in resultado["fuentes"]
-                    if (f["norma"], f["articulo"], f["letra"] or "") == (norma, articulo, letra)
-                ),
-                None,
-            )
-            if fuente is None:
-                continue
-            if fuente not in fuentes:
-                fuentes.append(fuente)
-            marcas.append(f"[{fuentes.index(fuente) + 1}]")
-        return (" " + "".join(marcas)) if marcas else ""
-
     clasificacion = resultado["clasificacion"]
-    lugar = ", ".join(x for x in (resultado.get("comuna"), resultado.get("region")) if x)
-    parrafos = [f"Con los datos que indica ({lugar}), el proyecto {_VIA[clasificacion]}."]
-    sin_cantidad = bool(resultado.get("sin_cantidad_del_tipo"))
-    if sin_cantidad and clasificacion == "NO_INGRESA":
-        parrafos[0] = (
-            f"Con las partes que describe ({lugar}), ninguna hace ingresar el proyecto al SEIA; pero no "
-            "indicó la capacidad de la faena, así que no puedo descartar que ingrese por ella."
-        )
-    elif no_leidas and clasificacion == "NO_INGRESA":
-        parrafos[0] = (
-            f"Con lo que pude leer de su mensaje ({lugar}), el proyecto {_VIA[clasificacion]}; pero hay "
-            "cantidades que no pude leer, así que no puedo descartar que ingrese por otra letra."
-        )
+    parrafos = [_la_via(resultado, no_leidas=bool(no_leidas))]
     if supuestos:
         parrafos.append("Cuentas hechas con sus datos: " + "; ".join(supuestos) + ".")
-    umbrales = resultado.get("umbrales", [])
     causas = list(dict.fromkeys(t["tipologia"] for t in resultado.get("tipologias", [])))
     if len(causas) > 1:
         parrafos.append(f"Ingresa por {len(causas)} causas (basta una): {', '.join(causas)}.")
-    # primero los literales que hacen ingresar (son la respuesta), después los que no alcanza
-    literales = list(dict.fromkeys(u["literal"] for u in umbrales))
-    alcanzados = {u["literal"] for u in umbrales if u["cumple"]}
-    for literal in sorted(literales, key=lambda x: x not in alcanzados):
-        del_literal = [u for u in umbrales if u["literal"] == literal]
-        cumplidos = [u["texto"] for u in del_literal if u["cumple"]]
-        letra = literal.split(".")[0]
-        # «literal i.1», pero «letra j)»: una letra del Art. 3 sin literales se cita como letra.
-        nombre = f"del literal {literal}" if "." in literal else f"de la letra {literal})"
-        referencias = marca(("Ley 19.300", "10", letra), ("DS 40", "3", literal))
-        if literal in SOLO_LEY:  # la letra s) de la ley no tiene literal en el DS 40 de 2014
-            parrafos.append(
-                f"Alcanza la letra {literal}) del Art. 10 de la Ley 19.300: {'; '.join(cumplidos)}"
-                f"{marca(('Ley 19.300', '10', literal))}."
-            )
-            continue
-        if cumplidos:
-            parrafos.append(
-                f"Alcanza la tipología {nombre} del Art. 3 del DS 40 (letra {letra}) del "
-                f"Art. 10 de la Ley 19.300): {'; '.join(cumplidos)}{referencias}."
-            )
-        else:
-            textos = "; ".join(u["texto"] for u in del_literal)
-            exige = "; ".join(f"«{c}»" for c in del_literal[0].get("exige", ()))
-            dice = f", que exige {exige}" if exige else ""
-            parrafos.append(
-                f"No alcanza el umbral {nombre} del Art. 3 del DS 40{dice} (letra {letra}) del "
-                f"Art. 10 de la Ley 19.300): {textos}{referencias}."
-            )
-    con_umbral = {u["literal"] for u in umbrales}
-    for tipologia in resultado.get("tipologias", []):
-        literal = tipologia["tipologia"]
-        if literal in con_umbral:
-            continue  # ya dicha con su umbral
-        letra = literal.split(".")[0]
-        referencias = marca(("Ley 19.300", "10", letra), ("DS 40", "3", literal))
-        parrafos.append(
-            f"Ingresa por la letra {letra}) del Art. 10 de la Ley 19.300: {tipologia['motivo']}{referencias}."
-        )
-    if clasificacion == "EIA":
-        letras = sorted({t["letra"] for t in resultado["triggers"]})
-        referencias = marca(*(("Ley 19.300", "11", letra) for letra in letras))
-        parrafos.append(
-            f"Presenta efectos del Art. 11 de la Ley 19.300, letra(s) {', '.join(letras)}), que obligan a "
-            f"un EIA{referencias}."
-        )
-        for efecto in resultado["triggers"]:
-            circunstancia = (efecto.get("evidencia") or {}).get("circunstancia", "")
-            if circunstancia in dichas:
-                articulo = ARTICULO_DEL_REGLAMENTO[efecto["letra"]]
-                parrafos.append(
-                    f"- Lo que usted indicó, «{dichas[circunstancia]}», es la letra {efecto['letra']}) del "
-                    f"Art. 11: {oracion_de(efecto['descripcion'])}; la desarrolla el Art. {articulo} del "
-                    f"DS 40{marca(('Ley 19.300', '11', efecto['letra']), ('DS 40', articulo, ''))}."
-                )
-    elif clasificacion == "DIA":
-        parrafos.append(
-            "No se indicaron efectos, características o circunstancias del Art. 11 de la Ley 19.300; sin "
-            f"ellos, el ingreso es por DIA{marca(('DS 40', '4', ''))}."
-        )
-    else:
-        parrafos.append(
-            "Si hay dudas sobre las cantidades o el proyecto cambia, puede consultar la pertinencia de "
-            f"ingreso al SEA{marca(('DS 40', '26', ''))}."
-        )
-    if clasificacion == "NO_INGRESA":
-        for alerta in resultado.get("alertas", []):
-            circunstancia = (alerta.get("evidencia") or {}).get("circunstancia", "")
-            if circunstancia in dichas:
-                parrafos.append(f"Sobre lo que indicó, «{dichas[circunstancia]}»: {alerta['mensaje']}")
+    parrafos += _literales(resultado, marca)
+    parrafos += _efectos(resultado, dichas, marca)
     if sin_efecto:
         parrafos.append(
             f"Lo que indica ({', '.join(f'«{c}»' for c in sin_efecto)}) no cambia que ingrese: basta una "
@@ -188,14 +88,138 @@ def redactar_evaluacion(
     if pendientes:
         parrafos.append("Lo que podría cambiar el resultado:\n" + "\n".join(f"- {a}" for a in pendientes))
     if no_leidas:
-        parrafos.append(
-            "_Qué tan seguro estoy: medianamente; hay cantidades de su mensaje que no pude leer._"
-        )
-    elif sin_cantidad and clasificacion == "NO_INGRESA":
-        parrafos.append("_Qué tan seguro estoy: medianamente; falta la capacidad de la faena._")
+        seguridad = "medianamente; hay cantidades de su mensaje que no pude leer"
+    elif resultado.get("sin_cantidad_del_tipo") and clasificacion == "NO_INGRESA":
+        seguridad = "medianamente; falta la capacidad de la faena"
     else:
-        parrafos.append(
-            "_Qué tan seguro estoy: bastante; la vía sale del motor con las cantidades que usted dio, frente "
-            "a los umbrales del reglamento._"
+        seguridad = (
+            "bastante; la vía sale del motor con las cantidades que usted dio, frente a los umbrales del "
+            "reglamento"
         )
-    return "\n\n".join(parrafos), fuentes
+    parrafos.append(f"_Qué tan seguro estoy: {seguridad}._")
+    return "\n\n".join(parrafos), marca.fuentes
+
+
+class _Marcas:
+    """Las marcas [n] de las citas, numeradas en el orden en que la respuesta las usa."""
+
+    def __init__(self, disponibles: Sequence[Fuente]) -> None:
+        self.disponibles = disponibles
+        self.fuentes: list[Fuente] = []
+
+    def __call__(self, *referencias: tuple[str, str, str]) -> str:
+        marcas = []
+        for norma, articulo, letra in referencias:
+            fuente = next(
+                (
+                    f
+                    for f in self.disponibles
+                    if (f["norma"], f["articulo"], f["letra"] or "") == (norma, articulo, letra)
+                ),
+                None,
+            )
+            if fuente is None:
+                continue
+            if fuente not in self.fuentes:
+                self.fuentes.append(fuente)
+            marcas.append(f"[{self.fuentes.index(fuente) + 1}]")
+        return (" " + "".join(marcas)) if marcas else ""
+
+
+def _la_via(resultado: dict[str, Any], *, no_leidas: bool) -> str:
+    """La primera oración: la vía, o por qué no se puede descartar el ingreso."""
+    clasificacion = resultado["clasificacion"]
+    lugar = ", ".join(x for x in (resultado.get("comuna"), resultado.get("region")) if x)
+    if clasificacion == "NO_INGRESA" and resultado.get("sin_cantidad_del_tipo"):
+        return (
+            f"Con las partes que describe ({lugar}), ninguna hace ingresar el proyecto al SEIA; pero no "
+            "indicó la capacidad de la faena, así que no puedo descartar que ingrese por ella."
+        )
+    if clasificacion == "NO_INGRESA" and no_leidas:
+        return (
+            f"Con lo que pude leer de su mensaje ({lugar}), el proyecto {_VIA[clasificacion]}; pero hay "
+            "cantidades que no pude leer, así que no puedo descartar que ingrese por otra letra."
+        )
+    return f"Con los datos que indica ({lugar}), el proyecto {_VIA[clasificacion]}."
+
+
+def _literales(resultado: dict[str, Any], marca: _Marcas) -> list[str]:
+    """Cada literal frente a su umbral —primero los que hacen ingresar (son la respuesta), después los que
+    no alcanza— y las tipologías sin umbral."""
+    parrafos = []
+    umbrales = resultado.get("umbrales", [])
+    literales = list(dict.fromkeys(u["literal"] for u in umbrales))
+    alcanzados = {u["literal"] for u in umbrales if u["cumple"]}
+    for literal in sorted(literales, key=lambda x: x not in alcanzados):
+        del_literal = [u for u in umbrales if u["literal"] == literal]
+        cumplidos = [u["texto"] for u in del_literal if u["cumple"]]
+        letra = literal.split(".")[0]
+        # «literal i.1», pero «letra j)»: una letra del Art. 3 sin literales se cita como letra.
+        nombre = f"del literal {literal}" if "." in literal else f"de la letra {literal})"
+        if literal in SOLO_LEY:  # la letra s) de la ley no tiene literal en el DS 40 de 2014
+            parrafos.append(
+                f"Alcanza la letra {literal}) del Art. 10 de la Ley 19.300: {'; '.join(cumplidos)}"
+                f"{marca(('Ley 19.300', '10', literal))}."
+            )
+            continue
+        referencias = marca(("Ley 19.300", "10", letra), ("DS 40", "3", literal))
+        if cumplidos:
+            parrafos.append(
+                f"Alcanza la tipología {nombre} del Art. 3 del DS 40 (letra {letra}) del "
+                f"Art. 10 de la Ley 19.300): {'; '.join(cumplidos)}{referencias}."
+            )
+        else:
+            textos = "; ".join(u["texto"] for u in del_literal)
+            exige = "; ".join(f"«{c}»" for c in del_literal[0].get("exige", ()))
+            dice = f", que exige {exige}" if exige else ""
+            parrafos.append(
+                f"No alcanza el umbral {nombre} del Art. 3 del DS 40{dice} (letra {letra}) del "
+                f"Art. 10 de la Ley 19.300): {textos}{referencias}."
+            )
+    for tipologia in resultado.get("tipologias", []):
+        literal = tipologia["tipologia"]
+        if literal in literales:
+            continue  # ya dicha con su umbral
+        letra = literal.split(".")[0]
+        referencias = marca(("Ley 19.300", "10", letra), ("DS 40", "3", literal))
+        parrafos.append(
+            f"Ingresa por la letra {letra}) del Art. 10 de la Ley 19.300: {tipologia['motivo']}{referencias}."
+        )
+    return parrafos
+
+
+def _efectos(resultado: dict[str, Any], dichas: Mapping[str, str], marca: _Marcas) -> list[str]:
+    """Por qué esa vía: los efectos del Art. 11 (con la frase del usuario que declaró cada uno), su
+    ausencia, o la consulta de pertinencia y lo que el usuario indicó si no ingresa."""
+    clasificacion = resultado["clasificacion"]
+    if clasificacion == "DIA":
+        return [
+            "No se indicaron efectos, características o circunstancias del Art. 11 de la Ley 19.300; sin "
+            f"ellos, el ingreso es por DIA{marca(('DS 40', '4', ''))}."
+        ]
+    if clasificacion == "NO_INGRESA":
+        parrafos = [
+            "Si hay dudas sobre las cantidades o el proyecto cambia, puede consultar la pertinencia de "
+            f"ingreso al SEA{marca(('DS 40', '26', ''))}."
+        ]
+        for alerta in resultado.get("alertas", []):
+            circunstancia = (alerta.get("evidencia") or {}).get("circunstancia", "")
+            if circunstancia in dichas:
+                parrafos.append(f"Sobre lo que indicó, «{dichas[circunstancia]}»: {alerta['mensaje']}")
+        return parrafos
+    letras = sorted({t["letra"] for t in resultado["triggers"]})
+    referencias = marca(*(("Ley 19.300", "11", letra) for letra in letras))
+    parrafos = [
+        f"Presenta efectos del Art. 11 de la Ley 19.300, letra(s) {', '.join(letras)}), que obligan a "
+        f"un EIA{referencias}."
+    ]
+    for efecto in resultado["triggers"]:
+        circunstancia = (efecto.get("evidencia") or {}).get("circunstancia", "")
+        if circunstancia in dichas:
+            articulo = ARTICULO_DEL_REGLAMENTO[efecto["letra"]]
+            parrafos.append(
+                f"- Lo que usted indicó, «{dichas[circunstancia]}», es la letra {efecto['letra']}) del "
+                f"Art. 11: {oracion_de(efecto['descripcion'])}; la desarrolla el Art. {articulo} del "
+                f"DS 40{marca(('Ley 19.300', '11', efecto['letra']), ('DS 40', articulo, ''))}."
+            )
+    return parrafos
