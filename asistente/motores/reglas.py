@@ -254,20 +254,10 @@ class MotorReglas:
         llamada = ejecutar("evaluar_proyecto", parametros, contexto=turno.contexto)
         if llamada["error"]:
             return Respuesta(f"No pude evaluar el proyecto descrito: {llamada['error']}", llamadas=[llamada])
-        de_las_partes = [v for v in e.componentes.values() if not isinstance(v, bool)]
         resultado = llamada["resultado"]
-        # una cifra del mensaje que es un umbral comparado («¿queda fuera por estar bajo las N t/mes?»)
-        # también se leyó
-        umbrales = [u["texto"] for u in resultado.get("umbrales", [])]
-        no_leidas = cantidades_no_leidas(
-            texto, [*e.cantidades.values(), *de_las_partes], [*e.supuestos, *umbrales]
-        )
-        sin_efecto: list[str] = []
         if por_partes:  # el tipo solo sirvió para evaluar las partes: sus permisos no son del proyecto
             resultado = {**resultado, "permisos": permisos_de_las_partes(resultado["permisos"])}
-            no_leidas = cantidades_no_leidas(texto, de_las_partes, [*e.supuestos, *umbrales])
-        if resultado["clasificacion"] != "NO_INGRESA":  # si ya ingresa, las demás cifras no lo cambian
-            sin_efecto, no_leidas = no_leidas, []
+        no_leidas, sin_efecto = _cifras_sin_leer(texto, e, resultado, por_partes=por_partes)
         texto_respuesta, fuentes = redactar_evaluacion(
             resultado,
             supuestos=e.supuestos,
@@ -484,6 +474,21 @@ _RELLENO = re.compile(
     r"(?:sobre|de|respecto (?:a|de)|acerca de|en cuanto a)\s+",
     re.IGNORECASE,
 )
+
+
+def _cifras_sin_leer(
+    texto: str, e: Entidades, resultado: dict[str, Any], *, por_partes: bool
+) -> tuple[list[str], list[str]]:
+    """Las cifras del mensaje que el motor no usó: las que impiden concluir que no ingresa y, si ya
+    ingresa, las que solo se nombran (no cambian que ingrese). Una cifra que es un umbral comparado («¿queda
+    fuera por estar bajo las N t/mes?») se leyó; evaluado por sus partes, lo leído es de las partes."""
+    de_las_partes = [v for v in e.componentes.values() if not isinstance(v, bool)]
+    leidas = de_las_partes if por_partes else [*e.cantidades.values(), *de_las_partes]
+    umbrales = [u["texto"] for u in resultado.get("umbrales", [])]
+    sin_leer = cantidades_no_leidas(texto, leidas, [*e.supuestos, *umbrales])
+    if resultado["clasificacion"] != "NO_INGRESA":
+        return [], sin_leer
+    return sin_leer, []
 
 
 def consulta_de(texto: str) -> str:
