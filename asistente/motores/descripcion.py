@@ -124,6 +124,9 @@ _ALMACENADO = re.compile(
     + _CIFRA
     + r"\s*(toneladas|tons?|t|kg|kilos|kilogramos|m3|m³|metros cubicos|litros|lts?)\b"
 )
+_CANTIDAD_GUARDADA = re.compile(
+    _CIFRA + r"\s*(toneladas|tons?|t|kg|kilos|kilogramos|m3|m³|metros cubicos|litros|lts?)\b"
+)
 # Las partes que traen un permiso ambiental sectorial, dichas como las dice un consultor: campo → patrones.
 _PARTES_CON_PERMISO: dict[str, tuple[re.Pattern[str], ...]] = {
     "deposito_relaves": (
@@ -291,12 +294,14 @@ def _sustancias_almacenadas(normal: str, supuestos: list[str]) -> dict[str, floa
     bodega o estanque, en kg («35 t de cianuro guardadas» → 35.000 kg de tóxicas)."""
     almacenadas: dict[str, float] = {}
     for frase in re.split(r"(?<!\d)\.(?!\d)|;", normal):  # «clase 6.1» y «8.000» no cortan la frase
-        m = _ALMACENADO.search(frase)
-        if m is None:
+        if not _ALMACENADO.search(frase):
             continue
+        cantidades = list(_CANTIDAD_GUARDADA.finditer(frase))
         for clase, patron, densidad in _CLASES_DE_SUSTANCIA:
-            if not patron.search(frase) or f"{clase}_almacenamiento_kg" in almacenadas:
+            sustancia = patron.search(frase)
+            if sustancia is None or f"{clase}_almacenamiento_kg" in almacenadas:
                 continue
+            m = _cantidad_de(sustancia, cantidades)
             unidad, cantidad = m.group(m.lastindex or 0), _cifra(m)
             if unidad in ("kg", "kilos", "kilogramos"):
                 kilos = cantidad
@@ -313,6 +318,15 @@ def _sustancias_almacenadas(normal: str, supuestos: list[str]) -> dict[str, floa
                 continue  # un volumen sin densidad conocida no se convierte
             almacenadas[f"{clase}_almacenamiento_kg"] = kilos
     return almacenadas
+
+
+def _cantidad_de(sustancia: re.Match[str], cantidades: list[re.Match[str]]) -> re.Match[str]:
+    """La cantidad de una sustancia cuando la frase dice varias («50 t de ácido sulfúrico y 100.000 litros de
+    diésel»): la dicha justo antes de su nombre o, si ninguna la precede, la más cercana después."""
+    antes = [c for c in cantidades if c.end() <= sustancia.start()]
+    if antes:
+        return max(antes, key=lambda c: c.end())
+    return min(cantidades, key=lambda c: c.start())
 
 
 def _negada(normal: str, m: re.Match[str]) -> bool:

@@ -109,6 +109,21 @@ def test_las_otras_partes_de_la_faena_se_leen_en_los_campos_del_motor(
     assert componentes_dichos(" ".join(sin_tildes(texto).split())) == dichos
 
 
+def test_dos_sustancias_guardadas_en_una_frase_llevan_cada_una_su_cantidad() -> None:
+    supuestos: list[str] = []
+    normal = " ".join(
+        sin_tildes(
+            "la bodega guardará 30 toneladas de ácido sulfúrico y 120.000 litros de petróleo diésel"
+        ).split()
+    )
+
+    dichos = componentes_dichos(normal, supuestos)
+
+    assert dichos["corrosivas_almacenamiento_kg"] == pytest.approx(30_000)
+    assert dichos["inflamables_almacenamiento_kg"] == pytest.approx(102_000)
+    assert supuestos == ["120.000 litros × 850 kg/m³ (densidad supuesta) = 102.000 kg"]
+
+
 def test_la_magnitud_de_un_efecto_dicho_no_es_una_cantidad_sin_leer() -> None:
     normal = "el bombeo daria un descenso de 3 m del nivel freatico y guardamos 35 toneladas de algo raro"
 
