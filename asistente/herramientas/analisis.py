@@ -25,6 +25,7 @@ from asistente.herramientas.comunes import (
 from asistente.registro import MAXIMO_RESULTADOS, Contexto, ErrorDeHerramienta, Fuente, herramienta
 from fuentes_externas.eseia import similares_del_proyecto
 from proyectos import selectors as proyectos
+from proyectos.analisis.componentes import hay_partes
 from proyectos.analisis.entrada import CIRCUNSTANCIAS, ETIQUETAS, EntradaInvalida, validar_entrada
 from proyectos.analisis.ingreso import CANTIDADES_REQUERIDAS
 from proyectos.analisis.motor import evaluar_entrada
@@ -138,9 +139,8 @@ def evaluar_proyecto(entrada: EvaluarProyecto, ctx: Contexto) -> dict[str, Any]:
     datos = {"nombre": "Proyecto descrito en la conversación", **entrada.model_dump()}
     # Un proyecto descrito por sus partes (un polvorín, un tranque, la turba) se evalúa sin la cantidad de
     # su tipo: sus literales no dependen de ella, y el resultado dice que falta.
-    por_partes = any(v is not False for v in entrada.componentes.values())
     try:
-        validada = validar_entrada(datos, exigir_cantidades=not por_partes)
+        validada = validar_entrada(datos, exigir_cantidades=not hay_partes(entrada.componentes))
     except EntradaInvalida as error:
         raise ErrorDeHerramienta(str(error)) from error
     resultado = evaluar_entrada(validada, espacial=False)

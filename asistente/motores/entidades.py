@@ -17,6 +17,7 @@ from proyectos.analisis.circunstancias import (
     areas_dichas,
     circunstancias_dichas,
 )
+from proyectos.analisis.componentes import hay_partes
 from proyectos.analisis.ingreso import CANTIDADES_REQUERIDAS
 from proyectos.models import Comuna
 
@@ -206,7 +207,7 @@ TIPO_DE_LAS_PARTES = "explotacion"
 def solo_partes(e: Entidades, texto: str) -> bool:
     """Indica si el mensaje describe un proyecto solo por partes que el motor sabe leer, sin su tipo ni
     la cantidad del tipo, y pregunta si ingresa: el motor lo evalúa por sus partes."""
-    return e.tipo is None and any(v is not False for v in e.componentes.values()) and pide_via(texto)
+    return e.tipo is None and hay_partes(e.componentes) and pide_via(texto)
 
 
 def cantidades_del_tipo(e: Entidades) -> bool:

@@ -13,6 +13,7 @@ con que la parte exista.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass, fields
 from decimal import Decimal
 
@@ -477,6 +478,11 @@ def a_que_se_refiere(campo: str) -> str:
         articulos = " y ".join(str(n) for n in PAS_DE_CAMPO[campo])
         partes.append(f"PAS del art. {articulos} del DS 40")
     return "; ".join(partes)
+
+
+def hay_partes(valores: Mapping[str, float | int | bool | None]) -> bool:
+    """Indica si se declaró alguna parte de la faena (un valor que no es «no» ni falta)."""
+    return any(valor is not None and valor is not False for valor in valores.values())
 
 
 def componentes_descritos(valores: dict[str, float | int | bool]) -> list[str]:
