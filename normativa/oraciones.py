@@ -52,6 +52,21 @@ def oraciones_de(texto: str) -> tuple[str, ...]:
     return tuple(p for p in partes if len(p) >= LARGO_MINIMO)[:MAXIMO_ORACIONES]
 
 
+_CONTINUA_LA_ANTERIOR = re.compile(
+    r"(vencido|transcurrido|cumplido|expirado) (este|dicho|el|ese) (plazo|termino)"
+    r"|(en tal caso|en dicho caso|en caso contrario|si asi no|con todo|sin embargo|no obstante)\b"
+    # la consecuencia de no cumplir el deber que la anterior impone («La falta de pronunciamiento…») y
+    # lo que se hace para cumplirlo («Para tal efecto, …»)
+    r"|(la falta de|el incumplimiento de|la omision de|para (tal|este|dicho|estos|tales) efectos?)\b"
+)
+
+
+def continua_la_anterior(plegado: str) -> bool:
+    """La oración (en minúsculas y sin tildes) depende de la anterior («Vencido este plazo, …», «No
+    obstante, …»): es parte de su regla, la consecuencia o la excepción."""
+    return bool(_CONTINUA_LA_ANTERIOR.match(plegado))
+
+
 def raices_en_orden(textos: list[str]) -> list[list[str]]:
     """Las raíces de cada texto en el orden en que aparecen (en español, sin tildes ni palabras
     vacías), en una sola consulta: PostgreSQL devuelve el tsvector como texto («'consej':1

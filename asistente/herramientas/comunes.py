@@ -23,7 +23,7 @@ TTL_NORMATIVA = 24 * 3600
 TTL_PROYECTO = 5 * 60
 TTL_NOTICIAS = 3600
 GRUPO_PROYECTOS = "proyectos"
-LARGO_ORACION = 900
+LARGO_ORACION = 1600  # las oraciones que eligió la búsqueda (hasta tres, más lo que las anuncia o sigue)
 
 
 def _tipo_conocido(tipo: str) -> str:

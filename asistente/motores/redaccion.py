@@ -27,7 +27,7 @@ from asistente.turno.memoria import terminos
 from config.texto import sin_tildes
 from normativa.busqueda.ajenas import nucleo_de_la_pregunta
 from normativa.busqueda.familias import Aspecto, aspectos_de, pide_plazo, tiene_tiempo
-from normativa.oraciones import oraciones_de
+from normativa.oraciones import continua_la_anterior, oraciones_de
 
 MAXIMO_FUENTES = 3
 MAXIMO_FUENTES_A_PEDIDO = 6
@@ -83,7 +83,7 @@ def _lo_que_trae(texto: str, pregunta: str) -> set[str]:
     plano = sin_tildes(texto).lower()
     preguntado = _lo_preguntado(pregunta)
     aspectos = {f"@{a.nombre}" for a in preguntado.aspectos if a.respuesta.search(plano)}
-    hechos = {f"!{h}" for h in _HECHO.findall(plano)}
+    hechos = {f"!{h}" for h in _HECHO.findall(_REMISION.sub(" ", plano))}
     return ({p[:5] for p in _PALABRA.findall(plano)} & preguntado.terminos) | hechos | aspectos
 
 
@@ -172,6 +172,14 @@ _HECHO = re.compile(
 )
 
 
+# El número de lo que se nombra («el artículo 83», «la ley N° 19.300», «las letras a) y b)») no es un
+# hecho: la oración remite a otra parte, no dice un plazo ni una cifra.
+_REMISION = re.compile(
+    r"\b(articulos?|arts?\.|leyes|ley|decretos?|d\.?\s?s\.?|incisos?|numerales?|numeros?|letras?|n[°º])"
+    r"(\s+(supremo|n[°º]))?\s*\d[\d.,]*(\s*(,|y|e|o|al)\s*\d[\d.,]*)*"
+)
+
+
 # «¿hay algo más rápido?»: la rapidez de un trámite la dicen sus plazos; la ventana que trae uno.
 _PLAZO = re.compile(r"\bplazos?\b")
 _RAPIDEZ = re.compile(r"\b(mas )?(rapid|expedit|breve)\w*|\bdemora\w*|\btarda\w*|\bacelerar?\b")
@@ -207,6 +215,19 @@ def recortar(
         if usadas + largos[i] <= total:
             elegidas.add(i)
             usadas += largos[i]
+    # la oración que depende de una elegida («Para tal efecto, …», «No obstante, …») es parte de su
+    # regla: entra aunque pase el total por poco
+    for i in sorted(elegidas):
+        siguiente = i + 1
+        while (
+            siguiente < len(recortadas)
+            and siguiente not in elegidas
+            and continua_la_anterior(sin_tildes(recortadas[siguiente]))
+            and usadas + largos[siguiente] <= total + HOLGURA
+        ):
+            elegidas.add(siguiente)
+            usadas += largos[siguiente]
+            siguiente += 1
     return " ".join(recortadas[i] for i in sorted(elegidas))
 
 

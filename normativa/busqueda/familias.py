@@ -309,12 +309,13 @@ ASPECTOS: tuple[Aspecto, ...] = (
     Aspecto(
         "consecuencia",
         _re(
-            r"\bque (pasa|sucede|ocurre|arriesg\w*)\b|\bque (consecuencias?|efectos?)\b|\barriesg\w*"
+            r"\bque (pasa|sucede|ocurre|arriesg\w*)\b|\bque (consecuencias?|efectos?)\b|\barriesg\w*|\by si no\b"
             r"|\bse (entiende|tiene por|considera) \w*(aprobad|rechazad|otorgad)\w*|\bsancion\w*|\bmultas?\b"
         ),
         _re(
             r"\b(se entendera\w*|se tendra\w* por|sancion\w*|multas?|infraccion\w*|gravisima\w*|graves?"
-            r"|presidio|clausura|revoca\w*|caducara\w*|aprobad[oa]s?|rechazad[oa]s?|fuerza publica)\b"
+            r"|presidio|clausura|revoca\w*|caducara\w*|aprobad[oa]s?|rechazad[oa]s?|fuerza publica"
+            r"|responsab\w*)\b"
         ),
     ),
     Aspecto(
@@ -330,10 +331,12 @@ ASPECTOS: tuple[Aspecto, ...] = (
         _re(
             r"\bque (condicion|requisito|exigencia)\w*|\b(tiene|tienen|debe|deben|hay) que (lograr|cumplir|"
             r"acreditar)\b|\bpara que (lo|la|los|las|se) (den|otorguen|aprueben|autoricen)\b"
+            r"|\bque (se )?(necesita\w*|necesito|requier\w*|exige\w*|pide\w*)\b"
         ),
         _re(
             r"\b(siempre que|a condicion de|requisitos?|condicion\w*|a fin de|con el objeto de|de manera que"
-            r"|asegur\w*|permit\w*|equivalente\w*|deberan? (ser|contar|cumplir|acreditar))\b"
+            r"|asegur\w*|permit\w*|equivalente\w*|deberan? (ser|contar|cumplir|acreditar)|se requerira"
+            r"|requiere\w*|sera necesari\w*)\b"
         ),
     ),
 )

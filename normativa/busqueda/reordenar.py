@@ -56,7 +56,14 @@ from config.texto import sin_tildes
 from normativa.busqueda.familias import ASPECTOS, FAMILIAS, RAICES_DE_PLAZO, aspectos_de, tiene_tiempo
 from normativa.glosario import normas_de_los_organos
 from normativa.models import FragmentoLegal, Norma
-from normativa.oraciones import LARGO_RAIZ, VERSION, oraciones_de, raices_en_orden, raiz
+from normativa.oraciones import (
+    LARGO_RAIZ,
+    VERSION,
+    continua_la_anterior,
+    oraciones_de,
+    raices_en_orden,
+    raiz,
+)
 from normativa.selectors import estado_del_corpus, por_estado_del_corpus
 
 CANDIDATOS_REORDENADOS = 80
@@ -94,10 +101,6 @@ _ANUNCIA_CONTENIDOS = re.compile(r"contenidos?|contener|antecedentes|requisitos|
 # Los instrumentos se nombran con mayúscula en la ley y el reglamento («la Declaración», «el Estudio»).
 _DECLARACION = re.compile(r"\bDeclaraci[oó]n(es)?\b")
 _ESTUDIO = re.compile(r"\bEstudios?\b")
-_CONTINUACION = re.compile(
-    r"(vencido|transcurrido|cumplido|expirado) (este|dicho|el|ese) (plazo|termino)"
-    r"|(en tal caso|en dicho caso|en caso contrario|si asi no|con todo|sin embargo|no obstante)\b"
-)
 
 
 @dataclass
@@ -186,6 +189,10 @@ def reordenar(
         for posicion, oracion in enumerate(oraciones[pk]):
             analisis = textos[oracion]
             propias = analisis.raices & consulta
+            if posicion and _anuncia(oraciones[pk][posicion - 1]):
+                # la lista se lee con lo que la anuncia («En el caso de las infracciones gravísimas:
+                # a) Multa de hasta…»): sin eso, la multa de una categoría no dice cuál es
+                propias |= textos[oraciones[pk][posicion - 1]].raices & consulta
             # un par de la pregunta necesita dos de sus palabras en el mismo texto
             if len(propias) >= 2 and pares_de_la_pregunta:
                 pares |= analisis.pares & pares_de_la_pregunta
@@ -233,6 +240,10 @@ def reordenar(
         ):
             posiciones.append(siguiente)
             siguiente, agregadas = siguiente + 1, agregadas + 1
+        # la lista elegida va con lo que la anuncia
+        posiciones = sorted(
+            {*posiciones, *(i - 1 for i in posiciones if i and _anuncia(oraciones[pk][i - 1]))}
+        )
         mejor = [oraciones[pk][i] for i in posiciones]
         if anuncio := _anuncio(antesalas.get(pk, "")):
             # una letra se lee con lo que la anuncia («… las siguientes medidas provisionales: c) Clausura
@@ -396,12 +407,17 @@ def _anuncio(antesala: str) -> str:
     return "… " + texto.split(" ", 1)[-1] if not texto[0].isupper() else texto
 
 
+def _anuncia(oracion: str) -> bool:
+    """La oración anuncia lo que sigue («…las siguientes sanciones:»): lo que sigue es su contenido."""
+    return oracion.rstrip().endswith(":")
+
+
 def _sigue(anterior: _Texto, siguiente: _Texto) -> bool:
     """La oración siguiente es parte de la respuesta: depende de la anterior («Vencido este plazo, …») o
     es un caso de su regla, que empieza por «si» o «en caso» y nombra lo que la anterior regula («deberán
     ser ingresadas…» → «Si se ingresaren antes, …»)."""
-    if siguiente.continua:
-        return True
+    if siguiente.continua or anterior.plegado.rstrip().endswith(":"):
+        return True  # depende de la anterior, o es lo que la anterior anuncia
     if not siguiente.plegado.startswith(("si ", "en caso")):
         return False
     return bool(set(siguiente.secuencia[:3]) & anterior.raices)
@@ -601,7 +617,7 @@ class _Texto:
     @functools.cached_property
     def continua(self) -> bool:
         """Depende de la oración anterior («Vencido este plazo, …»)."""
-        return bool(_CONTINUACION.match(self.plegado))
+        return continua_la_anterior(self.plegado)
 
     @functools.cached_property
     def pares(self) -> frozenset[tuple[str, str]]:

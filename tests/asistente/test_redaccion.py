@@ -199,3 +199,23 @@ def test_la_cita_no_repite_el_numero_del_articulo_que_ya_nombra():
 def test_una_hora_del_dia_no_es_un_plazo():
     horario = "Los avisos se transmitirán entre las 9:00 y 21:00 horas, dentro de los cinco días siguientes."
     assert hecho_preguntado("¿En qué plazo y horario se transmiten los avisos?", horario) == "Cinco días"
+
+
+def test_el_numero_del_articulo_al_que_remite_una_oracion_no_cuenta_como_dato():
+    extracto = (
+        "Los permisos a que se refiere el artículo 83 se regirán por sus leyes respectivas. "
+        "Para otorgarlos se requerirá que la autoridad cuente con un plan aprobado y vigente."
+    )
+    recortada = recortar(extracto, "¿Qué se necesita para obtener los permisos?", 40, total=16)
+
+    assert recortada == "Para otorgarlos se requerirá que la autoridad cuente con un plan aprobado y vigente."
+
+
+def test_la_oracion_que_depende_de_la_elegida_entra_aunque_pase_el_total_por_poco():
+    extracto = (
+        "Para otorgar la autorización se requerirá que el área cuente con un plan de manejo aprobado. "
+        "Para tal efecto, el órgano competente pedirá el informe favorable del Servicio."
+    )
+    recortada = recortar(extracto, "¿Qué se requiere para la autorización?", 40, total=16)
+
+    assert recortada.endswith("pedirá el informe favorable del Servicio.")

@@ -589,3 +589,20 @@ def test_el_epigrafe_de_un_articulo_permanente_no_es_el_de_su_transitorio_del_mi
 
     del_3 = [r for r in busqueda.resultados if r.cita.startswith("Ley 21.455, Art. 3")]
     assert del_3 and all("reglamentos" not in r.epigrafe for r in del_3)
+
+
+def test_una_lista_de_sanciones_se_elige_con_la_categoria_que_la_anuncia():
+    busqueda = buscar_normativa(consulta="Sanción máxima en dinero por una infracción grave a la ley del SBAP")
+
+    art_120 = next(r for r in busqueda.resultados if r.cita == "Ley 21.600, Art. 120")
+    assert "En el caso de las infracciones graves:" in art_120.oracion
+    assert "10.000 unidades tributarias mensuales" in art_120.oracion
+
+
+def test_la_consecuencia_de_no_cumplir_el_deber_va_con_la_oracion_que_lo_impone():
+    busqueda = buscar_normativa(
+        consulta="Pedimos al municipio que demande por daño ambiental: ¿en cuánto debe decidir, y si no contesta?"
+    )
+
+    art_54 = next(r for r in busqueda.resultados if r.cita == "Ley 19.300, Art. 54")
+    assert "45 días" in art_54.oracion and "solidariamente responsable" in art_54.oracion

@@ -2,7 +2,7 @@
 
 import pytest
 
-from normativa.oraciones import oraciones_de, raices_en_orden
+from normativa.oraciones import continua_la_anterior, oraciones_de, raices_en_orden
 
 
 def test_un_salto_de_linea_a_mitad_de_oracion_no_la_corta_pero_el_de_una_letra_nueva_si():
@@ -35,3 +35,20 @@ def test_las_raices_de_cada_texto_vienen_en_su_orden_sin_tildes_ni_palabras_vaci
 def test_sin_textos_no_se_consulta_la_base(django_assert_num_queries):
     with django_assert_num_queries(0):
         assert raices_en_orden([]) == []
+
+
+@pytest.mark.parametrize(
+    "oracion",
+    [
+        "vencido este plazo, el permiso se entendera otorgado.",
+        "la falta de pronunciamiento en el termino indicado la hara responsable.",
+        "para tal efecto, el organo requerira el informe del servicio.",
+        "no obstante, el no alcanzar dicha finalidad no implica la afectacion del derecho.",
+    ],
+)
+def test_una_oracion_que_depende_de_la_anterior_se_reconoce(oracion):
+    assert continua_la_anterior(oracion)
+
+
+def test_una_oracion_que_abre_una_regla_nueva_no_depende_de_la_anterior():
+    assert not continua_la_anterior("el titular debera presentar un estudio de impacto ambiental.")
