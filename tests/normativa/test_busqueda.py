@@ -592,7 +592,9 @@ def test_el_epigrafe_de_un_articulo_permanente_no_es_el_de_su_transitorio_del_mi
 
 
 def test_una_lista_de_sanciones_se_elige_con_la_categoria_que_la_anuncia():
-    busqueda = buscar_normativa(consulta="Sanción máxima en dinero por una infracción grave a la ley del SBAP")
+    busqueda = buscar_normativa(
+        consulta="Sanción máxima en dinero por una infracción grave a la ley del SBAP"
+    )
 
     art_120 = next(r for r in busqueda.resultados if r.cita == "Ley 21.600, Art. 120")
     assert "En el caso de las infracciones graves:" in art_120.oracion
