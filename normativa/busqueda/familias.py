@@ -309,8 +309,8 @@ ASPECTOS: tuple[Aspecto, ...] = (
     Aspecto(
         "consecuencia",
         _re(
-            r"\bque (pasa|sucede|ocurre|arriesg\w*)\b|\bque (consecuencias?|efectos?)\b|\barriesg\w*|\by si no\b"
-            r"|\bse (entiende|tiene por|considera) \w*(aprobad|rechazad|otorgad)\w*|\bsancion\w*|\bmultas?\b"
+            r"\bque (pasa|sucede|ocurre|arriesg\w*)\b|\bque (consecuencias?|efectos?)\b|\barriesg\w*"
+            r"|\by si no\b|\bse (entiende|tiene por|considera) \w*(aprobad|rechazad|otorgad)\w*|\bsancion\w*|\bmultas?\b"
         ),
         _re(
             r"\b(se entendera\w*|se tendra\w* por|sancion\w*|multas?|infraccion\w*|gravisima\w*|graves?"

@@ -603,7 +603,9 @@ def test_una_lista_de_sanciones_se_elige_con_la_categoria_que_la_anuncia():
 
 def test_la_consecuencia_de_no_cumplir_el_deber_va_con_la_oracion_que_lo_impone():
     busqueda = buscar_normativa(
-        consulta="Pedimos al municipio que demande por daño ambiental: ¿en cuánto debe decidir, y si no contesta?"
+        consulta=(
+            "Pedimos al municipio que demande por daño ambiental: ¿en cuánto debe decidir, y si no contesta?"
+        )
     )
 
     art_54 = next(r for r in busqueda.resultados if r.cita == "Ley 19.300, Art. 54")
