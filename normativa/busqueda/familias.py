@@ -310,7 +310,8 @@ ASPECTOS: tuple[Aspecto, ...] = (
         "consecuencia",
         _re(
             r"\bque (pasa|sucede|ocurre|arriesg\w*)\b|\bque (consecuencias?|efectos?)\b|\barriesg\w*"
-            r"|\by si no\b|\bse (entiende|tiene por|considera) \w*(aprobad|rechazad|otorgad)\w*|\bsancion\w*|\bmultas?\b"
+            r"|\by si no\b|\bse (entiende|tiene por|considera) \w*(aprobad|rechazad|otorgad)\w*"
+            r"|\bsancion\w*|\bmultas?\b"
         ),
         _re(
             r"\b(se entendera\w*|se tendra\w* por|sancion\w*|multas?|infraccion\w*|gravisima\w*|graves?"
