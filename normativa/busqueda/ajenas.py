@@ -58,6 +58,8 @@ _INTERROGATIVOS = frozenset(
         "quienes",
     }
 )
+# Pronombres que solo van junto a un verbo (no «la», «lo», «los», «las», que también son artículos).
+_CLITICOS = frozenset({"me", "te", "se", "nos", "os", "le", "les"})
 _PALABRA = re.compile(r"[A-Za-zÁÉÍÓÚÑáéíóúñÜü]+")
 _VERBO = re.compile(r"(ar|er|ir)$")
 # Fin de oración: tras «?» o «!», o tras un punto que no abre un número («Art. 11», «12. 000»).
@@ -138,9 +140,13 @@ def precargar() -> None:
 def _palabras_del_tema(consulta: str) -> dict[str, float]:
     """Palabra → su frecuencia Zipf en el español general, solo las que pueden ser el tema."""
     palabras: dict[str, float] = {}
+    anterior = ""
     for posicion, match in enumerate(_PALABRA.finditer(consulta)):
         palabra = match.group(0)
         minuscula = palabra.lower()
+        anterior, previa = minuscula, anterior
+        if previa in _CLITICOS:
+            continue  # tras «nos», «se», «le»… es un verbo conjugado («nos toca», «se cosecha»)
         if len(palabra) < LARGO_MINIMO or sin_tildes(minuscula) in _INTERROGATIVOS or minuscula in palabras:
             continue
         if posicion > 0 and palabra[0].isupper() and not palabra.isupper():

@@ -12,6 +12,12 @@ def test_el_tema_no_cuenta_verbos_palabras_comunes_nombres_propios_ni_interrogat
     assert list(tema) == ["bodega"]
 
 
+def test_una_palabra_tras_un_pronombre_que_solo_acompana_verbos_es_un_verbo_y_no_el_tema():
+    tema = _palabras_del_tema("¿Nos toca pagar la bodega, o le toca al arrendador?")
+
+    assert "toca" not in tema and "bodega" in tema
+
+
 @pytest.mark.django_db
 @pytest.mark.usefixtures("corpus")
 def test_una_palabra_del_tema_que_lo_respondido_contiene_no_es_ajena():
