@@ -275,7 +275,7 @@ def reordenar(
             "modificatorio": float(fragmento.modificatorio),
             "transitorio": float(fragmento.transitorio),
             "instrumento_ajeno": float(
-                bool(instrumento) and _instrumentos(fragmento.texto) == {_OTRO[instrumento]}
+                bool(instrumento) and _instrumento_del_fragmento(fragmento) == _OTRO[instrumento]
             ),
             "lista_de_contenidos": float(
                 bool(fragmento.letra) and _anuncia_contenidos(antesalas.get(pk, ""))
@@ -468,6 +468,42 @@ def _instrumento_de(raices: set[str]) -> str:
     dia = "decla" in raices
     eia = "estud" in raices
     return "dia" if dia and not eia else "eia" if eia and not dia else ""
+
+
+MINIMO_DEL_PARRAFO = 3  # artículos que nombran solo un instrumento para que el párrafo sea de ese
+
+
+def _instrumento_del_fragmento(fragmento: _Fila) -> str:
+    """«dia» o «eia» si el fragmento trata de uno solo: el que nombra o, si no nombra ninguno, el de su
+    párrafo («Ampliación del plazo de evaluación» no dice de qué, pero está entre los artículos del
+    procedimiento del Estudio); «» si no se sabe."""
+    propios = _instrumentos(fragmento.texto)
+    if propios:
+        return next(iter(propios)) if len(propios) == 1 else ""
+    return _instrumento_de_los_parrafos().get((fragmento.norma_id, tuple(fragmento.jerarquia)), "")
+
+
+@por_estado_del_corpus
+def _instrumento_de_los_parrafos() -> dict[tuple[int, tuple[str, ...]], str]:
+    """(norma, jerarquía) → el instrumento del párrafo: el único que nombran sus artículos, si al menos
+    `MINIMO_DEL_PARRAFO` lo nombran solo a él y ninguno nombra solo al otro. Sale del corpus cargado."""
+    cuentas: dict[tuple[int, tuple[str, ...]], dict[str, int]] = {}
+    filas = FragmentoLegal.objects.filter(version__vigente=True, derogado=False).values_list(
+        "norma_id", "jerarquia", "texto"
+    )
+    for norma_id, jerarquia, texto in filas.iterator(chunk_size=500):
+        if not jerarquia:
+            continue
+        instrumentos = _instrumentos(texto)
+        if len(instrumentos) == 1:
+            cuenta = cuentas.setdefault((norma_id, tuple(jerarquia)), {"dia": 0, "eia": 0})
+            cuenta[next(iter(instrumentos))] += 1
+    return {
+        parrafo: nombre
+        for parrafo, cuenta in cuentas.items()
+        for nombre in ("dia", "eia")
+        if cuenta[nombre] >= MINIMO_DEL_PARRAFO and not cuenta[_OTRO[nombre]]
+    }
 
 
 @functools.lru_cache(maxsize=20_000)

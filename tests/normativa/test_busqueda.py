@@ -610,3 +610,13 @@ def test_la_consecuencia_de_no_cumplir_el_deber_va_con_la_oracion_que_lo_impone(
 
     art_54 = next(r for r in busqueda.resultados if r.cita == "Ley 19.300, Art. 54")
     assert "45 días" in art_54.oracion and "solidariamente responsable" in art_54.oracion
+
+
+def test_un_articulo_que_no_nombra_el_instrumento_toma_el_de_su_parrafo():
+    busqueda = buscar_normativa(consulta="¿Cuánto se puede ampliar el plazo de evaluación de una Declaración?")
+
+    posiciones = {r.cita: i for i, r in enumerate(busqueda.resultados)}
+    # el Art. 45 amplía el plazo del Estudio (su párrafo es el del EIA); el 57, el de la Declaración
+    assert posiciones["DS 40, Art. 57"] < posiciones.get("DS 40, Art. 45", len(posiciones))
+    art_45 = [r for r in busqueda.resultados if r.cita == "DS 40, Art. 45"]
+    assert not art_45 or art_45[0].rasgos["instrumento_ajeno"] == 1.0
