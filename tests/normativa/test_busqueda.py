@@ -613,7 +613,9 @@ def test_la_consecuencia_de_no_cumplir_el_deber_va_con_la_oracion_que_lo_impone(
 
 
 def test_un_articulo_que_no_nombra_el_instrumento_toma_el_de_su_parrafo():
-    busqueda = buscar_normativa(consulta="¿Cuánto se puede ampliar el plazo de evaluación de una Declaración?")
+    busqueda = buscar_normativa(
+        consulta="¿Cuánto se puede ampliar el plazo de evaluación de una Declaración?"
+    )
 
     posiciones = {r.cita: i for i, r in enumerate(busqueda.resultados)}
     # el Art. 45 amplía el plazo del Estudio (su párrafo es el del EIA); el 57, el de la Declaración
