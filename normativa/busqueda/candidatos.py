@@ -173,7 +173,35 @@ def lexemas_de_la_consulta(consulta: str) -> list[str]:
             "SELECT DISTINCT lexeme FROM unnest(to_tsvector('spanish', normativa_sin_tildes(%s)))", [consulta]
         )
         lexemas = [fila[0] for fila in cursor.fetchall()]
-    return lexemas + [p for p in _partes_de_compuestos(lexemas) if p not in lexemas]
+    extra = _formas_del_corpus(lexemas) + _partes_de_compuestos(lexemas)
+    return lexemas + [p for p in dict.fromkeys(extra) if p not in lexemas]
+
+
+LARGO_FORMA = 6  # el lexema más corto que se completa con las formas del corpus
+SOBRA_FORMA = 4  # letras que la forma del corpus puede agregar («prescrib» → «prescribir»)
+
+
+def _formas_del_corpus(lexemas: list[str]) -> list[str]:
+    """Para cada lexema ausente del corpus, los lexemas del corpus que empiezan por él: el lematizador
+    deja terminaciones distintas a formas de un mismo verbo («prescriben» → prescrib, «prescribirán» →
+    prescribir), y sin esto BM25 no encuentra el artículo que usa la otra forma."""
+    cortos = [lex for lex in lexemas if len(lex) >= LARGO_FORMA and lex.isalpha()]
+    if not cortos:
+        return []
+    with connection.cursor() as cursor:
+        cursor.execute(
+            """
+            SELECT e.lexema
+              FROM unnest(%s::text[]) AS l(lexema)
+              JOIN normativa_estadistica_lexema e
+                ON e.lexema LIKE l.lexema || '%%' AND length(e.lexema) > length(l.lexema)
+               AND length(e.lexema) <= length(l.lexema) + %s
+             WHERE NOT EXISTS (SELECT 1 FROM normativa_estadistica_lexema c WHERE c.lexema = l.lexema)
+             ORDER BY e.lexema
+            """,
+            [cortos, SOBRA_FORMA],
+        )
+        return [fila[0] for fila in cursor.fetchall()]
 
 
 def _partes_de_compuestos(lexemas: list[str]) -> list[str]:

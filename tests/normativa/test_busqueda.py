@@ -243,6 +243,14 @@ def test_una_palabra_compuesta_ausente_del_corpus_busca_por_sus_partes():
     assert "concentraduct" in lexemas and "duct" in lexemas
 
 
+def test_una_forma_del_verbo_que_el_corpus_no_trae_busca_la_que_si_trae():
+    lexemas = candidatos.lexemas_de_la_consulta("¿Cuándo prescriben las faltas?")
+
+    assert "prescrib" in lexemas and "prescribir" in lexemas
+    busqueda = buscar_normativa(consulta="¿Cuándo prescriben las infracciones que sanciona la SMA?")
+    assert "Ley 20.417, Art. 37" in citas(busqueda)
+
+
 def test_las_letras_de_un_articulo_cuentan_aparte_al_diversificar():
     # Las tipologías del Art. 10 son disposiciones distintas: una pregunta por una no las agota a dos.
     busqueda = buscar_normativa(
