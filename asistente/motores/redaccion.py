@@ -26,7 +26,7 @@ from asistente.registro import Fuente
 from asistente.turno.memoria import terminos
 from config.texto import sin_tildes
 from normativa.busqueda.ajenas import nucleo_de_la_pregunta
-from normativa.busqueda.familias import Aspecto, aspectos_de, pide_plazo, tiene_tiempo
+from normativa.busqueda.familias import Aspecto, aspectos_de, de_otra_categoria, pide_plazo, tiene_tiempo
 from normativa.oraciones import continua_la_anterior, oraciones_de
 
 MAXIMO_FUENTES = 3
@@ -74,7 +74,9 @@ def _lo_mostrado(fuente: Fuente, pregunta: str, *, primera: bool, vistas: set[st
     """Lo que se cita de una fuente: de la primera, lo que responde; de las que la apoyan, lo que
     responde y no dijeron las anteriores (`vistas`: palabras de la pregunta y hechos ya mostrados)."""
     maximo, total = (PALABRAS_CITA, TOTAL_CITA) if primera else (PALABRAS_APOYO, TOTAL_APOYO)
-    return recortar(oracion_de(fuente["extracto"]), pregunta, maximo, total=total, vistas=vistas)
+    return recortar(
+        oracion_de(fuente["extracto"]), pregunta, maximo, total=total, vistas=vistas, listas_enteras=primera
+    )
 
 
 def _lo_que_trae(texto: str, pregunta: str) -> set[str]:
@@ -92,6 +94,7 @@ class _Preguntado:
     terminos: frozenset[str]  # las palabras de la pregunta, recortadas a cinco letras
     aspectos: tuple[Aspecto, ...]  # lo que pide además de su tema (el órgano, la consecuencia…)
     plazo: bool  # pide un plazo, o rapidez (que la dicen los plazos)
+    nucleo: str  # lo que pregunta, sin la situación que lo rodea
 
 
 @functools.lru_cache(maxsize=64)
@@ -102,6 +105,7 @@ def _lo_preguntado(pregunta: str) -> _Preguntado:
         terminos=frozenset(terminos(pregunta)),
         aspectos=aspectos_de(nucleo),
         plazo=pide_plazo(nucleo) or bool(_RAPIDEZ.search(sin_tildes(nucleo))),
+        nucleo=nucleo,
     )
 
 
@@ -192,15 +196,18 @@ def recortar(
     *,
     total: int | None = None,
     vistas: set[str] | frozenset[str] = frozenset(),
+    listas_enteras: bool = True,
 ) -> str:
     """Cada oración del extracto (la búsqueda elige una a tres: la que responde, la casi igual y la del
     aspecto preguntado, con la que las anuncia o las continúa), recortada a `maximo` palabras si es más
     larga. Con `total`, entran primero las que más responden (palabras de la pregunta, el plazo o la
     cifra) mientras el conjunto no pase de `total` palabras, y se muestran en su orden: la oración que
-    solo anuncia una lista no deja fuera a la que trae el dato. Lo que ya se mostró (`vistas`) no cuenta
+    solo anuncia una lista no deja fuera a la que trae el dato. Con `listas_enteras`, una lista no se
+    recorta (es la respuesta). Lo que ya se mostró (`vistas`) no cuenta
     como respuesta."""
     recortadas = [
-        _ventana(oracion, pregunta, maximo, vistas) for oracion in oraciones_de(extracto) or [extracto]
+        _ventana(oracion, pregunta, maximo, vistas, listas_enteras=listas_enteras)
+        for oracion in oraciones_de(extracto) or [extracto]
     ]
     if total is None:
         return " ".join(recortadas)
@@ -240,6 +247,8 @@ def _valor(
     if texto.rstrip(" …").endswith(":"):
         return (False, 0, 0)
     plano = sin_tildes(texto)
+    if de_otra_categoria(_lo_preguntado(pregunta).nucleo, plano):
+        return (False, 0, 0)
     con_plazo = _lo_preguntado(pregunta).plazo and (tiene_tiempo(plano) or bool(_PLAZO.search(plano)))
     trae = _lo_que_trae(texto, pregunta)
     return (con_plazo, _peso(trae - vistas), _peso(trae))
@@ -252,7 +261,12 @@ def _peso(traidos: set[str]) -> int:
 
 
 def _ventana(
-    oracion: str, pregunta: str, maximo: int, vistas: set[str] | frozenset[str] = frozenset()
+    oracion: str,
+    pregunta: str,
+    maximo: int,
+    vistas: set[str] | frozenset[str] = frozenset(),
+    *,
+    listas_enteras: bool = True,
 ) -> str:
     """La oración, o lo que responde de ella en `maximo` palabras: sus incisos (partes entre comas o
     punto y coma) que más responden —palabras distintas de la pregunta, el plazo o la cifra, la
@@ -260,9 +274,12 @@ def _ventana(
     consecuencia suele venir al final («…, se entenderá aprobado»): por eso no basta una ventana
     contigua alrededor de las palabras de la pregunta."""
     palabras = oracion.split()
-    if len(palabras) <= maximo + HOLGURA or len(_ENUMERACION.findall(oracion)) >= 2:
-        return oracion  # poco que ganar; y una lista («a) … b) … c) …») es la respuesta entera
-    incisos = _incisos(oracion)
+    lista = len(_ENUMERACION.findall(oracion)) >= 2
+    if len(palabras) <= maximo + HOLGURA or (listas_enteras and lista):
+        # poco que ganar; y una lista («a) … b) … c) …») es la respuesta entera, salvo en la fuente que
+        # solo apoya a la primera: de ella, lo que anuncia y las letras que responden
+        return oracion
+    incisos = _letras(oracion) if lista else _incisos(oracion)
     valores = [_valor(inciso, pregunta, vistas) for inciso in incisos]
     orden = sorted(range(len(incisos)), key=lambda i: (valores[i], -i), reverse=True)
     elegidos: list[int] = []
@@ -308,6 +325,14 @@ _CONTINUA = re.compile(
 )
 HOLGURA = 12  # palabras: no se corta una oración por tan poco, y una excepción cabe aunque pase el máximo
 INCISO_MINIMO = 6  # palabras: un inciso más corto se une al siguiente («Con todo, sólo habrá…»)
+
+
+_ANTES_DE_LETRA = re.compile(r"\s+(?=[a-hñ]\)\s)")
+
+
+def _letras(lista: str) -> list[str]:
+    """Lo que anuncia una lista y cada una de sus letras («a) …», «b) …»), enteras."""
+    return [parte for parte in _ANTES_DE_LETRA.split(lista) if parte]
 
 
 def _incisos(oracion: str) -> list[str]:

@@ -183,11 +183,13 @@ FAMILIAS: tuple[Familia, ...] = (
             r"\b(quienes|que|cuales)\b[^.?]*\b(integran|componen|conforman|forman parte)\b"
             r"|\bcuales son (las|los|sus) (funciones|atribuciones|facultades|integrantes|miembros)\b"
             r"|\bque (funciones|atribuciones|facultades) tiene\b"
+            r"|\b(que|cuales) (son )?(los |las )?(criterios|circunstancias|factores)\b"
         ),
         # «integrado por:», «Corresponderá al Servicio:»: así anuncia la ley a los miembros o las funciones
         _re(
             r"\bintegrad[oa]s? por\b|\bcompuest[oa]s? por\b|\bfunciones y atribuciones\b"
             r"|\bcorrespondera (especialmente )?(al|a la|a los) [^:.]{3,80}:"
+            r"|\b(las|los) siguientes (circunstancias|criterios|factores)\b"
         ),
     ),
     Familia(
@@ -341,6 +343,26 @@ ASPECTOS: tuple[Aspecto, ...] = (
         ),
     ),
 )
+
+
+# La categoría de una infracción (Ley 20.417, Art. 36; Ley 21.600, Arts. 116 a 118): si la pregunta nombra
+# una, la oración que la nombra es la que responde (la multa de otra categoría no).
+CATEGORIAS = ("leve", "grave", "gravisima")
+ASPECTOS += tuple(
+    Aspecto(categoria, _re(rf"\b{categoria}s?\b"), _re(rf"\b{categoria}s?\b")) for categoria in CATEGORIAS
+)
+
+
+def categorias_de(texto: str) -> set[str]:
+    """Las categorías de infracción que nombra un texto en minúsculas y sin tildes."""
+    return {a.nombre for a in ASPECTOS if a.nombre in CATEGORIAS and a.respuesta.search(texto)}
+
+
+def de_otra_categoria(pregunta: str, texto: str) -> bool:
+    """El texto (en minúsculas y sin tildes) nombra solo categorías de infracción que la pregunta no
+    pide: la multa de las graves no responde por las leves."""
+    pedidas, nombradas = categorias_de(sin_tildes(pregunta)), categorias_de(texto)
+    return bool(pedidas and nombradas and not pedidas & nombradas)
 
 
 def aspectos_de(consulta: str) -> tuple[Aspecto, ...]:

@@ -275,31 +275,44 @@ def agrupar_letras(
 ) -> list[int]:
     """En una pregunta por una lista (familia «composicion»: quiénes integran un consejo, qué
     atribuciones tiene un organismo), si `LETRAS_QUE_AGRUPAN` letras distintas de un mismo artículo
-    están entre los primeros `VENTANA_DE_LETRAS`, la respuesta es el artículo: el artículo completo
-    toma el lugar (y el puntaje) de su mejor letra y las demás letras salen: una lista no ocupa sola
-    los primeros lugares y el artículo vecino que responde no queda fuera. En otras preguntas las
-    letras son disposiciones aparte (las definiciones del Art. 2, las tipologías del Art. 3). Los
-    numerales de una letra («i.1», «i.5.2») son una letra."""
+    (o una y el artículo mismo) están entre los primeros `VENTANA_DE_LETRAS`, la respuesta es el
+    artículo: el artículo completo toma el lugar (y el puntaje) de su mejor letra y las demás letras
+    salen: una lista no ocupa sola los primeros lugares y el artículo vecino que responde no queda
+    fuera. En otras preguntas las letras son disposiciones aparte (las definiciones del Art. 2, las
+    tipologías del Art. 3). Los numerales de una letra («i.1», «i.5.2») son una letra."""
     ventana = ordenados[:VENTANA_DE_LETRAS]
-    filas = FragmentoLegal.objects.filter(pk__en_arreglo=ventana).exclude(letra="").exclude(articulo="")
-    letras: dict[tuple[int, str], set[str]] = {}
-    for norma_id, articulo, letra in filas.order_by().values_list("norma_id", "articulo", "letra"):
-        letras.setdefault((norma_id, articulo), set()).add(letra.split(".")[0])
-    agrupados = [clave for clave, distintas in letras.items() if len(distintas) >= LETRAS_QUE_AGRUPAN]
+    filas = FragmentoLegal.objects.filter(pk__en_arreglo=ventana).exclude(articulo="")
+    # un artículo transitorio no es el artículo permanente del mismo número
+    letras: dict[tuple[int, str, bool], set[str]] = {}
+    enteros: set[tuple[int, str, bool]] = set()
+    for norma_id, articulo, transitorio, letra in filas.order_by().values_list(
+        "norma_id", "articulo", "transitorio", "letra"
+    ):
+        if letra:
+            letras.setdefault((norma_id, articulo, transitorio), set()).add(letra.split(".")[0])
+        else:
+            enteros.add((norma_id, articulo, transitorio))
+    # también una sola letra si el artículo entero está cerca: la lista es él, no la letra que más se
+    # parece a la pregunta («¿qué criterios…?» no es «i) Todo otro criterio…»)
+    agrupados = [
+        clave
+        for clave, distintas in letras.items()
+        if len(distintas) >= LETRAS_QUE_AGRUPAN or clave in enteros
+    ]
     if not agrupados:
         return ordenados
     filtro = Q()
-    for norma_id, articulo in agrupados:
-        filtro |= Q(norma_id=norma_id, articulo=articulo)
-    del_articulo: dict[int, tuple[int, str]] = {}
-    completos: dict[tuple[int, str], int] = {}
-    for pk, norma_id, articulo, letra in base.filter(filtro).values_list(
-        "pk", "norma_id", "articulo", "letra"
+    for norma_id, articulo, transitorio in agrupados:
+        filtro |= Q(norma_id=norma_id, articulo=articulo, transitorio=transitorio)
+    del_articulo: dict[int, tuple[int, str, bool]] = {}
+    completos: dict[tuple[int, str, bool], int] = {}
+    for pk, norma_id, articulo, transitorio, letra in base.filter(filtro).values_list(
+        "pk", "norma_id", "articulo", "transitorio", "letra"
     ):
         if letra:
-            del_articulo[pk] = (norma_id, articulo)
+            del_articulo[pk] = (norma_id, articulo, transitorio)
         else:
-            completos[(norma_id, articulo)] = pk
+            completos[(norma_id, articulo, transitorio)] = pk
     nuevo: list[int] = []
     for pk in ordenados:
         completo = completos.get(del_articulo[pk]) if pk in del_articulo else None

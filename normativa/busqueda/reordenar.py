@@ -54,7 +54,7 @@ from django.db import connection
 
 from config.texto import sin_tildes
 from normativa.busqueda.familias import ASPECTOS, FAMILIAS, RAICES_DE_PLAZO, aspectos_de, tiene_tiempo
-from normativa.glosario import normas_de_los_organos
+from normativa.glosario import NORMA_DEL_ORGANO, normas_de_los_organos
 from normativa.models import FragmentoLegal, Norma
 from normativa.oraciones import (
     LARGO_RAIZ,
@@ -90,6 +90,7 @@ PESOS: dict[str, float] = {
     "lista_de_contenidos": -0.6,
     "frase": 0.2,
     "organo": 0.5,
+    "organo_ajeno": -0.6,
 }
 
 _ENCABEZADO = re.compile(r"^\s*art[ií]culo\s+[^\n]{1,40}?\.?-\s*\n([^\n]{3,140}?)\.(\s|$)", re.IGNORECASE)
@@ -272,6 +273,7 @@ def reordenar(
             "organo": float(
                 fragmento.sigla in del_organo and not (fragmento.modificatorio or fragmento.transitorio)
             ),
+            "organo_ajeno": float(bool(del_organo) and fragmento.sigla in _LEYES_DE_ORGANOS - del_organo),
             "modificatorio": float(fragmento.modificatorio),
             "transitorio": float(fragmento.transitorio),
             "instrumento_ajeno": float(
@@ -460,6 +462,7 @@ def _anuncia_contenidos(texto: str) -> bool:
 
 
 _OTRO = {"dia": "eia", "eia": "dia"}
+_LEYES_DE_ORGANOS = frozenset(norma for _, norma in NORMA_DEL_ORGANO)
 
 
 def _instrumento_de(raices: set[str]) -> str:

@@ -23,7 +23,7 @@ from typing import Literal
 
 from config.texto import sin_tildes
 from normativa.busqueda.ajenas import nucleo_de_la_pregunta
-from normativa.busqueda.familias import aspectos_de, pide_plazo, tiene_tiempo
+from normativa.busqueda.familias import aspectos_de, categorias_de, pide_plazo, tiene_tiempo
 from normativa.busqueda.hibrida import ResultadoBusqueda
 
 Nivel = Literal["bastante", "medianamente", "poco"]
@@ -39,7 +39,6 @@ _PIDE_CIFRA = re.compile(
     r"\bcuant[oa]s?\b(?! (tiempo|dias|meses|anos|demora|tarda|dura))|\bmonto\b|\bumbral\b"
 )
 # Las categorías de una infracción (leves, graves, gravísimas), cada una con su sanción.
-_CATEGORIA = re.compile(r"\b(gravisim|grave|leve)[ao]?s?\b", re.IGNORECASE)
 # Un órgano o una autoridad nombrada (quién decide, ante quién se reclama).
 _ORGANO = re.compile(
     r"\b(comision de evaluacion|director\w* (ejecutivo|regional)|comite de ministros|superintenden\w*"
@@ -101,13 +100,10 @@ def _hecho_que_falta(pregunta: str, oraciones: list[str]) -> str:
         pedidos.append(("un plazo", any(tiene_tiempo(t) for t in textos)))
     if _PIDE_CIFRA.search(normal):
         pedidos.append(("una cifra", any(_CIFRA.search(t) for t in textos)))
-    if categorias := {c.lower() for c in _CATEGORIA.findall(normal)}:
+    if categorias := categorias_de(normal):
         # «si la infracción es gravísima…»: la cifra o la sanción de otra categoría no responde
         pedidos.append(
-            (
-                "la categoría de infracción que pregunta",
-                any(categorias & {c.lower() for c in _CATEGORIA.findall(t)} for t in textos),
-            )
+            ("la categoría de infracción que pregunta", any(categorias & categorias_de(t) for t in textos))
         )
     for aspecto in aspectos_de(pregunta):
         if aspecto.nombre == "quien":

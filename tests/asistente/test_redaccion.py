@@ -219,3 +219,28 @@ def test_la_oracion_que_depende_de_la_elegida_entra_aunque_pase_el_total_por_poc
     recortada = recortar(extracto, "¿Qué se requiere para la autorización?", 40, total=16)
 
     assert recortada.endswith("pedirá el informe favorable del Servicio.")
+
+
+RANGOS = (
+    "Las sanciones que corresponda aplicar se determinarán, según su gravedad, dentro de los siguientes "
+    "rangos: a) Las infracciones gravísimas, con revocación de la autorización, clausura temporal o "
+    "definitiva, o multa de hasta diez mil unidades. b) Las infracciones graves, con revocación de la "
+    "autorización, clausura temporal o definitiva, o multa de hasta cinco mil unidades. c) Las infracciones "
+    "leves, con amonestación por escrito o multa de hasta mil unidades."
+)
+
+
+def test_de_una_lista_que_solo_apoya_se_muestra_la_letra_de_la_categoria_preguntada():
+    primera = fuente("Las infracciones se clasifican en gravísimas, graves y leves.")
+    segunda = fuente(RANGOS, articulo="39", norma="Ley 20.417")
+    texto = redactar([primera, segunda], pregunta="¿Cuál es la sanción de una infracción leve?")
+
+    apoyo = texto.split("\n\n")[1]
+    assert "c) Las infracciones leves, con amonestación" in apoyo
+    assert "diez mil" not in apoyo
+
+
+def test_la_lista_de_la_primera_fuente_se_muestra_entera():
+    texto = redactar([fuente(RANGOS)], pregunta="¿Qué sanciones hay para cada categoría de infracción?")
+
+    assert "a) Las infracciones gravísimas" in texto and "c) Las infracciones leves" in texto

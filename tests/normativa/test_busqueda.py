@@ -630,3 +630,20 @@ def test_un_articulo_que_no_nombra_el_instrumento_toma_el_de_su_parrafo():
     assert posiciones["DS 40, Art. 57"] < posiciones.get("DS 40, Art. 45", len(posiciones))
     art_45 = [r for r in busqueda.resultados if r.cita == "DS 40, Art. 45"]
     assert not art_45 or art_45[0].rasgos["instrumento_ajeno"] == 1.0
+
+
+def test_una_pregunta_que_nombra_a_la_sma_no_trae_primero_el_articulo_parecido_de_la_ley_del_sbap():
+    busqueda = buscar_normativa(consulta="¿En cuánto tiempo prescriben las infracciones que persigue la SMA?")
+
+    assert busqueda.resultados[0].norma == "Ley 20.417"
+    sbap = [r for r in busqueda.resultados if r.norma == "Ley 21.600"]
+    assert all(r.rasgos["organo_ajeno"] == 1.0 for r in sbap)
+
+
+def test_una_pregunta_por_los_criterios_de_una_lista_trae_el_articulo_entero_y_no_la_letra_parecida():
+    busqueda = buscar_normativa(consulta="¿Cuáles son los criterios para determinar una sanción de la SMA?")
+
+    assert busqueda.resultados[0].cita == "Ley 20.417, Art. 40"
+    assert not any(r.cita.startswith("Ley 20.417, Art. 40, letra") for r in busqueda.resultados)
+    # un artículo transitorio con el mismo número no toma el lugar del permanente
+    assert not any("transitorio" in r.cita for r in busqueda.resultados[:3])

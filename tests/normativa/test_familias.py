@@ -8,6 +8,7 @@ from normativa.busqueda.familias import (
     anclas,
     anclas_por_cercania,
     aspectos_de,
+    de_otra_categoria,
     familias_de,
     tiene_tiempo,
 )
@@ -145,3 +146,11 @@ def test_un_articulo_nuevo_es_ancla_en_cuanto_la_ingesta_refresca_el_corpus(corp
     estadisticas_refrescar()
 
     assert set(anclas("caducidad")) == antes | {nuevo.pk}
+
+
+def test_la_oracion_que_nombra_solo_otra_categoria_de_infraccion_no_responde():
+    assert de_otra_categoria("¿Qué multa tiene una infracción grave?", "las infracciones leves, con multa")
+    assert not de_otra_categoria(
+        "¿Qué multa tiene una infracción grave?", "las infracciones graves, con multa"
+    )
+    assert not de_otra_categoria("¿Qué multa hay?", "las infracciones leves, con multa")
