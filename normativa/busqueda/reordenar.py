@@ -51,6 +51,7 @@ from collections.abc import Set as AbstractSet
 from dataclasses import dataclass, field
 
 from django.db import connection
+from django.db.models import Q
 
 from config.texto import sin_tildes
 from normativa.busqueda.familias import ASPECTOS, FAMILIAS, RAICES_DE_PLAZO, aspectos_de, tiene_tiempo
@@ -144,6 +145,8 @@ def reordenar(
     filas = _filas(ids)
     encabezados, inicios, antesalas = _encabezados(list(filas.values()))
     instrumento = _instrumento_de(set(map(raiz, lexemas)))
+    if instrumento:
+        instrumentos_de_los_parrafos(filas.values())
     idf = _idf_por_raiz(_idf(lexemas))
     total_idf = sum(idf.values()) or 1.0
     # las que guardó la ingesta; las de un fragmento de otra versión del análisis, calculadas aquí
@@ -479,34 +482,53 @@ MINIMO_DEL_PARRAFO = 3  # artículos que nombran solo un instrumento para que el
 def _instrumento_del_fragmento(fragmento: _Fila) -> str:
     """«dia» o «eia» si el fragmento trata de uno solo: el que nombra o, si no nombra ninguno, el de su
     párrafo («Ampliación del plazo de evaluación» no dice de qué, pero está entre los artículos del
-    procedimiento del Estudio); «» si no se sabe."""
+    procedimiento del Estudio; ver `instrumentos_de_los_parrafos`); «» si no se sabe."""
     propios = _instrumentos(fragmento.texto)
     if propios:
         return next(iter(propios)) if len(propios) == 1 else ""
-    return _instrumento_de_los_parrafos().get((fragmento.norma_id, tuple(fragmento.jerarquia)), "")
+    return _instrumentos_de_parrafos().get(_parrafo(fragmento), "")
+
+
+def _parrafo(fragmento: _Fila) -> tuple[int, tuple[str, ...]]:
+    return (fragmento.norma_id, tuple(fragmento.jerarquia))
 
 
 @por_estado_del_corpus
-def _instrumento_de_los_parrafos() -> dict[tuple[int, tuple[str, ...]], str]:
-    """(norma, jerarquía) → el instrumento del párrafo: el único que nombran sus artículos, si al menos
+def _instrumentos_de_parrafos() -> dict[tuple[int, tuple[str, ...]], str]:
+    """(norma, jerarquía) → instrumento de los párrafos ya leídos, mientras el corpus no cambie."""
+    return {}
+
+
+ARTICULOS_DEL_PARRAFO = 200  # los que se leen de cada párrafo para saber de qué instrumento es
+
+
+def instrumentos_de_los_parrafos(fragmentos: Iterable[_Fila]) -> None:
+    """Lee, en una consulta, el instrumento de los párrafos de `fragmentos` que no nombran ninguno y
+    que aún no se conocen: el único que nombran los artículos del párrafo, si al menos
     `MINIMO_DEL_PARRAFO` lo nombran solo a él y ninguno nombra solo al otro. Sale del corpus cargado."""
-    cuentas: dict[tuple[int, tuple[str, ...]], dict[str, int]] = {}
-    filas = FragmentoLegal.objects.filter(version__vigente=True, derogado=False).values_list(
-        "norma_id", "jerarquia", "texto"
+    conocidos = _instrumentos_de_parrafos()
+    faltan = {
+        _parrafo(f) for f in fragmentos if f.jerarquia and not _instrumentos(f.texto)
+    } - conocidos.keys()
+    if not faltan:
+        return
+    filtro = Q()
+    for norma_id, jerarquia in faltan:
+        filtro |= Q(norma_id=norma_id, jerarquia=list(jerarquia))
+    cuentas = {parrafo: {"dia": 0, "eia": 0} for parrafo in faltan}
+    filas = (
+        FragmentoLegal.objects.filter(filtro, version__vigente=True, derogado=False)
+        .order_by()
+        .values_list("norma_id", "jerarquia", "texto")[: ARTICULOS_DEL_PARRAFO * len(faltan)]
     )
-    for norma_id, jerarquia, texto in filas.iterator(chunk_size=500):
-        if not jerarquia:
-            continue
+    for norma_id, jerarquia, texto in filas:
         instrumentos = _instrumentos(texto)
-        if len(instrumentos) == 1:
-            cuenta = cuentas.setdefault((norma_id, tuple(jerarquia)), {"dia": 0, "eia": 0})
+        if len(instrumentos) == 1 and (cuenta := cuentas.get((norma_id, tuple(jerarquia)))):
             cuenta[next(iter(instrumentos))] += 1
-    return {
-        parrafo: nombre
-        for parrafo, cuenta in cuentas.items()
-        for nombre in ("dia", "eia")
-        if cuenta[nombre] >= MINIMO_DEL_PARRAFO and not cuenta[_OTRO[nombre]]
-    }
+    for parrafo, cuenta in cuentas.items():
+        conocidos[parrafo] = next(
+            (n for n in ("dia", "eia") if cuenta[n] >= MINIMO_DEL_PARRAFO and not cuenta[_OTRO[n]]), ""
+        )
 
 
 @functools.lru_cache(maxsize=20_000)
