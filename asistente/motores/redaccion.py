@@ -19,7 +19,7 @@ from __future__ import annotations
 
 import functools
 import re
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 
 from asistente.registro import Fuente
@@ -224,18 +224,30 @@ def recortar(
             usadas += largos[i]
     # la oración que depende de una elegida («Para tal efecto, …», «No obstante, …») es parte de su
     # regla: entra aunque pase el total por poco
+    elegidas_y_lo_que_sigue = _con_lo_que_depende(
+        elegidas, largos, usadas, total + HOLGURA, lambda i: continua_la_anterior(sin_tildes(recortadas[i]))
+    )
+    return " ".join(recortadas[i] for i in elegidas_y_lo_que_sigue)
+
+
+def _con_lo_que_depende(
+    elegidas: set[int], largos: list[int], usadas: int, tope: int, depende: Callable[[int], bool]
+) -> list[int]:
+    """Las partes elegidas (oraciones o incisos, por posición) y, tras cada una, las que dependen de
+    ella (`depende`), mientras el conjunto no pase de `tope` palabras; en su orden."""
+    elegidas = set(elegidas)
     for i in sorted(elegidas):
         siguiente = i + 1
         while (
-            siguiente < len(recortadas)
+            siguiente < len(largos)
             and siguiente not in elegidas
-            and continua_la_anterior(sin_tildes(recortadas[siguiente]))
-            and usadas + largos[siguiente] <= total + HOLGURA
+            and depende(siguiente)
+            and usadas + largos[siguiente] <= tope
         ):
             elegidas.add(siguiente)
             usadas += largos[siguiente]
             siguiente += 1
-    return " ".join(recortadas[i] for i in sorted(elegidas))
+    return sorted(elegidas)
 
 
 def _valor(
@@ -247,9 +259,10 @@ def _valor(
     if texto.rstrip(" …").endswith(":"):
         return (False, 0, 0)
     plano = sin_tildes(texto)
-    if de_otra_categoria(_lo_preguntado(pregunta).nucleo, plano):
+    preguntado = _lo_preguntado(pregunta)
+    if de_otra_categoria(preguntado.nucleo, plano):
         return (False, 0, 0)
-    con_plazo = _lo_preguntado(pregunta).plazo and (tiene_tiempo(plano) or bool(_PLAZO.search(plano)))
+    con_plazo = preguntado.plazo and (tiene_tiempo(plano) or bool(_PLAZO.search(plano)))
     trae = _lo_que_trae(texto, pregunta)
     return (con_plazo, _peso(trae - vistas), _peso(trae))
 
@@ -296,18 +309,13 @@ def _ventana(
         usadas += largo
     # la excepción o la condición que sigue a un inciso elegido es parte de su regla («…, o, si no fuera
     # posible, en otras áreas…», «…, aunque…», «…, salvo que…»)
-    for i in sorted(elegidos):
-        siguiente = i + 1
-        while (
-            siguiente < len(incisos)
-            and siguiente not in elegidos
-            and _CONTINUA.match(sin_tildes(incisos[siguiente]).lower())
-            and usadas + len(incisos[siguiente].split()) <= maximo + HOLGURA
-        ):
-            elegidos.append(siguiente)
-            usadas += len(incisos[siguiente].split())
-            siguiente += 1
-    elegidos.sort()
+    elegidos = _con_lo_que_depende(
+        set(elegidos),
+        [len(inciso.split()) for inciso in incisos],
+        usadas,
+        maximo + HOLGURA,
+        lambda i: bool(_CONTINUA.match(sin_tildes(incisos[i]).lower())),
+    )
     partes: list[str] = []
     for anterior, i in zip([-1, *elegidos], elegidos, strict=False):
         if i > anterior + 1:

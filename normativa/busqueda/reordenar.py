@@ -146,7 +146,7 @@ def reordenar(
     encabezados, inicios, antesalas = _encabezados(list(filas.values()))
     instrumento = _instrumento_de(set(map(raiz, lexemas)))
     if instrumento:
-        instrumentos_de_los_parrafos(filas.values())
+        _leer_instrumentos_de_parrafos(filas.values())
     idf = _idf_por_raiz(_idf(lexemas))
     total_idf = sum(idf.values()) or 1.0
     # las que guardó la ingesta; las de un fragmento de otra versión del análisis, calculadas aquí
@@ -421,7 +421,7 @@ def _sigue(anterior: _Texto, siguiente: _Texto) -> bool:
     """La oración siguiente es parte de la respuesta: depende de la anterior («Vencido este plazo, …») o
     es un caso de su regla, que empieza por «si» o «en caso» y nombra lo que la anterior regula («deberán
     ser ingresadas…» → «Si se ingresaren antes, …»)."""
-    if siguiente.continua or anterior.plegado.rstrip().endswith(":"):
+    if siguiente.continua or _anuncia(anterior.plegado):
         return True  # depende de la anterior, o es lo que la anterior anuncia
     if not siguiente.plegado.startswith(("si ", "en caso")):
         return False
@@ -482,7 +482,7 @@ MINIMO_DEL_PARRAFO = 3  # artículos que nombran solo un instrumento para que el
 def _instrumento_del_fragmento(fragmento: _Fila) -> str:
     """«dia» o «eia» si el fragmento trata de uno solo: el que nombra o, si no nombra ninguno, el de su
     párrafo («Ampliación del plazo de evaluación» no dice de qué, pero está entre los artículos del
-    procedimiento del Estudio; ver `instrumentos_de_los_parrafos`); «» si no se sabe."""
+    procedimiento del Estudio; ver `_leer_instrumentos_de_parrafos`); «» si no se sabe."""
     propios = _instrumentos(fragmento.texto)
     if propios:
         return next(iter(propios)) if len(propios) == 1 else ""
@@ -502,7 +502,7 @@ def _instrumentos_de_parrafos() -> dict[tuple[int, tuple[str, ...]], str]:
 ARTICULOS_DEL_PARRAFO = 200  # los que se leen de cada párrafo para saber de qué instrumento es
 
 
-def instrumentos_de_los_parrafos(fragmentos: Iterable[_Fila]) -> None:
+def _leer_instrumentos_de_parrafos(fragmentos: Iterable[_Fila]) -> None:
     """Lee, en una consulta, el instrumento de los párrafos de `fragmentos` que no nombran ninguno y
     que aún no se conocen: el único que nombran los artículos del párrafo, si al menos
     `MINIMO_DEL_PARRAFO` lo nombran solo a él y ninguno nombra solo al otro. Sale del corpus cargado."""
