@@ -4,6 +4,7 @@ partes y lo que podría cambiar el resultado."""
 
 from __future__ import annotations
 
+import re
 from collections.abc import Mapping, Sequence
 from typing import Any
 
@@ -32,8 +33,8 @@ def permisos_de_las_partes(permisos: Sequence[dict[str, Any]]) -> list[dict[str,
 
 
 _VIA = {
-    "DIA": "ingresa al SEIA y se evalúa mediante una **Declaración de Impacto Ambiental (DIA)**",
-    "EIA": "ingresa al SEIA y se evalúa mediante un **Estudio de Impacto Ambiental (EIA)**",
+    "DIA": "ingresa al SEIA mediante una **Declaración de Impacto Ambiental (DIA)**",
+    "EIA": "ingresa al SEIA mediante un **Estudio de Impacto Ambiental (EIA)**",
     "NO_INGRESA": "**no ingresa al SEIA** por la letra i) del Art. 10 de la Ley 19.300",
 }
 
@@ -56,19 +57,16 @@ def redactar_evaluacion(
     marca = _Marcas(resultado["fuentes"])
     dichas = dichas or {}
     clasificacion = resultado["clasificacion"]
-    parrafos = [_la_via(resultado, no_leidas=bool(no_leidas))]
+    parrafos = [_la_via(resultado, no_leidas=bool(no_leidas), dichas=dichas, marca=marca)]
     if supuestos:
         parrafos.append("Cuentas hechas con sus datos: " + "; ".join(supuestos) + ".")
-    causas = list(dict.fromkeys(t["tipologia"] for t in resultado.get("tipologias", [])))
-    if len(causas) > 1:
-        parrafos.append(f"Ingresa por {len(causas)} causas (basta una): {', '.join(causas)}.")
-    parrafos += _literales(resultado, marca)
-    parrafos += _efectos(resultado, dichas, marca)
     if sin_efecto:
         parrafos.append(
             f"Lo que indica ({', '.join(f'«{c}»' for c in sin_efecto)}) no cambia que ingrese: basta una "
             "causa de ingreso para ello."
         )
+    parrafos += _no_alcanzados(resultado, marca)
+    parrafos += _efectos(resultado, dichas, marca)
     if permisos := resultado.get("permisos"):
         lista = "; ".join(
             f"Art. {p['articulo']} ({', '.join(_partes_sin_repetir(p['partes']))})"
@@ -92,10 +90,7 @@ def redactar_evaluacion(
     elif resultado.get("sin_cantidad_del_tipo") and clasificacion == "NO_INGRESA":
         seguridad = "medianamente; falta la capacidad de la faena"
     else:
-        seguridad = (
-            "bastante; la vía sale del motor con las cantidades que usted dio, frente a los umbrales del "
-            "reglamento"
-        )
+        seguridad = "bastante; el motor comparó sus cantidades con los umbrales del reglamento"
     parrafos.append(f"_Qué tan seguro estoy: {seguridad}._")
     return "\n\n".join(parrafos), marca.fuentes
 
@@ -126,8 +121,10 @@ class _Marcas:
         return (" " + "".join(marcas)) if marcas else ""
 
 
-def _la_via(resultado: dict[str, Any], *, no_leidas: bool) -> str:
-    """La primera oración: la vía, o por qué no se puede descartar el ingreso."""
+def _la_via(resultado: dict[str, Any], *, no_leidas: bool, dichas: Mapping[str, str], marca: _Marcas) -> str:
+    """El primer párrafo: la vía y, en la misma oración, por qué (lo que hace ingresar el proyecto con su
+    cifra frente al umbral, y los efectos del Art. 11 con la frase del usuario), o por qué no se puede
+    descartar el ingreso."""
     clasificacion = resultado["clasificacion"]
     lugar = ", ".join(x for x in (resultado.get("comuna"), resultado.get("region")) if x)
     if clasificacion == "NO_INGRESA" and resultado.get("sin_cantidad_del_tipo"):
@@ -140,52 +137,118 @@ def _la_via(resultado: dict[str, Any], *, no_leidas: bool) -> str:
             f"Con lo que pude leer de su mensaje ({lugar}), el proyecto {_VIA[clasificacion]}; pero hay "
             "cantidades que no pude leer, así que no puedo descartar que ingrese por otra letra."
         )
-    return f"Con los datos que indica ({lugar}), el proyecto {_VIA[clasificacion]}."
+    via = f"Con sus datos ({lugar}), el proyecto {_VIA[clasificacion]}"
+    if clasificacion == "NO_INGRESA":
+        return f"{via}."
+    causas = _causas_de_ingreso(resultado, marca)
+    efectos = _efectos_dichos(resultado, dichas, marca) if clasificacion == "EIA" else ""
+    if len(causas) == 1:
+        return f"{via}: {causas[0]}{f', y {efectos}' if efectos else ''}."
+    partes = [f"{via}."]
+    if causas:
+        partes.append(f"Ingresa por {len(causas)} causas (basta una): {'; '.join(causas)}.")
+    if efectos:
+        partes.append(f"{efectos[:1].upper()}{efectos[1:]}.")
+    return " ".join(partes)
 
 
-def _literales(resultado: dict[str, Any], marca: _Marcas) -> list[str]:
-    """Cada literal frente a su umbral —primero los que hacen ingresar (son la respuesta), después los que
-    no alcanza— y las tipologías sin umbral."""
-    parrafos = []
+def _causas_de_ingreso(resultado: dict[str, Any], marca: _Marcas) -> list[str]:
+    """Cada literal que el proyecto alcanza, con su cifra frente al umbral, y cada letra del Art. 10 que
+    se aplica sin umbral (la p): un área protegida)."""
+    causas = []
     umbrales = resultado.get("umbrales", [])
     literales = list(dict.fromkeys(u["literal"] for u in umbrales))
-    alcanzados = {u["literal"] for u in umbrales if u["cumple"]}
-    for literal in sorted(literales, key=lambda x: x not in alcanzados):
-        del_literal = [u for u in umbrales if u["literal"] == literal]
-        cumplidos = [u["texto"] for u in del_literal if u["cumple"]]
-        letra = literal.split(".")[0]
-        # «literal i.1», pero «letra j)»: una letra del Art. 3 sin literales se cita como letra.
-        nombre = f"del literal {literal}" if "." in literal else f"de la letra {literal})"
-        if literal in SOLO_LEY:  # la letra s) de la ley no tiene literal en el DS 40 de 2014
-            parrafos.append(
-                f"Alcanza la letra {literal}) del Art. 10 de la Ley 19.300: {'; '.join(cumplidos)}"
-                f"{marca(('Ley 19.300', '10', literal))}."
-            )
+    for literal in literales:
+        cumplidos = "; ".join(u["texto"] for u in umbrales if u["literal"] == literal and u["cumple"])
+        if not cumplidos:
             continue
-        referencias = marca(("Ley 19.300", "10", letra), ("DS 40", "3", literal))
-        if cumplidos:
-            parrafos.append(
-                f"Alcanza la tipología {nombre} del Art. 3 del DS 40 (letra {letra}) del "
-                f"Art. 10 de la Ley 19.300): {'; '.join(cumplidos)}{referencias}."
-            )
-        else:
-            textos = "; ".join(u["texto"] for u in del_literal)
-            exige = "; ".join(f"«{c}»" for c in del_literal[0].get("exige", ()))
-            dice = f", que exige {exige}" if exige else ""
-            parrafos.append(
-                f"No alcanza el umbral {nombre} del Art. 3 del DS 40{dice} (letra {letra}) del "
-                f"Art. 10 de la Ley 19.300): {textos}{referencias}."
-            )
+        letra = literal.split(".")[0]
+        if literal in SOLO_LEY:  # la letra s) de la ley no tiene literal en el DS 40 de 2014
+            marcas = marca(("Ley 19.300", "10", literal))
+            causas.append(f"{cumplidos}, según la letra {literal}) del Art. 10 de la Ley 19.300{marcas}")
+            continue
+        marcas = marca(("Ley 19.300", "10", letra), ("DS 40", "3", literal))
+        causas.append(
+            f"{cumplidos}, según {_nombre_del_literal(literal)} del Art. 3 del DS 40 y la letra {letra}) del "
+            f"Art. 10 de la Ley 19.300{marcas}"
+        )
     for tipologia in resultado.get("tipologias", []):
         literal = tipologia["tipologia"]
         if literal in literales:
             continue  # ya dicha con su umbral
         letra = literal.split(".")[0]
-        referencias = marca(("Ley 19.300", "10", letra), ("DS 40", "3", literal))
+        causas.append(
+            f"{tipologia['motivo']}, según la letra {letra}) del Art. 10 de la Ley 19.300"
+            f"{marca(('Ley 19.300', '10', letra), ('DS 40', '3', literal))}"
+        )
+    return causas
+
+
+def _nombre_del_literal(literal: str) -> str:
+    """«el literal i.1», pero «la letra j)»: una letra del Art. 3 sin literales se cita como letra."""
+    return f"el literal {literal}" if "." in literal else f"la letra {literal})"
+
+
+def _de(nombre: str) -> str:
+    """«del literal i.1», «de la letra j)»."""
+    return f"del {nombre[3:]}" if nombre.startswith("el ") else f"de {nombre}"
+
+
+def _no_alcanzados(resultado: dict[str, Any], marca: _Marcas) -> list[str]:
+    """Cada literal que el proyecto no alcanza, con lo que exige y la cifra dicha (los que alcanza ya van
+    en el primer párrafo)."""
+    parrafos = []
+    umbrales = resultado.get("umbrales", [])
+    alcanzados = {u["literal"] for u in umbrales if u["cumple"]}
+    for literal in dict.fromkeys(u["literal"] for u in umbrales):
+        if literal in alcanzados:
+            continue
+        del_literal = [u for u in umbrales if u["literal"] == literal]
+        letra = literal.split(".")[0]
+        textos = "; ".join(u["texto"] for u in del_literal)
+        if literal in SOLO_LEY:
+            parrafos.append(
+                f"No alcanza la letra {literal}) del Art. 10 de la Ley 19.300: {textos}"
+                f"{marca(('Ley 19.300', '10', literal))}."
+            )
+            continue
+        exige = "; ".join(f"«{c}»" for c in del_literal[0].get("exige", ()))
+        dice = f", que exige {exige}" if exige else ""
         parrafos.append(
-            f"Ingresa por la letra {letra}) del Art. 10 de la Ley 19.300: {tipologia['motivo']}{referencias}."
+            f"No alcanza el umbral {_de(_nombre_del_literal(literal))} del "
+            f"Art. 3 del DS 40{dice} (letra {letra}) del Art. 10 de la Ley 19.300): {textos}"
+            f"{marca(('Ley 19.300', '10', letra), ('DS 40', '3', literal))}."
         )
     return parrafos
+
+
+def _efectos_dichos(resultado: dict[str, Any], dichas: Mapping[str, str], marca: _Marcas) -> str:
+    """Los efectos del Art. 11 que obligan a un EIA, cada letra con lo que significa y la frase del
+    usuario que la activó (es el hecho que la respuesta debe mostrar primero)."""
+    partes = []
+    for letra in sorted({t["letra"] for t in resultado["triggers"]}):
+        nombre = f"letra {letra}) del Art. 11 de la Ley 19.300"
+        del_usuario = next(
+            (
+                (t, dichas[c])
+                for t in resultado["triggers"]
+                if t["letra"] == letra
+                and (c := (t.get("evidencia") or {}).get("circunstancia", "")) in dichas
+            ),
+            None,
+        )
+        if del_usuario is None:
+            partes.append(f"efectos de la {nombre}{marca(('Ley 19.300', '11', letra))}")
+            continue
+        efecto, frase = del_usuario
+        articulo = ARTICULO_DEL_REGLAMENTO[letra]
+        descripcion = _DECLARADA.sub("", oracion_de(efecto["descripcion"]))
+        marcas = marca(("Ley 19.300", "11", letra), ("DS 40", articulo, ""))
+        partes.append(
+            f"{descripcion[:1].lower()}{descripcion[1:]}, por lo que usted indicó («{frase}»), según la "
+            f"{nombre}, que desarrolla el Art. {articulo} del DS 40{marcas}"
+        )
+    return ", y ".join(partes)
 
 
 def _efectos(resultado: dict[str, Any], dichas: Mapping[str, str], marca: _Marcas) -> list[str]:
@@ -207,19 +270,7 @@ def _efectos(resultado: dict[str, Any], dichas: Mapping[str, str], marca: _Marca
             if circunstancia in dichas:
                 parrafos.append(f"Sobre lo que indicó, «{dichas[circunstancia]}»: {alerta['mensaje']}")
         return parrafos
-    letras = sorted({t["letra"] for t in resultado["triggers"]})
-    referencias = marca(*(("Ley 19.300", "11", letra) for letra in letras))
-    parrafos = [
-        f"Presenta efectos del Art. 11 de la Ley 19.300, letra(s) {', '.join(letras)}), que obligan a "
-        f"un EIA{referencias}."
-    ]
-    for efecto in resultado["triggers"]:
-        circunstancia = (efecto.get("evidencia") or {}).get("circunstancia", "")
-        if circunstancia in dichas:
-            articulo = ARTICULO_DEL_REGLAMENTO[efecto["letra"]]
-            parrafos.append(
-                f"- Lo que usted indicó, «{dichas[circunstancia]}», es la letra {efecto['letra']}) del "
-                f"Art. 11: {oracion_de(efecto['descripcion'])}; la desarrolla el Art. {articulo} del "
-                f"DS 40{marca(('Ley 19.300', '11', efecto['letra']), ('DS 40', articulo, ''))}."
-            )
-    return parrafos
+    return []  # los efectos que obligan a un EIA van en el primer párrafo, con la vía
+
+
+_DECLARADA = re.compile(r"\s*\(circunstancia declarada\)")

@@ -160,9 +160,8 @@ def evaluar_entrada(
         )
     elif entrada.geometria is None:
         advertencias.append(
-            "Sin geometría del proyecto: no se evaluaron las capas geográficas (áreas protegidas, sitios "
-            "prioritarios, glaciares, humedales), de modo que el resultado no descarta efectos por "
-            "localización (Art. 11 letra d) ni el ingreso por la letra p) del Art. 10."
+            "Sin geometría del proyecto: no se revisaron las capas (áreas protegidas, sitios prioritarios, "
+            "glaciares, humedales), así que no se descartan la letra d) del Art. 11 ni la p) del Art. 10."
         )
     elif not espacial:
         advertencias.append(

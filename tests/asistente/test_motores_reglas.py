@@ -412,7 +412,7 @@ def test_un_efecto_dicho_en_palabras_lleva_el_proyecto_descrito_a_eia_con_su_let
 
     assert "Estudio de Impacto Ambiental (EIA)" in charla.texto
     assert "96.000 t/año ÷ 12 = 8.000 t/mes" in charla.texto
-    assert "«relocalizar a 9 familias», es la letra c)" in charla.texto
+    assert "por lo que usted indicó («relocalizar a 9 familias»), según la letra c)" in charla.texto
     citas = [(f["norma"], f["articulo"], f["letra"]) for f in charla.fuentes]
     assert ("Ley 19.300", "11", "c") in citas and ("DS 40", "7", "") in citas
 
@@ -519,7 +519,7 @@ def test_si_ya_ingresa_lo_que_hace_ingresar_va_primero_y_las_demas_cifras_no_lo_
     )
 
     parrafos = charla.texto.split("\n\n")
-    assert parrafos[1].startswith("Alcanza la tipología del literal b.1")
+    assert "línea de transmisión de 110 kV > 23 kV, según el literal b.1 del Art. 3 del DS 40" in parrafos[0]
     assert parrafos[2].startswith("No alcanza el umbral del literal i.1")
     assert "(«8 km») no cambia que ingrese" in charla.texto
     assert "5.000 t/mes»" not in charla.texto.split("Lo que indica")[-1]  # el umbral preguntado se leyó
@@ -577,8 +577,9 @@ def test_una_faena_con_mineroducto_y_polvorin_lista_sus_dos_causas_y_fecha_cada_
         "explosivos. ¿Entra al SEIA?",
     )
 
-    assert "Ingresa por 2 causas (basta una): j, ñ.2." in charla.texto
-    assert "almacenamiento de sustancias explosivas: 20.000 kg ≥ 2.500 kg" in charla.texto
+    primero = charla.texto.split("\n\n")[0]
+    assert "Ingresa por 2 causas (basta una): ducto minero de 30 km" in primero
+    assert "almacenamiento de sustancias explosivas: 20.000 kg ≥ 2.500 kg, según el literal ñ.2" in primero
     (ds40_j,) = [f for f in charla.fuentes if f["cita"] == "DS 40, Art. 3, letra j)"]
     assert ds40_j["vigencia"] == "texto del 06-10-2014"
     assert "no incluye las modificaciones del DS 17/2025" in ds40_j["advertencia"]
@@ -609,7 +610,8 @@ def test_un_proyecto_que_dice_estar_dentro_de_un_area_protegida_ingresa_por_la_l
     )
 
     assert "Estudio de Impacto Ambiental (EIA)" in charla.texto
-    assert "Ingresa por la letra p) del Art. 10" in charla.texto and "(dicho en el texto" in charla.texto
+    primero = charla.texto.split("\n\n")[0]
+    assert "(dicho en el texto, sin polígono), según la letra p) del Art. 10 de la Ley 19.300" in primero
     assert ("Ley 19.300", "10", "p") in [(f["norma"], f["articulo"], f["letra"]) for f in charla.fuentes]
 
 
@@ -647,7 +649,10 @@ def test_preguntar_si_obliga_a_un_estudio_con_los_datos_del_proyecto_lo_evalua(
     )
 
     assert _herramientas(charla) == ["evaluar_proyecto"]
-    assert "Estudio de Impacto Ambiental (EIA)" in charla.texto and "letra(s) b)" in charla.texto
+    assert (
+        "Estudio de Impacto Ambiental (EIA)" in charla.texto
+        and "según la letra b) del Art. 11" in charla.texto
+    )
 
 
 @pytest.mark.django_db  # sin región dicha, la comuna nombrada se busca en la base

@@ -287,7 +287,7 @@ def test_un_proyecto_descrito_con_un_efecto_en_palabras_de_faena_es_eia_por_la_l
         )
         respuesta = chat.pagina.locator(".chat-mensaje.assistant .contenido")
         expect(respuesta).to_contain_text("Estudio de Impacto Ambiental (EIA)")
-        expect(respuesta).to_contain_text("«relocalizar a 12 familias de un caserío», es la letra c)")
+        expect(respuesta).to_contain_text("(«relocalizar a 12 familias de un caserío»), según la letra c)")
         fuentes = chat.pagina.locator("#fuentes")
         expect(fuentes).to_contain_text("Ley 19.300, Art. 11, letra c)")
         expect(fuentes).to_contain_text("DS 40, Art. 7")
