@@ -54,7 +54,9 @@ FAMILIAS: tuple[Familia, ...] = (
         "plazos, prórrogas y número de veces",
         _re(
             r"\bplazos?\b|\bcuant[oa]s? (dias|meses|anos|tiempo|veces)\b|\bmas tiempo\b|\bprorrog|"
-            r"\bextension\b|\bampliar? el plazo|\bvence\w*\b|\bcuanto (demora|tarda|dura)|\bdentro de cuanto|"
+            r"\bextension\b|\bampliar? el plazo|\bvence\w*\b|\bdentro de cuanto|"
+            # «¿cuánto demora?», «¿cuánto se puede demorar?», «¿cuánto nos va a tardar?»
+            r"\bcuanto( \w+){0,3} (demor|tard|dur)(a|an|ar|aria|ara)\b|"
             r"\bhorario\b|\ben que (momento|fecha)|\bhasta cuando\b"
             # «¿a estas alturas se admite?», «¿todavía podemos?», «¿estamos a tiempo?»: si algo aún se
             # puede hacer lo decide un plazo

@@ -126,6 +126,23 @@ def buscar_normativa(
         )
 
 
+# Parte del vector de la consulta que viene de lo que pregunta, cuando la pregunta trae además su
+# situación («Ingresamos la DIA de la correa… ¿en cuántos días deben admitirla?»): el embedding de un
+# texto largo promedia la historia y la pregunta, y la historia (la correa, los cargos de la SMA) no es
+# lo que se busca; sin ella del todo se pierde el contexto que distingue una DIA de un EIA. La similitud
+# que calibra la confianza y la abstención sigue siendo la de la consulta entera.
+PESO_DE_LO_PREGUNTADO = 0.25
+PROPORCION_CON_SITUACION = 0.8  # lo preguntado es una situación aparte si es más corto que esto del total
+
+
+def _con_lo_preguntado(vector: np.ndarray, consulta: str, nucleo: str) -> np.ndarray:
+    """El vector de la consulta acercado al de lo que pregunta, si la consulta trae una situación."""
+    if len(nucleo) >= PROPORCION_CON_SITUACION * len(consulta):
+        return vector
+    mezcla = (1 - PESO_DE_LO_PREGUNTADO) * vector + PESO_DE_LO_PREGUNTADO * embeber_consulta(nucleo)
+    return np.asarray(mezcla / np.linalg.norm(mezcla), dtype=vector.dtype)
+
+
 def _buscar(
     *,
     consulta: str,
@@ -148,10 +165,16 @@ def _buscar(
     # Sin filtros (lo más común), si un fragmento se puede buscar se mira en memoria (`_admitidos`).
     por_omision = not (normas or temas or tipos_documento or incluir_derogados or incluir_documentacion)
     referencias = extraer_referencias(consulta)
-    vector = None
+    nucleo = nucleo_de_la_pregunta(consulta)
+    vector = vector_busqueda = None
     if modo in ("hibrido", "denso"):
         vector = vector_consulta if vector_consulta is not None else embeber_consulta(consulta)
-    densos = candidatos_densos(base, vector) if vector is not None else []
+        vector_busqueda = _con_lo_preguntado(vector, consulta, nucleo)
+    densos = candidatos_densos(base, vector_busqueda) if vector_busqueda is not None else []
+    # La similitud que calibra la confianza y la abstención es la de la consulta entera, como se midió.
+    densos_de_la_consulta = (
+        densos if vector is None or vector_busqueda is vector else candidatos_densos(base, vector)
+    )
     expandida = expandir_consulta(consulta)
     lexemas = lexemas_de_la_consulta(expandida)
     textuales = (
@@ -163,7 +186,7 @@ def _buscar(
         puntajes = dict(textuales)
     else:
         puntajes = fusionar(densos, textuales)
-    familias = familias_de(consulta, preguntado=nucleo_de_la_pregunta(consulta))
+    familias = familias_de(consulta, preguntado=nucleo)
     reordenados: dict[int, Candidato] = {}
     citados: dict[int, float] = {}
     if modo == "hibrido":
@@ -171,7 +194,7 @@ def _buscar(
         puntajes = {fid: p * pesos.get(fid, 1.0) for fid, p in puntajes.items()}
         citados = fragmentos_citados(base, referencias, puntajes)
         # lo citado y lo que lo desarrolla entra al grupo que se reordena: así se elige su oración
-        anclas_ = anclas_de_familias(base, familias, vector, lexemas, por_omision=por_omision)
+        anclas_ = anclas_de_familias(base, familias, vector_busqueda, lexemas, por_omision=por_omision)
         anclas_ += [pk for pk in citados if pk not in anclas_]
         puntajes, reordenados = reordenados_por_el_reordenador(
             puntajes, expandida, lexemas, familias, densos, textuales, anclas_
@@ -205,7 +228,7 @@ def _buscar(
         .order_by()
         .in_bulk(elegidos)
     )
-    similitudes = similitudes_de(vector, elegidos, densos)
+    similitudes = similitudes_de(vector, elegidos, densos_de_la_consulta)
     resultados = [
         _resultado(fragmentos[fid], puntajes[fid], similitudes.get(fid), reordenados.get(fid))
         for fid in elegidos
@@ -221,7 +244,7 @@ def _buscar(
         # fuerte aunque la similitud densa de una pregunta corta («¿Qué es una DIA?») sea baja.
         citados=bool(elegidos and (elegidos[0] in citados or elegidos[0] in definidas)),
         desconocidas=fraccion_desconocida(lexemas),
-        mejor_densa=1.0 - densos[0][1] if densos else None,
+        mejor_densa=1.0 - densos_de_la_consulta[0][1] if densos_de_la_consulta else None,
     )
     senales = None
     if modo == "hibrido":

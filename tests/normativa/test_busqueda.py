@@ -647,3 +647,37 @@ def test_una_pregunta_por_los_criterios_de_una_lista_trae_el_articulo_entero_y_n
     assert not any(r.cita.startswith("Ley 20.417, Art. 40, letra") for r in busqueda.resultados)
     # un artículo transitorio con el mismo número no toma el lugar del permanente
     assert not any("transitorio" in r.cita for r in busqueda.resultados[:3])
+
+
+SITUACION_Y_PREGUNTA = (
+    "La SMA nos formuló cargos el año pasado por el polvo del chancado, tenemos un programa de "
+    "cumplimiento en ejecución y la DGA revisa los derechos de agua del pozo 3; aparte, ingresamos la DIA "
+    "de la nueva correa transportadora. ¿En cuántos días deben admitirla a trámite?"
+)
+
+
+def test_el_vector_de_busqueda_se_acerca_a_lo_preguntado_cuando_la_consulta_trae_una_situacion():
+    from normativa.busqueda.ajenas import nucleo_de_la_pregunta
+    from normativa.busqueda.hibrida import _con_lo_preguntado
+
+    nucleo = nucleo_de_la_pregunta(SITUACION_Y_PREGUNTA)
+    entera, preguntado = embeber_consulta(SITUACION_Y_PREGUNTA), embeber_consulta(nucleo)
+
+    busqueda = _con_lo_preguntado(entera, SITUACION_Y_PREGUNTA, nucleo)
+
+    assert nucleo.startswith("¿En cuántos días")
+    assert float(busqueda @ preguntado) > float(entera @ preguntado)  # más cerca de lo que pregunta
+    assert float(busqueda @ entera) > float(busqueda @ preguntado)  # sin perder la situación
+    assert abs(float(busqueda @ busqueda) - 1.0) < 1e-5
+    corta = "¿En cuántos días se admite a trámite una DIA?"
+    vector = embeber_consulta(corta)
+    assert _con_lo_preguntado(vector, corta, nucleo_de_la_pregunta(corta)) is vector
+
+
+def test_la_similitud_que_calibra_confianza_y_abstencion_es_la_de_la_consulta_entera():
+    busqueda = buscar_normativa(consulta=SITUACION_Y_PREGUNTA, top_k=3)
+
+    entera = embeber_consulta(SITUACION_Y_PREGUNTA)
+    for resultado in busqueda.resultados:
+        embedding = FragmentoLegal.objects.get(pk=resultado.fragmento_id).embedding
+        assert resultado.similitud == pytest.approx(float(entera @ embedding), abs=1e-3)

@@ -23,6 +23,8 @@ from normativa.models import FragmentoLegal, Norma, VersionNorma
         ("¿Podemos pedir más tiempo para responder la Adenda?", "plazo"),
         ("Ya se presentó la solicitud hace meses; ¿todavía pueden rechazarla?", "plazo"),
         ("¿Estamos a tiempo de reclamar contra la resolución?", "plazo"),
+        ("¿Cuánto se puede demorar la Comisión en votar el Estudio?", "plazo"),
+        ("¿Cuánto nos va a tardar la respuesta del Comité de Ministros?", "plazo"),
         ("¿Qué multa arriesga quien no cumple la RCA?", "sancion"),
         ("¿Qué es una línea de base?", "definicion"),
         ("¿Qué debe contener una DIA como mínimo?", "contenido"),
