@@ -296,6 +296,8 @@ ASPECTOS: tuple[Aspecto, ...] = (
         "quien",
         _re(
             r"\bquien(es)?\b|\bante (que|quien)\b|\b(que|cual) (organismo|autoridad|servicio|organo|tribunal)"
+            # «¿la revisa alguien más?»: preguntar si alguien actúa es preguntar quién
+            r"|\balguien\b"
         ),
         _re(
             r"\b(servicio|superintendencia|comite de ministros|director\w* (ejecutivo|regional)|comision"

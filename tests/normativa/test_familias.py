@@ -58,6 +58,7 @@ def test_una_pregunta_ajena_al_seia_no_tiene_familia():
     ("pregunta", "aspecto"),
     [
         ("¿Ante quién se presenta el recurso?", "quien"),
+        ("Si nos rechazan la pertinencia, ¿alguien más puede revisar esa decisión?", "quien"),
         ("Si la comunidad reclama, ¿puede hacerse parte del procedimiento?", "parte"),
         ("¿El denunciante queda como parte del sancionatorio?", "parte"),
         ("¿Qué arriesgamos si no informamos?", "consecuencia"),
