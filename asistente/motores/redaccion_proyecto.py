@@ -1,6 +1,6 @@
-"""Redacción sin modelo de un proyecto descrito en el chat: la vía primero, las cuentas hechas, cada
-cantidad frente a su umbral, los efectos del Art. 11 con la frase del usuario, los permisos que traen sus
-partes y lo que podría cambiar el resultado."""
+"""Redacción sin modelo de un proyecto descrito en el chat: en la primera oración la vía y por qué (la
+cifra que alcanza su umbral, los efectos del Art. 11 con la frase del usuario), luego las cuentas hechas,
+lo que no alcanza su umbral, los permisos que traen sus partes y lo que podría cambiar el resultado."""
 
 from __future__ import annotations
 
@@ -47,12 +47,13 @@ def redactar_evaluacion(
     no_leidas: Sequence[str] = (),
     sin_efecto: Sequence[str] = (),
 ) -> tuple[str, list[Fuente]]:
-    """La respuesta a un proyecto descrito, desde el resultado de `evaluar_proyecto`: la vía primero,
-    las cuentas hechas para llegar a las unidades del motor (`supuestos`), el literal y cada cantidad
-    frente a su umbral, los efectos del Art. 11 (con la frase del usuario que declaró cada uno:
-    `dichas`, circunstancia → frase), lo que falta y podría cambiar el resultado, las cantidades que no se
-    pudieron leer (`no_leidas`: con ellas no se descarta el ingreso), las que no cambian que ingrese
-    (`sin_efecto`: el volumen de una extracción de turba, que ingresa cualquiera sea) y qué tan seguro es.
+    """La respuesta a un proyecto descrito, desde el resultado de `evaluar_proyecto`: la vía y por qué
+    (lo que alcanza su umbral y los efectos del Art. 11 con la frase del usuario que declaró cada uno:
+    `dichas`, circunstancia → frase), las cuentas hechas para llegar a las unidades del motor
+    (`supuestos`), lo que no alcanza su umbral, lo que falta y podría cambiar el resultado, las
+    cantidades que no se pudieron leer (`no_leidas`: con ellas no se descarta el ingreso), las que no
+    cambian que ingrese (`sin_efecto`: el volumen de una extracción de turba, que ingresa cualquiera sea)
+    y qué tan seguro es.
     Devuelve el texto y las fuentes en el orden de sus [n]."""
     marca = _Marcas(resultado["fuentes"])
     dichas = dichas or {}
@@ -252,8 +253,8 @@ def _efectos_dichos(resultado: dict[str, Any], dichas: Mapping[str, str], marca:
 
 
 def _efectos(resultado: dict[str, Any], dichas: Mapping[str, str], marca: _Marcas) -> list[str]:
-    """Por qué esa vía: los efectos del Art. 11 (con la frase del usuario que declaró cada uno), su
-    ausencia, o la consulta de pertinencia y lo que el usuario indicó si no ingresa."""
+    """Lo que sigue a la vía según cuál sea: sin efectos del Art. 11, por qué es DIA; si no ingresa, la
+    consulta de pertinencia y lo que el usuario indicó. (Los efectos de un EIA van en la primera oración.)"""
     clasificacion = resultado["clasificacion"]
     if clasificacion == "DIA":
         return [
