@@ -168,31 +168,32 @@ def _causas_de_ingreso(resultado: dict[str, Any], marca: _Marcas) -> list[str]:
             marcas = marca(("Ley 19.300", "10", literal))
             causas.append(f"{cumplidos}, según la letra {literal}) del Art. 10 de la Ley 19.300{marcas}")
             continue
-        marcas = marca(("Ley 19.300", "10", letra), ("DS 40", "3", literal))
         causas.append(
             f"{cumplidos}, según {_nombre_del_literal(literal)} del Art. 3 del DS 40 y la letra {letra}) del "
-            f"Art. 10 de la Ley 19.300{marcas}"
+            f"Art. 10 de la Ley 19.300{_marcas_del_literal(marca, literal)}"
         )
     for tipologia in resultado.get("tipologias", []):
         literal = tipologia["tipologia"]
         if literal in literales:
             continue  # ya dicha con su umbral
-        letra = literal.split(".")[0]
         causas.append(
-            f"{tipologia['motivo']}, según la letra {letra}) del Art. 10 de la Ley 19.300"
-            f"{marca(('Ley 19.300', '10', letra), ('DS 40', '3', literal))}"
+            f"{tipologia['motivo']}, según la letra {literal.split('.')[0]}) del Art. 10 de la Ley 19.300"
+            f"{_marcas_del_literal(marca, literal)}"
         )
     return causas
 
 
-def _nombre_del_literal(literal: str) -> str:
-    """«el literal i.1», pero «la letra j)»: una letra del Art. 3 sin literales se cita como letra."""
-    return f"el literal {literal}" if "." in literal else f"la letra {literal})"
+def _nombre_del_literal(literal: str, *, de: bool = False) -> str:
+    """«el literal i.1» («del literal i.1»), pero «la letra j)» («de la letra j)»): una letra del Art. 3
+    sin literales se cita como letra."""
+    if "." in literal:
+        return f"{'del' if de else 'el'} literal {literal}"
+    return f"{'de ' if de else ''}la letra {literal})"
 
 
-def _de(nombre: str) -> str:
-    """«del literal i.1», «de la letra j)»."""
-    return f"del {nombre[3:]}" if nombre.startswith("el ") else f"de {nombre}"
+def _marcas_del_literal(marca: _Marcas, literal: str) -> str:
+    """Las marcas de la letra del Art. 10 de la ley y del literal del Art. 3 del DS 40 que la detalla."""
+    return marca(("Ley 19.300", "10", literal.split(".")[0]), ("DS 40", "3", literal))
 
 
 def _no_alcanzados(resultado: dict[str, Any], marca: _Marcas) -> list[str]:
@@ -216,9 +217,9 @@ def _no_alcanzados(resultado: dict[str, Any], marca: _Marcas) -> list[str]:
         exige = "; ".join(f"«{c}»" for c in del_literal[0].get("exige", ()))
         dice = f", que exige {exige}" if exige else ""
         parrafos.append(
-            f"No alcanza el umbral {_de(_nombre_del_literal(literal))} del "
+            f"No alcanza el umbral {_nombre_del_literal(literal, de=True)} del "
             f"Art. 3 del DS 40{dice} (letra {letra}) del Art. 10 de la Ley 19.300): {textos}"
-            f"{marca(('Ley 19.300', '10', letra), ('DS 40', '3', literal))}."
+            f"{_marcas_del_literal(marca, literal)}."
         )
     return parrafos
 
@@ -226,18 +227,16 @@ def _no_alcanzados(resultado: dict[str, Any], marca: _Marcas) -> list[str]:
 def _efectos_dichos(resultado: dict[str, Any], dichas: Mapping[str, str], marca: _Marcas) -> str:
     """Los efectos del Art. 11 que obligan a un EIA, cada letra con lo que significa y la frase del
     usuario que la activó (es el hecho que la respuesta debe mostrar primero)."""
+    # por letra, el primer efecto que el usuario declaró con sus palabras y esas palabras
+    del_usuario_por_letra: dict[str, tuple[dict[str, Any], str]] = {}
+    for efecto in resultado["triggers"]:
+        circunstancia = (efecto.get("evidencia") or {}).get("circunstancia", "")
+        if circunstancia in dichas:
+            del_usuario_por_letra.setdefault(efecto["letra"], (efecto, dichas[circunstancia]))
     partes = []
     for letra in sorted({t["letra"] for t in resultado["triggers"]}):
         nombre = f"letra {letra}) del Art. 11 de la Ley 19.300"
-        del_usuario = next(
-            (
-                (t, dichas[c])
-                for t in resultado["triggers"]
-                if t["letra"] == letra
-                and (c := (t.get("evidencia") or {}).get("circunstancia", "")) in dichas
-            ),
-            None,
-        )
+        del_usuario = del_usuario_por_letra.get(letra)
         if del_usuario is None:
             partes.append(f"efectos de la {nombre}{marca(('Ley 19.300', '11', letra))}")
             continue
