@@ -42,8 +42,7 @@ _PIDE_TRAMITE = re.compile(
 PRIMEROS_ARTICULOS, ULTIMO_ARTICULO = 111, 160
 PALABRAS_DEL_REQUISITO = 28
 SEGURIDAD_CATALOGO = (
-    "_Qué tan seguro estoy: bastante; el permiso sale del catálogo leído del Título VII del DS 40 y de la "
-    "parte que usted nombró._"
+    "_Qué tan seguro estoy: bastante; el permiso sale del Título VII del DS 40 y de la parte que nombró._"
 )
 SEGURIDAD_BUSQUEDA = (
     "_Qué tan seguro estoy: medianamente; es el permiso cuyo artículo más se acerca a la obra que describe: "

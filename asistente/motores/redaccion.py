@@ -132,14 +132,40 @@ def redactar(fuentes: list[Fuente], *, pregunta: str = "", seguridad: str = "", 
         lineas = [f"{hecho}, según {_nombre(primera)}{_epigrafe(primera)} [1]: «{oracion}»"]
     else:
         lineas = [f"Según {_nombre(primera)}{_epigrafe(primera)}: «{oracion}» [1]"]
+    mostradas = [(primera, oracion)]
     for numero, fuente in enumerate(fuentes[1:], start=2):
         apoyo = _lo_mostrado(fuente, pregunta, primera=False, vistas=vistas)
-        vistas |= _lo_que_trae(apoyo, pregunta)
         que = (
             f"La {_nombre(fuente)} (guía del SEA)" if _tipo(fuente) == "guia" else _mayuscula(_nombre(fuente))
         )
+        if repetida := _la_que_repite(apoyo, mostradas):
+            lineas.append(f"{que} dice lo mismo que {_nombre(repetida)} [{numero}].")
+            continue
+        vistas |= _lo_que_trae(apoyo, pregunta)
+        mostradas.append((fuente, apoyo))
         lineas.append(f"{que}: «{apoyo}» [{numero}]")
     return "\n\n".join(lineas)
+
+
+REPETIDA = 0.85  # parte de las palabras de una cita que ya se mostraron para que no valga repetirla
+
+
+def _la_que_repite(texto: str, mostradas: list[tuple[Fuente, str]]) -> Fuente | None:
+    """La fuente ya citada que `texto` repite casi palabra por palabra (el reglamento suele copiar la
+    ley: «El DS 40, Art. 46» y «la Ley 19.300, Art. 15»), o None. Citarla de nuevo no agrega nada; basta
+    decir que dice lo mismo."""
+    propias = _palabras_de(texto)
+    if not propias:
+        return None
+    for fuente, mostrado in mostradas:
+        if len(propias & _palabras_de(mostrado)) >= REPETIDA * len(propias):
+            return fuente
+    return None
+
+
+def _palabras_de(texto: str) -> set[str]:
+    """Las palabras con contenido de un texto (de tres letras o más), recortadas a cinco letras."""
+    return {p[:5] for p in _PALABRA.findall(sin_tildes(texto).lower()) if len(p) >= 3}
 
 
 def _pistas(fuentes: list[Fuente], pregunta: str, motivo: str) -> str:

@@ -91,7 +91,7 @@ def redactar_evaluacion(
     elif resultado.get("sin_cantidad_del_tipo") and clasificacion == "NO_INGRESA":
         seguridad = "medianamente; falta la capacidad de la faena"
     else:
-        seguridad = "bastante; el motor comparó sus cantidades con los umbrales del reglamento"
+        seguridad = "bastante; comparé sus cantidades con los umbrales del reglamento"
     parrafos.append(f"_Qué tan seguro estoy: {seguridad}._")
     return "\n\n".join(parrafos), marca.fuentes
 
@@ -257,13 +257,13 @@ def _efectos(resultado: dict[str, Any], dichas: Mapping[str, str], marca: _Marca
     clasificacion = resultado["clasificacion"]
     if clasificacion == "DIA":
         return [
-            "No se indicaron efectos, características o circunstancias del Art. 11 de la Ley 19.300; sin "
-            f"ellos, el ingreso es por DIA{marca(('DS 40', '4', ''))}."
+            "Es DIA porque no indicó efectos, características o circunstancias del Art. 11 de la Ley 19.300"
+            f"{marca(('DS 40', '4', ''))}."
         ]
     if clasificacion == "NO_INGRESA":
         parrafos = [
-            "Si hay dudas sobre las cantidades o el proyecto cambia, puede consultar la pertinencia de "
-            f"ingreso al SEA{marca(('DS 40', '26', ''))}."
+            "Ante dudas o si el proyecto cambia, puede consultar la pertinencia de ingreso al SEA"
+            f"{marca(('DS 40', '26', ''))}."
         ]
         for alerta in resultado.get("alertas", []):
             circunstancia = (alerta.get("evidencia") or {}).get("circunstancia", "")

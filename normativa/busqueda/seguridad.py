@@ -84,10 +84,10 @@ def seguridad_de(pregunta: str, busqueda: ResultadoBusqueda) -> Seguridad:
         and cobertura >= COBERTURA_BASTANTE
         and (primero.tema is None or primero.tema >= COBERTURA_BASTANTE)  # el plazo de otro trámite no
     ):
-        return Seguridad("bastante", "el artículo citado trata directamente lo que pregunta")
+        return Seguridad("bastante", "el artículo trata directamente lo que pregunta")
     if falta:
         return Seguridad("medianamente", f"el primer artículo no dice {falta}; revise los otros citados")
-    return Seguridad("medianamente", "revise que el artículo citado calce con su caso")
+    return Seguridad("medianamente", "revise que calce con su caso")
 
 
 def _hecho_que_falta(pregunta: str, oraciones: list[str]) -> str:

@@ -160,8 +160,8 @@ def evaluar_entrada(
         )
     elif entrada.geometria is None:
         advertencias.append(
-            "Sin geometría del proyecto: no se revisaron las capas (áreas protegidas, sitios prioritarios, "
-            "glaciares, humedales), así que no se descartan la letra d) del Art. 11 ni la p) del Art. 10."
+            "Sin geometría del proyecto no se revisaron las capas (áreas protegidas, sitios prioritarios, "
+            "glaciares, humedales): no se descartan la letra d) del Art. 11 ni la p) del Art. 10."
         )
     elif not espacial:
         advertencias.append(
@@ -264,8 +264,8 @@ def evaluar_entrada(
     ]
     if permisos and not ingresa:
         advertencias.append(
-            "El proyecto no ingresa al SEIA: los permisos ambientales sectoriales que se listan no se "
-            "otorgan a través de él (Art. 107 del Reglamento del SEIA), sino ante cada órgano sectorial."
+            "Como no ingresa al SEIA, esos permisos se piden a cada órgano sectorial y no a través del SEIA "
+            "(Art. 107 del Reglamento del SEIA)."
         )
 
     todas: list[fundamentos.Referencia] = (

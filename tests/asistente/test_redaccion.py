@@ -244,3 +244,34 @@ def test_la_lista_de_la_primera_fuente_se_muestra_entera():
     texto = redactar([fuente(RANGOS)], pregunta="¿Qué sanciones hay para cada categoría de infracción?")
 
     assert "a) Las infracciones gravísimas" in texto and "c) Las infracciones leves" in texto
+
+
+def test_la_fuente_que_repite_a_una_ya_citada_se_nombra_sin_volver_a_citarla():
+    regla = "Cuando una resolución sea modificada por otras, el Servicio podrá establecer su texto refundido"
+    texto = redactar(
+        [
+            fuente(regla, norma="Ley 19.300", articulo="25 sexies"),
+            fuente("El titular deberá informar cada modificación al Servicio", articulo="12"),
+            fuente(f"Artículo 75.- {regla}", articulo="75"),
+        ],
+        pregunta="¿quién refunde la resolución modificada?",
+    )
+
+    assert texto.count("texto refundido") == 1
+    assert "El DS 40, Art. 75 dice lo mismo que la Ley 19.300, Art. 25 sexies [3]." in texto
+    assert "«El titular deberá informar cada modificación al Servicio» [2]" in texto
+
+
+def test_una_fuente_que_solo_comparte_el_tema_se_cita():
+    texto = redactar(
+        [
+            fuente(
+                "El Servicio podrá establecer el texto refundido de la resolución modificada", articulo="75"
+            ),
+            fuente("La resolución modificada se notificará al titular dentro de cinco días", articulo="76"),
+        ],
+        pregunta="¿qué pasa con la resolución modificada?",
+    )
+
+    assert "dice lo mismo" not in texto
+    assert "cinco días» [2]" in texto

@@ -190,6 +190,15 @@ def test_un_proyecto_que_no_ingresa_conserva_sus_efectos_como_alertas_y_sugiere_
     assert resultado["fundamento_clasificacion"][0]["articulo"] == "26"
 
 
+def test_un_umbral_no_alcanzado_dice_la_comparacion_que_lo_decide() -> None:
+    # 5.000 t/mes justas no alcanzan el literal i.1: exige una extracción «superior a» esa cifra.
+    resultado = evaluar(entrada(capacidad_extraccion_t_mes=5000))
+
+    (umbral,) = [u for u in resultado["umbrales"] if u["literal"] == "i.1"]
+    assert not umbral["cumple"]
+    assert umbral["exige"] == ("superior a cinco mil toneladas mensuales (5.000 t/mes)",)
+
+
 def test_cada_fragmento_citado_existe_y_su_cita_es_literal() -> None:
     parque = shape(elemento("Parque Nacional Llullaillaco").geometria).representative_point()
     resultado = evaluar(
