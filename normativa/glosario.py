@@ -5,7 +5,9 @@ con «ductos mineros»: se agrega el nombre de la norma a la consulta (sin quita
 usuario) para la búsqueda de texto completo y el reordenamiento.
 
 Las siglas son las de la práctica del SEIA; la jerga, palabras de faena que la ley y el reglamento no
-usan (se comprobó que no aparecen en ellos) y el término con que los nombran.
+usan (se comprobó que no aparecen en ellos) y el término con que los nombran; también el habla común de
+la fiscalización y los juicios («calcular la multa», «testigos», «paralizar la faena») y de los lugares y
+aguas que la ley protege («observatorio», «aguas sin recarga») con las palabras de la ley.
 """
 
 from __future__ import annotations
@@ -63,6 +65,33 @@ JERGA: dict[str, str] = {
     r"(evalu\w*|aprob\w*|demor\w*|tard\w*)\b[^.?]{0,25}\b(la|una|el|un|nuestra|nuestro) (dia|eia|"
     r"declaracion|estudio)\b": "plazo para pronunciarse",
     r"canchas? de acopio|stock ?piles?": "acopio de minerales",
+    # Habla común de la fiscalización y los juicios → las palabras de la ley. Sin ellas, BM25 no une la
+    # pregunta con el artículo (ni e5 lo trae: se comprobó con cada una).
+    r"testigos?|testimonios?": "prueba testimonial",
+    r"(monto|valor|cuantia|calculo) de (la|una|las) multas?"
+    r"|(calcul|fij|determin)\w* (el monto de )?(la|una|las) multas?"
+    r"|cuanto (\w+ ){0,3}(sale|saldria|cuesta|costaria|salir|pagar) (la|una) multa": (
+        "determinación de las sanciones, circunstancias que se considerarán"
+    ),
+    r"(dos|tres|varias|doble|dobles) (multas|sanciones)|(sancion|multa)\w* (dos|mas de una) vez|"
+    r"non bis in idem": "dos o más sanciones administrativas por los mismos hechos",
+    r"(paralizar|parar|detener|paralizacion|detencion de)( \w+){0,2} (la |las )?"
+    r"(faena|obras?|operacion\w*|planta)": (
+        "detención del funcionamiento de las instalaciones, clausura temporal"
+    ),
+    r"carcel|presos?|penalmente|responsabilidad penal": "pena de presidio",
+    r"(quitar|quitan|quiten|anular|anulan|cancelar|cancelan|perder|perdemos)\w* (la|nuestra|una) "
+    r"(rca|resolucion de calificacion)": "revocación de la resolución de calificación ambiental",
+    r"(vence|vencer|expira|expirar|pierde vigencia|perder vigencia)\w*( \w+){0,3} (la |nuestra )?"
+    r"(rca|resolucion)": ("caducidad de la resolución de calificación ambiental"),
+    # Lugares y aguas que la ley nombra por su valor, dichos como los dice un proyecto.
+    r"observatorios?( astronomicos?)?|telescopios?|cielos? oscuros?|contaminacion luminica": (
+        "áreas con valor para la observación astronómica con fines de investigación científica"
+    ),
+    r"aguas? (muy )?antiguas?|(acuiferos?|aguas?) sin recarga|no (se )?recarga\w*": "aguas fósiles",
+    r"caminos? cortados?|cort\w* (el|los) caminos?|desvios? de transito|trafico de camiones": (
+        "libre circulación, conectividad o tiempos de desplazamiento"
+    ),
 }
 
 _JERGA = [(re.compile(rf"\b({patron})\b"), termino) for patron, termino in JERGA.items()]

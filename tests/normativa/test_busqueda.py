@@ -288,6 +288,21 @@ def test_la_jerga_de_faena_se_busca_con_el_termino_de_la_norma():
     assert "Ley 19.300, Art. 10, letra j)" in citas(busqueda)[:3]
 
 
+@pytest.mark.parametrize(
+    ("pregunta", "articulo"),
+    [
+        # «calcular la multa» es, en la ley, la determinación de las sanciones (Art. 40 de la LOSMA)
+        ("¿Con qué criterios se calcula la multa que impone la Superintendencia?", "Ley 20.417, Art. 40"),
+        # «paralizar la faena» es la detención del funcionamiento, una medida provisional (Art. 48)
+        ("¿Nos pueden paralizar la faena durante el procedimiento sancionatorio?", "Ley 20.417, Art. 48"),
+    ],
+)
+def test_el_habla_comun_de_la_fiscalizacion_se_busca_con_las_palabras_de_la_ley(pregunta, articulo):
+    assert "(determinación de las sanciones" in expandir_consulta("¿Cómo se calcula la multa?")
+
+    assert articulo in citas(buscar_normativa(consulta=pregunta))[:3]
+
+
 def test_una_pregunta_sobre_la_dia_no_trae_primero_el_articulo_paralelo_del_eia():
     # El reglamento repite el procedimiento para la Declaración y para el Estudio, con plazos distintos.
     busqueda = buscar_normativa(
