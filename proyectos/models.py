@@ -41,10 +41,12 @@ class Region(models.Model):
 
     @property
     def nombre_con_preposicion(self) -> str:
-        """«de Antofagasta», «del Biobío», «Metropolitana de Santiago»."""
+        """«de Antofagasta», «del Biobío», «del Libertador General Bernardo O'Higgins», «Metropolitana de
+        Santiago»."""
         if self.codigo == "13":
             return self.nombre
-        return f"del {self.nombre}" if self.nombre in ("Biobío", "Maule") else f"de {self.nombre}"
+        con_del = ("Biobío", "Maule", "Libertador General Bernardo O'Higgins")
+        return f"del {self.nombre}" if self.nombre in con_del else f"de {self.nombre}"
 
 
 class Comuna(models.Model):

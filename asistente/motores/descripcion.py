@@ -4,7 +4,8 @@ las obras sobre un glaciar, el polvorín, el embalse) y las que traen un permiso
 depósito de relaves, el botadero, la planta de aguas servidas, la bodega de residuos peligrosos…).
 
 El motor decide con t/mes, plataformas, m³/mes, m³ totales y hectáreas (DS 40 Art. 3 letra i). Un
-consultor las dice como las piensa: toneladas al año o al día, «12 mil», «1,2 millones», metros
+consultor las dice como las piensa: toneladas al año, al día o por hora (con las horas y los días de
+operación), «12 mil», «1,2 millones», metros
 cúbicos al mes durante tantos meses. Aquí se convierten, y cada conversión queda anotada como un
 supuesto que la respuesta muestra («66.000 t/año ÷ 12 = 5.500 t/mes»).
 
@@ -32,7 +33,11 @@ _T_ANO = re.compile(
     _CIFRA + _TONELADAS + _POR_ANO + "|" + _CIFRA + r"\s*(?:t|ton)/a(?:no)?\b|" + _CIFRA + r"\s*tpa\b"
 )
 _T_DIA = re.compile(_CIFRA + _TONELADAS + _POR_DIA + "|" + _CIFRA + r"\s*(?:tpd|t/d)\b")
+_POR_HORA = r"\s*(?:(?:al|por|/|cada|a la)\s*hora\b|/\s*h\b)"
+_T_HORA = re.compile(_CIFRA + _TONELADAS + _POR_HORA + "|" + _CIFRA + r"\s*(?:tph|t/h)\b")
 _DIAS_AL_MES = re.compile(r"(\d{1,2})\s*dias\s*(?:de \w+ )?(?:al|por|cada|del|en el|/)\s*mes")
+_HORAS_AL_DIA = re.compile(r"(\d{1,2})\s*(?:horas|h)\s*(?:de \w+ )?(?:al|por|cada|/)\s*dia")
+HORAS_POR_DIA = 24  # si el mensaje da toneladas por hora sin decir cuántas horas al día se opera
 _M3_MES = re.compile(_CIFRA + _METROS + _POR_MES + "|" + r"\bmensual\w*\D{0,30}?" + _CIFRA + _METROS)
 _M3 = re.compile(_CIFRA + _METROS)
 # Varias fuentes de lo mismo (dos faenas que alimentan una planta, «una … y la otra …»): se suman. Lo
@@ -371,11 +376,26 @@ def cantidades_dichas(normal: str) -> Cantidades:
         c.supuestos.append(f"{numero_cl(anual)} t/año ÷ 12 = {numero_cl(anual / 12)} t/mes")
     elif m := _T_DIA.search(normal):
         diaria = _cifra(m)
-        dias = _DIAS_AL_MES.search(normal)
-        n = int(dias.group(1)) if dias and 0 < int(dias.group(1)) <= 31 else DIAS_POR_MES
+        n, dicho = _dias_al_mes(normal)
         c.valores["capacidad_extraccion_t_mes"] = diaria * n
         cuenta = f"{numero_cl(diaria)} t/día × {n} días = {numero_cl(diaria * n)} t/mes"
-        c.supuestos.append(cuenta if dias else f"{cuenta} (supuse {n} días al mes: indique los reales)")
+        c.supuestos.append(cuenta if dicho else f"{cuenta} (supuse {n} días al mes: indique los reales)")
+    elif m := _T_HORA.search(normal):
+        # «180 t/h, 20 horas al día, 26 días al mes»: la capacidad horaria por el régimen de operación
+        horaria = _cifra(m)
+        horas_dichas = _HORAS_AL_DIA.search(normal)
+        horas = int(horas_dichas.group(1)) if horas_dichas and 0 < int(horas_dichas.group(1)) <= 24 else 0
+        n, dicho = _dias_al_mes(normal)
+        mensual = horaria * (horas or HORAS_POR_DIA) * n
+        c.valores["capacidad_extraccion_t_mes"] = mensual
+        cuenta = (
+            f"{numero_cl(horaria)} t/h × {horas or HORAS_POR_DIA} h/día × {n} días "
+            f"= {numero_cl(mensual)} t/mes"
+        )
+        supuse = [f"{HORAS_POR_DIA} horas al día"] * (not horas) + [f"{n} días al mes"] * (not dicho)
+        c.supuestos.append(
+            f"{cuenta} (supuse {' y '.join(supuse)}: indique los reales)" if supuse else cuenta
+        )
     if m := _PLATAFORMAS.search(normal):
         c.valores["plataformas"] = int(_cifra(m))
     elif m := _SONDAJES.search(normal):
@@ -395,6 +415,14 @@ def cantidades_dichas(normal: str) -> Cantidades:
     if m := _HECTAREAS.search(normal):
         c.valores["superficie_ha"] = _cifra(m)
     return c
+
+
+def _dias_al_mes(normal: str) -> tuple[int, bool]:
+    """Los días al mes que dice el mensaje («26 días al mes») y si los dijo; si no, 30."""
+    dias = _DIAS_AL_MES.search(normal)
+    if dias and 0 < int(dias.group(1)) <= 31:
+        return int(dias.group(1)), True
+    return DIAS_POR_MES, False
 
 
 def _meses(normal: str) -> int | None:

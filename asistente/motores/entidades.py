@@ -28,7 +28,8 @@ _TIPOS = [
     # Las plantas que tratan aguas servidas o riles, o que producen agua o energía, no procesan mineral.
     (
         re.compile(
-            r"\bplanta\b(?! (?:de|del) (?:tratamiento|aguas?|osmosis|hormigon|asfalto)|s? desaladora"
+            r"\bplanta\b(?! (?:de|del) (?:tratamiento|aguas?|osmosis|hormigon|asfalto|aridos?|ripio|grava)"
+            r"|s? desaladora"
             r"| electrica| generadora| solar| fotovoltaica)"
         ),
         "planta_procesamiento",
@@ -47,7 +48,15 @@ _TIPOS = [
         re.compile(r"arido|cantera|\bpozo (?:de )?(?:arido|ripio|grava|arena)|\bpozo lastrero|ripio|grava"),
         "aridos_pozo",
     ),
-    (re.compile(r"petroleo|\bgas\b|hidrocarburo"), "hidrocarburos"),
+    # Explotar petróleo o gas (DS 40, Art. 3, literal i.4); el diésel o el gas que una faena guarda o
+    # consume es una sustancia almacenada (letra ñ), no el tipo del proyecto.
+    (
+        re.compile(
+            r"\b(?:explot|extra|prospec|produc|perfor|yacimiento|pozos?)\w*\b[^.;]{0,30}"
+            r"\b(?:petroleo|gas natural|gas|hidrocarburos?)\b(?! diesel)"
+        ),
+        "hidrocarburos",
+    ),
 ]
 # Lo que precede al nombre de un proyecto entre comillas.
 _ANTES_DE_UN_NOMBRE = (
@@ -63,8 +72,13 @@ _CANTERA_DE_MINERAL = re.compile(
 _MINA = re.compile(r"\b(mina|rajo|yacimiento|explotacion|explotar|extraer|extraccion de mineral)\b")
 _PARTES_DE_UNA_MINA = ("deposito_relaves", "botadero_esteriles")
 # Un proyecto descrito con su extracción de mineral es una explotación aunque no lo diga; con toneladas
-# al mes, «faena» es la faena minera.
-FAENA_DESCRITA = re.compile(r"\b(mina|rajo|yacimiento|mineral|explotacion|faena|subterranea|concentrado)\b")
+# al mes, «faena» es la faena minera, y un proyecto «de cobre» o «de extracción», una mina.
+FAENA_DESCRITA = re.compile(
+    r"\b(mina|rajo|yacimiento|mineral|explotacion|faena|subterranea|concentrado|extraccion|extraer"
+    r"|(proyecto|faena|empresa) miner[oa]s?"
+    r"|(proyecto|faena|explotacion|extraccion|mina|planta) de (cobre|oro|plata|hierro|litio|molibdeno|zinc"
+    r"|plomo|carbon|manganeso|yodo|nitratos?|caliza))\b"
+)
 
 
 @dataclass
@@ -179,9 +193,13 @@ _FAMILIAS_JURIDICAS = frozenset(
 _PIDE_VIA = re.compile(
     r"\b(ingres|entr|va|van|ir|qued)\w*\b[^.?]{0,25}\b(al|del|en el) seia\b"
     # «¿esto obliga a un EIA?», «¿corresponde un Estudio?», «¿tenemos que presentar una DIA?»
-    r"|\b(oblig|toca|corresponde|debemos|debe|tenemos que|tiene que|hay que|exige|requiere)\w*\b[^.?]{0,30}"
-    r"\b(hacer|presentar|ir por|ingresar por|elaborar|un|una)\b[^.?]{0,10}\b(eia|dia|estudio|declaracion)\b"
+    r"|\b(oblig|toca|corresponde|debemos|debe|tenemos que|tiene que|hay que|exige|requiere|necesita)\w*\b"
+    r"[^.?]{0,30}(\b(hacer|presentar|ir por|ingresar por|elaborar|un|una)\b[^.?]{0,10})?"
+    r"\b(eia|dia|estudio|declaracion)\b"
     r"|\b(que|cual) (instrumento|via)\b"
+    # al final de una descripción, «¿ingresa?», «¿cómo entra?», «¿tiene que evaluarse ambientalmente?»
+    r"|\b(ingresa|entra|ingresaria|entraria|ingresamos|entramos)\s*\?"
+    r"|\bevaluar\w* ambientalmente\b|\brequiere\w* (de )?evaluacion ambiental\b"
 )
 
 
@@ -214,6 +232,18 @@ def cantidades_del_tipo(e: Entidades) -> bool:
     """Indica si el mensaje trae alguna de las cantidades con que se decide el ingreso de su tipo."""
     requeridas = CANTIDADES_REQUERIDAS.get(e.tipo or "", ())
     return any(campo in e.cantidades for campo in requeridas)
+
+
+def tipo_sin_cantidad(e: Entidades, texto: str) -> bool:
+    """Indica si el mensaje describe, con su región, un proyecto cuyo tipo ingresa cualquiera sea su
+    tamaño (explotar petróleo o gas, DS 40 Art. 3 i.4) y pregunta si ingresa: sin la región es una
+    pregunta por la ley («¿los proyectos de gas ingresan?»)."""
+    return (
+        e.tipo in CANTIDADES_REQUERIDAS
+        and not CANTIDADES_REQUERIDAS[e.tipo]
+        and bool(e.region)
+        and pide_via(texto)
+    )
 
 
 def _es_sigla(texto: str) -> bool:

@@ -214,7 +214,7 @@ def _no_alcanzados(resultado: dict[str, Any], marca: _Marcas) -> list[str]:
                 f"{marca(('Ley 19.300', '10', literal))}."
             )
             continue
-        exige = "; ".join(f"«{c}»" for c in del_literal[0].get("exige", ()))
+        exige = "; ".join(f"«{c}»" for c in _las_comparadas(del_literal[0].get("exige", ()), textos))
         dice = f", que exige {exige}" if exige else ""
         parrafos.append(
             f"No alcanza el umbral {_nombre_del_literal(literal, de=True)} del "
@@ -222,6 +222,21 @@ def _no_alcanzados(resultado: dict[str, Any], marca: _Marcas) -> list[str]:
             f"{_marcas_del_literal(marca, literal)}."
         )
     return parrafos
+
+
+_CIFRA_ENTRE_PARENTESIS = re.compile(r"\(([^()]+)\)")
+
+
+def _las_comparadas(citas: Sequence[str], comparacion: str) -> list[str]:
+    """De las palabras que fijan los umbrales de un literal, las del umbral que se comparó: «(80.000 kg)»
+    si la comparación es «42.500 kg < 80.000 kg», no también «(80.000 kg/día)»; todas si no se sabe."""
+    comparadas = [
+        cita
+        for cita in citas
+        if (cifra := _CIFRA_ENTRE_PARENTESIS.findall(cita))
+        and re.search(rf"{re.escape(cifra[-1])}(?![\w/])", comparacion)
+    ]
+    return comparadas or list(citas)
 
 
 def _efectos_dichos(resultado: dict[str, Any], dichas: Mapping[str, str], marca: _Marcas) -> str:

@@ -20,6 +20,7 @@ from asistente.motores.entidades import (
     extraer_entidades,
     pregunta_juridica,
     solo_partes,
+    tipo_sin_cantidad,
 )
 from asistente.motores.redaccion import (
     MAXIMO_FUENTES,
@@ -222,7 +223,7 @@ class MotorReglas:
         if (
             e.proyecto_id
             or pregunta_juridica(texto)
-            or not (por_partes or (e.tipo and cantidades_del_tipo(e)))
+            or not (por_partes or (e.tipo and cantidades_del_tipo(e)) or tipo_sin_cantidad(e, texto))
         ):
             return None
         if not e.region:

@@ -7,14 +7,14 @@ desarrolla (Arts. 5 a 10), más el vocabulario con que se dice en terreno:
 - a) riesgo para la salud de la población (DS 40 Art. 5): superar una norma de calidad o de emisión,
   material particulado (MP10, MP2,5) o emisiones sobre la población;
 - b) efectos adversos significativos sobre recursos naturales renovables (Art. 6): secar o afectar
-  vegas, bofedales, humedales o acuíferos; pérdida significativa de suelo, flora o fauna;
+  vegas, bofedales, humedales, lagunas o acuíferos; pérdida significativa de suelo, flora o fauna;
 - c) reasentamiento (Art. 7 inc. 1º y su definición en el Art. 2): relocalizar, reasentar o trasladar
   familias o comunidades; alteración significativa de los sistemas de vida (letras a–d del Art. 7):
   trashumancia, veranadas, rutas de arrieros o pastoreo, acceso a recursos naturales de un grupo
   humano, costumbres;
 - d) localización en o próxima a áreas protegidas, sitios prioritarios, humedales protegidos o
   glaciares (Art. 8): santuario de la naturaleza, parque o reserva nacional, monumento natural,
-  humedal Ramsar o urbano, glaciar;
+  humedal Ramsar (o un sitio Ramsar) o urbano, una laguna o un salar protegidos, glaciar;
 - e) alteración significativa del valor paisajístico o turístico (Art. 9);
 - f) monumentos y patrimonio cultural (Art. 10): sitios arqueológicos, monumentos nacionales o
   históricos, petroglifos, patrimonio cultural.
@@ -45,7 +45,7 @@ _PATRONES: tuple[tuple[str, re.Pattern[str]], ...] = tuple(
         (
             "efectos_adversos_recursos_naturales",
             r"\b(sec\w*|desec\w*|drenar\w*|afect\w*|destru\w*|perd\w*)\b[^.;]{0,40}"
-            r"\b(vegas?|bofedal\w*|humedal\w*|acuifero\w*|napa\w*)\b"
+            r"\b(vegas?|bofedal\w*|humedal\w*|laguna\w*|acuifero\w*|napa\w*)\b"
             # dicho al revés («la napa bajo el bofedal se va a secar») o por su causa («el descenso del nivel
             # freático que alimenta la vega», «el abatimiento del acuífero»)
             r"|\b(vegas?|bofedal\w*|humedal\w*|laguna\w*|napa\w*|acuifero\w*)\b[^.;]{0,50}"
@@ -70,7 +70,8 @@ _PATRONES: tuple[tuple[str, re.Pattern[str]], ...] = tuple(
             "localizacion_proxima_areas_protegidas",
             r"\bsantuarios? de la naturaleza\b|\b(parque|reserva)s? nacional\w*\b|\bmonumentos? natural\w*\b"
             r"|\bareas? (silvestres? )?protegidas?\b|\bsitios? prioritarios?\b|\bhumedal\w* (protegid\w*|"
-            r"ramsar|urbano\w*)\b|\bglaciar\w*\b",
+            r"ramsar|urbano\w*)\b|\bramsar\b|\b(laguna|salar|vega|bofedal)\w* (\w+ )?protegid\w*\b"
+            r"|\bglaciar\w*\b",
         ),
         (
             "alteracion_valor_paisajistico_turistico",

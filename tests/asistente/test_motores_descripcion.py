@@ -62,6 +62,20 @@ def test_sin_dias_trabajados_se_suponen_treinta_y_se_dice() -> None:
     assert "supuse 30 días al mes" in supuestos[0]
 
 
+def test_las_toneladas_por_hora_se_multiplican_por_las_horas_y_los_dias_de_operacion() -> None:
+    valores, supuestos = _leer("el chancador primario procesa 95 t/h, 16 horas al día y 25 días al mes")
+
+    assert valores["capacidad_extraccion_t_mes"] == 95 * 16 * 25
+    assert supuestos == ["95 t/h × 16 h/día × 25 días = 38.000 t/mes"]
+
+
+def test_sin_horas_de_operacion_se_suponen_veinticuatro_y_se_dice() -> None:
+    valores, supuestos = _leer("Planta concentradora de 12 toneladas por hora en Atacama")
+
+    assert valores["capacidad_extraccion_t_mes"] == 12 * 24 * 30
+    assert "supuse 24 horas al día y 30 días al mes" in supuestos[0]
+
+
 def test_metros_cubicos_al_mes_por_la_duracion_dan_el_total() -> None:
     valores, supuestos = _leer("Sacaremos 3.000 m³ al mes durante 2 años.")
 

@@ -224,6 +224,66 @@ def test_un_proyecto_descrito_se_evalua_con_el_motor_y_dice_la_via_el_literal_y_
 
 
 @pytest.mark.usefixtures("corpus")
+def test_un_proyecto_minero_que_secara_una_laguna_ramsar_es_eia_por_las_letras_b_y_d(
+    usuaria: CrearUsuaria, conversar: Conversar
+) -> None:
+    charla = conversar(
+        usuaria(),
+        "Proyecto minero en la Región de Atacama de 6.200 t/mes; el bombeo de la mina secará una laguna "
+        "que es sitio Ramsar. ¿Cómo ingresa?",
+    )
+
+    primera = charla.texto.split("\n\n")[0]
+    assert "**Estudio de Impacto Ambiental (EIA)**" in primera
+    assert "letra b) del Art. 11" in primera and "letra d) del Art. 11" in primera
+
+
+@pytest.mark.parametrize(
+    ("mensaje", "tipo"),
+    [
+        # el diésel guardado es una sustancia inflamable de la faena (letra ñ), no una explotación de petróleo
+        (
+            "Faena de 1.500 t/mes en Coquimbo con un estanque de 20.000 litros de petróleo diésel.",
+            "explotacion",
+        ),
+        # la planta de áridos que saca material del río es una extracción en cauce (i.5.2)
+        ("Planta de áridos en el río Aconcagua, Región de Valparaíso: 40.000 m³ del cauce.", "aridos_cauce"),
+        ("Vamos a perforar pozos de gas natural en la Región de Magallanes.", "hidrocarburos"),
+        # un proyecto «de cobre» o «de extracción» medido en toneladas al mes es una mina
+        ("Nuestro proyecto de cobre en Atacama llegará a 7.200 toneladas al mes.", "explotacion"),
+        ("Proyecto de extracción de 3.100 t/mes en la Región de Tarapacá.", "explotacion"),
+    ],
+)
+def test_el_tipo_del_proyecto_sale_de_lo_que_hace_y_no_de_lo_que_guarda(mensaje: str, tipo: str) -> None:
+    assert extraer_entidades(mensaje).tipo == tipo
+
+
+@pytest.mark.parametrize(
+    "pregunta",
+    ["¿Requiere DIA?", "¿Ingresa?", "¿Tiene que evaluarse ambientalmente?", "¿Necesita un EIA?"],
+)
+@pytest.mark.usefixtures("corpus")
+def test_una_parte_de_la_faena_seguida_de_una_pregunta_breve_por_el_ingreso_se_evalua(
+    pregunta: str, usuaria: CrearUsuaria, conversar: Conversar
+) -> None:
+    charla = conversar(usuaria(), f"Un concentraducto de 28 km cruzará la Región de Atacama. {pregunta}")
+
+    assert "literal j" in charla.texto or "letra j) del Art. 10" in charla.texto
+    assert "**Declaración de Impacto Ambiental (DIA)**" in charla.texto
+
+
+@pytest.mark.usefixtures("corpus")
+def test_explotar_gas_con_su_region_se_evalua_aunque_no_tenga_cantidades(
+    usuaria: CrearUsuaria, conversar: Conversar
+) -> None:
+    charla = conversar(
+        usuaria(), "Vamos a explotar un yacimiento de gas natural en Magallanes. ¿Entra al SEIA?"
+    )
+
+    assert "i.4" in charla.texto and "**Declaración de Impacto Ambiental (DIA)**" in charla.texto
+
+
+@pytest.mark.usefixtures("corpus")
 def test_un_proyecto_que_no_alcanza_el_umbral_dice_cuanto_le_falta(
     usuaria: CrearUsuaria, conversar: Conversar
 ) -> None:

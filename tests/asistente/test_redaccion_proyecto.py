@@ -82,3 +82,23 @@ def test_lo_que_no_alcanza_va_despues_y_no_se_repite_lo_que_alcanza():
     assert parrafos[1].startswith("No alcanza el umbral del literal i.5.1 del Art. 3 del DS 40")
     assert texto.count("12.000 t/mes") == 1
     assert "efectos de la letra b) del Art. 11 de la Ley 19.300" in parrafos[0]  # sin frase del usuario
+
+
+def test_de_un_literal_con_dos_umbrales_se_cita_el_del_que_se_comparo():
+    resultado = resultado_eia()
+    resultado["umbrales"] = [
+        {
+            "literal": "ñ.3",
+            "texto": "almacenamiento de sustancias inflamables: 42.500 kg < 80.000 kg",
+            "cumple": False,
+            "exige": (
+                "igual o superior a ochenta mil kilogramos diarios (80.000 kg/día)",
+                "igual o superior a ochenta mil kilogramos (80.000 kg)",
+            ),
+        }
+    ]
+
+    texto, _ = redactar_evaluacion(resultado)
+
+    assert "que exige «igual o superior a ochenta mil kilogramos (80.000 kg)» (letra ñ)" in texto
+    assert "80.000 kg/día" not in texto

@@ -68,6 +68,19 @@ def test_un_error_de_tipeo_en_la_region_sugiere_la_correcta():
         region_resolver(texto="Atacamaa")
 
 
+@pytest.mark.parametrize(
+    ("texto", "nombre"),
+    [
+        ("Antofagasta", "Región de Antofagasta"),
+        ("Maule", "Región del Maule"),
+        ("O'Higgins", "Región del Libertador General Bernardo O'Higgins"),
+        ("RM", "Región Metropolitana de Santiago"),
+    ],
+)
+def test_una_region_se_nombra_con_su_preposicion(texto: str, nombre: str) -> None:
+    assert str(region_resolver(texto=texto)) == nombre
+
+
 def test_una_comuna_se_reconoce_sin_tildes_y_dentro_de_su_region():
     atacama = region_resolver(texto="Atacama")
 
