@@ -47,6 +47,8 @@ _VARIAS_FUENTES = re.compile(
     r"|\b(?:la|el) otr[oa]\b|\bcada una\b|\bentre (?:las|los) (?:dos|tres)\b"
 )
 _DE_UNA_A = re.compile(r"\bde " + _CIFRA + r"(?:\s*(?:t|ton)/mes)?\s+a\s+$")
+# «queremos subir a 9.000 t/mes», «ampliar la producción hasta 7.500 t/mes»: la capacidad que tendrá.
+_SUBIR_A = re.compile(r"\b(?:sub|ampli|aument|lleg|crec|elev)\w*\s+(?:\w+\s+){0,3}?(?:a|hasta)\s+$")
 _DURACION = re.compile(
     r"\b(?:durante|por|en|a lo largo de)\s+(?:los\s+|unos\s+|un\s+plazo\s+de\s+)?(\d{1,3})\s*(meses|anos)\b"
 )
@@ -75,6 +77,10 @@ _TURBA = re.compile(r"\b(?:extra\w*|explot\w*|sacar|sacamos)\b[^.;]{0,30}?\bturb
 _VEGAS = re.compile(
     r"\b(?:dren\w*|desec\w*|secar|rellen\w*|afect\w*|interven\w*)\b[^.;]{0,40}?\b(?:vegas?|bofedal\w*)\b"
     r"[^.;]{0,30}?" + _CIFRA + r"\s*(?:hectareas|ha)\b"
+    # la superficie antes («drenar 15 ha de vegas»)
+    r"|\b(?:dren\w*|desec\w*|secar|rellen\w*|afect\w*|interven\w*)\b[^.;]{0,20}?"
+    + _CIFRA
+    + r"\s*(?:hectareas|ha)\s+(?:de\s+)?(?:vegas?|bofedal\w*)\b"
 )
 _DRAGADO = re.compile(r"\bdrag\w*\b[^.;]{0,40}?" + _CIFRA + _METROS)
 _MURO = re.compile(
@@ -359,6 +365,15 @@ def cantidades_dichas(normal: str) -> Cantidades:
         c.supuestos.append(
             f"de {numero_cl(_cifra(antes))} a {numero_cl(_cifra(final))} t/mes: comparé la capacidad que "
             "tendrá con el cambio"
+        )
+    elif len(mensuales) > 1 and (
+        tendra := next(
+            (m for m in mensuales if _SUBIR_A.search(normal[max(0, m.start() - 40) : m.start()])), None
+        )
+    ):
+        c.valores["capacidad_extraccion_t_mes"] = _cifra(tendra)
+        c.supuestos.append(
+            f"{numero_cl(_cifra(tendra))} t/mes: comparé la capacidad que tendrá con el cambio"
         )
     elif len(mensuales) > 1 and _VARIAS_FUENTES.search(normal):
         # «recibe de dos minas: 1.800 t/mes de una, 3.700 t/mes de la segunda»: la planta trata la suma

@@ -74,7 +74,7 @@ _PARTES_DE_UNA_MINA = ("deposito_relaves", "botadero_esteriles")
 # Un proyecto descrito con su extracción de mineral es una explotación aunque no lo diga; con toneladas
 # al mes, «faena» es la faena minera, y un proyecto «de cobre» o «de extracción», una mina.
 FAENA_DESCRITA = re.compile(
-    r"\b(mina|rajo|yacimiento|mineral|explotacion|faena|subterranea|concentrado|extraccion|extraer"
+    r"\b(mina|rajo|yacimiento|mineral|explot\w*|faena|subterranea|concentrado|extraccion|extraer|pirquin\w*"
     r"|(proyecto|faena|empresa) miner[oa]s?"
     r"|(proyecto|faena|explotacion|extraccion|mina|planta) de (cobre|oro|plata|hierro|litio|molibdeno|zinc"
     r"|plomo|carbon|manganeso|yodo|nitratos?|caliza))\b"
@@ -153,7 +153,12 @@ def extraer_entidades(
     e.circunstancias = circunstancias_dichas(texto)
     e.areas = areas_dichas(texto)
     e.componentes = componentes_dichos(normal, e.supuestos)
-    if e.tipo is None and "capacidad_extraccion_t_mes" in e.cantidades and FAENA_DESCRITA.search(normal):
+    if (
+        e.tipo is None
+        and "capacidad_extraccion_t_mes" in e.cantidades
+        and (FAENA_DESCRITA.search(normal) or pide_via(normal))
+    ):
+        # toneladas al mes de algo que pregunta si ingresa: la capacidad de extracción de una faena
         e.tipo = "explotacion"
     # una cantera de mineral, o medida en toneladas de mineral y no en m³ de áridos, es una explotación
     en_toneladas = "capacidad_extraccion_t_mes" in e.cantidades and not any(
@@ -199,6 +204,7 @@ _PIDE_VIA = re.compile(
     r"|\b(que|cual) (instrumento|via)\b"
     # al final de una descripción, «¿ingresa?», «¿cómo entra?», «¿tiene que evaluarse ambientalmente?»
     r"|\b(ingresa|entra|ingresaria|entraria|ingresamos|entramos)\s*\?"
+    r"|\b(tiene|tienen|tendria|debe|deben|deberia|hay) que (ingresar|entrar|evaluarse)\b"
     r"|\bevaluar\w* ambientalmente\b|\brequiere\w* (de )?evaluacion ambiental\b"
 )
 

@@ -404,8 +404,14 @@ _TIEMPO_DICHO = re.compile(
     r"(?:días|meses|años|horas)(?: hábiles| corridos)?)",
     re.IGNORECASE,
 )
+# Una cifra en palabras es la secuencia entera («cinco mil», «ciento veinte mil»), no su última palabra.
+_EN_PALABRAS = (
+    r"(?:(?:un|una|uno|dos|tres|cuatro|cinco|seis|siete|ocho|nueve|diez|once|doce|quince|veinte|veinticinco"
+    r"|treinta|cuarenta|cincuenta|sesenta|setenta|ochenta|noventa|cien|ciento|doscient[oa]s|trescient[oa]s"
+    r"|cuatrocient[oa]s|quinient[oa]s|mil|millon|millones)(?: y |\s)?)+"
+)
 _CIFRA_DICHA = re.compile(
-    r"\b(?:\d[\d.,]*|un|una|dos|tres|cinco|diez|veinte|cien|mil|diez mil|quince mil)(?: \([\d.,]+\))? "
+    r"\b(?:\d[\d.,]*|" + _EN_PALABRAS + r")(?: \([\d.,]+\))? ?"
     r"(?:unidades tributarias (?:anuales|mensuales)|UTA|UTM|por ciento|%|hectáreas|metros cúbicos|toneladas"
     r"|kilómetros|kilovoltios|megawatts?)\b",
     re.IGNORECASE,

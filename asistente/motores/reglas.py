@@ -18,6 +18,7 @@ from asistente.motores.entidades import (
     Entidades,
     cantidades_del_tipo,
     extraer_entidades,
+    pide_via,
     pregunta_juridica,
     solo_partes,
     tipo_sin_cantidad,
@@ -226,6 +227,8 @@ class MotorReglas:
             or not (por_partes or (e.tipo and cantidades_del_tipo(e)) or tipo_sin_cantidad(e, texto))
         ):
             return None
+        if not e.region and not pide_via(texto):
+            return None  # «si una mina produce 4.800 t/mes, ¿se considera…?»: pregunta por la ley
         if not e.region:
             depende = e.tipo in ("prospeccion", "aridos_cauce")
             return Respuesta(

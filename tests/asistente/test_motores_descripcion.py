@@ -69,6 +69,15 @@ def test_las_toneladas_por_hora_se_multiplican_por_las_horas_y_los_dias_de_opera
     assert supuestos == ["95 t/h × 16 h/día × 25 días = 38.000 t/mes"]
 
 
+def test_la_capacidad_a_la_que_se_quiere_subir_es_la_que_se_compara() -> None:
+    valores, supuestos = _leer(
+        "Hoy operamos con 4.200 t/mes y vamos a aumentar la producción hasta 6.100 t/mes"
+    )
+
+    assert valores["capacidad_extraccion_t_mes"] == 6100
+    assert supuestos == ["6.100 t/mes: comparé la capacidad que tendrá con el cambio"]
+
+
 def test_sin_horas_de_operacion_se_suponen_veinticuatro_y_se_dice() -> None:
     valores, supuestos = _leer("Planta concentradora de 12 toneladas por hora en Atacama")
 
@@ -106,6 +115,7 @@ def test_los_sondajes_sin_plataformas_dichas_cuentan_una_plataforma_cada_uno_y_s
         ("el camino pasa por encima de un glaciar rocoso", {"obras_en_glaciar": True}),
         ("vamos a extraer turba de la vega", {"extraccion_turba": True}),
         ("hay que drenar un bofedal de 3 ha para el camino", {"vegas_bofedales_ha": 3}),
+        ("vamos a rellenar 12 hectáreas de vegas para el camino", {"vegas_bofedales_ha": 12}),
         ("vamos a dragar 25.000 m3 de la laguna", {"dragado_m3": 25_000}),
         ("un tranque de agua con un muro de 8 metros", {"presa_altura_m": 8}),
         ("el acopio va a rellenar parte de un humedal urbano", {"obras_en_humedal_urbano": True}),

@@ -273,6 +273,30 @@ def test_una_parte_de_la_faena_seguida_de_una_pregunta_breve_por_el_ingreso_se_e
 
 
 @pytest.mark.usefixtures("corpus")
+def test_una_pregunta_por_la_ley_con_una_cifra_y_sin_region_no_pide_la_region(
+    usuaria: CrearUsuaria, conversar: Conversar
+) -> None:
+    charla = conversar(
+        usuaria(), "Si una faena extrae 4.700 toneladas al mes, ¿cuenta como proyecto de desarrollo minero?"
+    )
+
+    assert "¿En qué región" not in charla.texto
+    assert charla.fuentes and "Qué tan seguro estoy" in charla.texto  # responde desde la ley
+
+
+@pytest.mark.usefixtures("corpus")
+def test_una_ampliacion_que_pregunta_si_tiene_que_ingresar_se_evalua_con_la_capacidad_que_tendra(
+    usuaria: CrearUsuaria, conversar: Conversar
+) -> None:
+    charla = conversar(
+        usuaria(),
+        "Operamos 3.800 t/mes en la Región de Atacama y queremos subir a 5.600 t/mes. ¿Tiene que ingresar?",
+    )
+
+    assert "5.600 t/mes > 5.000 t/mes" in charla.texto.split("\n\n")[0]
+
+
+@pytest.mark.usefixtures("corpus")
 def test_explotar_gas_con_su_region_se_evalua_aunque_no_tenga_cantidades(
     usuaria: CrearUsuaria, conversar: Conversar
 ) -> None:

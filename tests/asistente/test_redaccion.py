@@ -275,3 +275,11 @@ def test_una_fuente_que_solo_comparte_el_tema_se_cita():
 
     assert "dice lo mismo" not in texto
     assert "cinco días» [2]" in texto
+
+
+def test_una_cifra_en_palabras_se_dice_entera_y_no_por_su_ultima_palabra():
+    oracion = (
+        "cuya capacidad de extracción de mineral es superior a cinco mil toneladas mensuales (5.000 t/mes)"
+    )
+
+    assert hecho_preguntado("¿Desde cuántas toneladas al mes?", oracion) == "Cinco mil toneladas"
