@@ -158,14 +158,26 @@ def _la_que_repite(texto: str, mostradas: list[tuple[Fuente, str]]) -> Fuente | 
     if not propias:
         return None
     for fuente, mostrado in mostradas:
-        if len(propias & _palabras_de(mostrado)) >= REPETIDA * len(propias):
+        vistas = _palabras_de(mostrado)
+        nuevas = propias - vistas
+        if len(propias & vistas) >= REPETIDA * len(propias) and not any(map(_DISTINTIVA.match, nuevas)):
             return fuente
     return None
 
 
+# Lo que hace distinta a una regla casi igual a otra: su cifra o su plazo («diez días» y no «quince»), y
+# el instrumento (el reglamento repite para la Declaración lo que dijo del Estudio). Palabras recortadas
+# a cinco letras.
+_DISTINTIVA = re.compile(
+    r"\d|(uno?|una|dos|tres|cuatr|cinco|seis|siete|ocho|nueve|diez|once|doce|quinc|veint|trein|cuare|cincu"
+    r"|sesen|noven|cien|cient|mil|decla|estud)$"
+)
+
+
 def _palabras_de(texto: str) -> set[str]:
-    """Las palabras con contenido de un texto (de tres letras o más), recortadas a cinco letras."""
-    return {p[:5] for p in _PALABRA.findall(sin_tildes(texto).lower()) if len(p) >= 3}
+    """Las palabras con contenido de un texto (de tres letras o más, y toda cifra), recortadas a cinco
+    letras."""
+    return {p[:5] for p in _PALABRA.findall(sin_tildes(texto).lower()) if len(p) >= 3 or p.isdigit()}
 
 
 def _pistas(fuentes: list[Fuente], pregunta: str, motivo: str) -> str:

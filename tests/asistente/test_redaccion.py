@@ -283,3 +283,20 @@ def test_una_cifra_en_palabras_se_dice_entera_y_no_por_su_ultima_palabra():
     )
 
     assert hecho_preguntado("¿Desde cuántas toneladas al mes?", oracion) == "Cinco mil toneladas"
+
+
+def test_una_regla_casi_igual_con_otro_plazo_se_cita_y_no_se_da_por_repetida():
+    texto = redactar(
+        [
+            fuente(
+                "Los órganos dispondrán de un plazo de quince días para informar sobre la Adenda del Estudio"
+            ),
+            fuente(
+                "Los órganos dispondrán de un plazo de diez días para informar sobre la Adenda de la DIA",
+                articulo="52",
+            ),
+        ],
+        pregunta="¿cuántos días tienen los órganos para informar sobre la Adenda?",
+    )
+
+    assert "dice lo mismo" not in texto and "diez días" in texto
