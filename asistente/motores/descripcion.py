@@ -45,7 +45,10 @@ _M3 = re.compile(_CIFRA + _METROS)
 _VARIAS_FUENTES = re.compile(
     r"\b(?:dos|tres|cuatro|varias|ambas) (?:faenas|minas|fuentes|proveedores|yacimientos|rajos)\b"
     r"|\b(?:la|el) otr[oa]\b|\bcada una\b|\bentre (?:las|los) (?:dos|tres)\b"
+    r"|\b(?:recib|compr|procesa|trata)\w* (?:ademas|tambien)\b|\bde terceros\b|\bpequenos mineros\b"
 )
+# «queremos duplicar», «vamos a triplicar la producción»: la capacidad que tendrá es un múltiplo de la dicha.
+_MULTIPLICAR = re.compile(r"\b(duplic|dobl|triplic)\w*")
 _DE_UNA_A = re.compile(r"\bde " + _CIFRA + r"(?:\s*(?:t|ton)/mes)?\s+a\s+$")
 # «queremos subir a 9.000 t/mes», «ampliar la producción hasta 7.500 t/mes»: la capacidad que tendrá.
 _SUBIR_A = re.compile(r"\b(?:sub|ampli|aument|lleg|crec|elev)\w*\s+(?:\w+\s+){0,3}?(?:a|hasta)\s+$")
@@ -98,6 +101,11 @@ _POLVORIN = re.compile(
     r"\b(?:polvorin\w*|almacen\w*[^.;]{0,20}?\bexplosiv\w*)\b[^.;]{0,40}?"
     + _CIFRA
     + r"\s*(?:kg|kilos|kilogramos|toneladas|tons?|t)\b"
+    # la cantidad antes, con el nombre del explosivo («200 t de nitrato de amonio para las tronaduras»)
+    + r"|"
+    + _CIFRA
+    + r"\s*(?:kg|kilos|kilogramos|toneladas|tons?|t)\s+(?:de\s+)?(?:explosiv\w*|nitrato de amonio|anfo"
+    r"|emulsion\w*|dinamita|agentes? de tronadura)\b"
 )
 _NEGACION = re.compile(r"\b(?:no|sin|nunca|ningun\w*|lejos)\b")
 # El embalse de agua (a.1 y PAS 155) por su capacidad; un tranque o embalse de relaves no es una presa de
@@ -280,7 +288,7 @@ def componentes_dichos(normal: str, supuestos: list[str] | None = None) -> dict[
     if (m := _MURO.search(normal)) and "relave" not in m.group(0):
         dichos["presa_altura_m"] = _cifra(m)
     if m := _POLVORIN.search(normal):
-        en_kg = re.search(r"(?:kg|kilos|kilogramos)$", m.group(0))
+        en_kg = re.search(r"\d\s*(?:mil\s*)?(?:kg|kilos|kilogramos)\b", m.group(0))
         dichos["explosivos_almacenamiento_kg"] = _cifra(m) * (1 if en_kg else 1000)
     if (m := _HUMEDAL_URBANO.search(normal)) and not _negada(normal, m):
         dichos["obras_en_humedal_urbano"] = True
@@ -385,6 +393,13 @@ def cantidades_dichas(normal: str) -> Cantidades:
         )
     elif m := _T_MES.search(normal):
         c.valores["capacidad_extraccion_t_mes"] = _cifra(m)
+        if veces := _MULTIPLICAR.search(normal[m.end() :]):
+            factor = 3 if veces.group(1) == "triplic" else 2
+            c.valores["capacidad_extraccion_t_mes"] = _cifra(m) * factor
+            c.supuestos.append(
+                f"{numero_cl(_cifra(m))} t/mes × {factor} = {numero_cl(_cifra(m) * factor)} t/mes: "
+                "comparé la capacidad que tendrá con el cambio"
+            )
     elif m := _T_ANO.search(normal):
         anual = _cifra(m)
         c.valores["capacidad_extraccion_t_mes"] = anual / 12

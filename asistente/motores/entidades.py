@@ -45,7 +45,10 @@ _TIPOS = [
     (re.compile(r"arena.*playa|playa"), "aridos_playa"),
     # «Pozo» solo si es de áridos (el pozo de un APR no lo es); el lastre de una mina es estéril.
     (
-        re.compile(r"arido|cantera|\bpozo (?:de )?(?:arido|ripio|grava|arena)|\bpozo lastrero|ripio|grava"),
+        re.compile(
+            r"arido|cantera|\bpozo (?:de )?(?:arido|ripio|grava|arena)|\bpozo lastrero|ripio|grava"
+            r"|\barenas?\b[^.;]{0,30}\bpozo\b"
+        ),
         "aridos_pozo",
     ),
     # Explotar petróleo o gas (DS 40, Art. 3, literal i.4); el diésel o el gas que una faena guarda o

@@ -7,7 +7,8 @@ desarrolla (Arts. 5 a 10), más el vocabulario con que se dice en terreno:
 - a) riesgo para la salud de la población (DS 40 Art. 5): superar una norma de calidad o de emisión,
   material particulado (MP10, MP2,5) o emisiones sobre la población;
 - b) efectos adversos significativos sobre recursos naturales renovables (Art. 6): secar o afectar
-  vegas, bofedales, humedales, lagunas o acuíferos; pérdida significativa de suelo, flora o fauna;
+  vegas, bofedales, humedales, lagunas o acuíferos; el hábitat o la población de una especie en peligro
+  o amenazada; pérdida significativa de suelo, flora o fauna;
 - c) reasentamiento (Art. 7 inc. 1º y su definición en el Art. 2): relocalizar, reasentar o trasladar
   familias o comunidades; alteración significativa de los sistemas de vida (letras a–d del Art. 7):
   trashumancia, veranadas, rutas de arrieros o pastoreo, acceso a recursos naturales de un grupo
@@ -50,6 +51,10 @@ _PATRONES: tuple[tuple[str, re.Pattern[str]], ...] = tuple(
             # freático que alimenta la vega», «el abatimiento del acuífero»)
             r"|\b(vegas?|bofedal\w*|humedal\w*|laguna\w*|napa\w*|acuifero\w*)\b[^.;]{0,50}"
             r"\b(se (va a |van a )?sec\w*|secar\w*|desaparec\w*|agot\w*|quedar\w* sin agua)"
+            # una especie amenazada que pierde su hábitat o su población (Art. 6, letras a y b)
+            r"|\b(afect\w*|destru\w*|perd\w*|elimin\w*|interv\w*)\b[^.;]{0,40}\b(habitat|poblacion\w*"
+            r"|ejemplares)\b[^.;]{0,60}\b(en peligro|amenazad\w*|vulnerable|en categoria de conservacion"
+            r"|endemic\w*)"
             r"|\b(descenso|abatimiento|depresion|baja)\w*\b[^.;]{0,20}?"
             r"\b(del? )?(nivel|napa|acuifero|freatico)\w*"
             r"[^.;]{0,50}"

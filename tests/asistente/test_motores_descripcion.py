@@ -78,6 +78,19 @@ def test_la_capacidad_a_la_que_se_quiere_subir_es_la_que_se_compara() -> None:
     assert supuestos == ["6.100 t/mes: comparé la capacidad que tendrá con el cambio"]
 
 
+def test_duplicar_la_produccion_compara_el_doble_y_lo_dice() -> None:
+    valores, supuestos = _leer("producimos 2.800 t/mes y el plan es duplicar la producción")
+
+    assert valores["capacidad_extraccion_t_mes"] == 5600
+    assert supuestos == ["2.800 t/mes × 2 = 5.600 t/mes: comparé la capacidad que tendrá con el cambio"]
+
+
+def test_lo_que_una_planta_recibe_ademas_se_suma_a_lo_propio() -> None:
+    valores, _ = _leer("la planta trata 3.500 t/mes propias y recibe además 1.700 t/mes de terceros")
+
+    assert valores["capacidad_extraccion_t_mes"] == 5200
+
+
 def test_sin_horas_de_operacion_se_suponen_veinticuatro_y_se_dice() -> None:
     valores, supuestos = _leer("Planta concentradora de 12 toneladas por hora en Atacama")
 
@@ -116,6 +129,7 @@ def test_los_sondajes_sin_plataformas_dichas_cuentan_una_plataforma_cada_uno_y_s
         ("vamos a extraer turba de la vega", {"extraccion_turba": True}),
         ("hay que drenar un bofedal de 3 ha para el camino", {"vegas_bofedales_ha": 3}),
         ("vamos a rellenar 12 hectáreas de vegas para el camino", {"vegas_bofedales_ha": 12}),
+        ("guardaremos 40 toneladas de ANFO para las tronaduras", {"explosivos_almacenamiento_kg": 40_000}),
         ("vamos a dragar 25.000 m3 de la laguna", {"dragado_m3": 25_000}),
         ("un tranque de agua con un muro de 8 metros", {"presa_altura_m": 8}),
         ("el acopio va a rellenar parte de un humedal urbano", {"obras_en_humedal_urbano": True}),

@@ -252,6 +252,7 @@ def test_un_proyecto_minero_que_secara_una_laguna_ramsar_es_eia_por_las_letras_b
         # un proyecto «de cobre» o «de extracción» medido en toneladas al mes es una mina
         ("Nuestro proyecto de cobre en Atacama llegará a 7.200 toneladas al mes.", "explotacion"),
         ("Proyecto de extracción de 3.100 t/mes en la Región de Tarapacá.", "explotacion"),
+        ("Sacaremos 1.200 m³ mensuales de arena desde un pozo en Ñuble.", "aridos_pozo"),
     ],
 )
 def test_el_tipo_del_proyecto_sale_de_lo_que_hace_y_no_de_lo_que_guarda(mensaje: str, tipo: str) -> None:

@@ -20,6 +20,15 @@ from proyectos.analisis.entrada import CIRCUNSTANCIAS
             "efectos_adversos_recursos_naturales",
         ),
         ("El camino corta el paso de las veranadas de los crianceros.", "alteracion_sistemas_vida"),
+        (
+            "El bombeo va a secar la laguna de la que beben los flamencos.",
+            "efectos_adversos_recursos_naturales",
+        ),
+        (
+            "El rajo elimina el hábitat de un lagarto endémico de la quebrada.",
+            "efectos_adversos_recursos_naturales",
+        ),
+        ("La toma de agua queda junto a un sitio Ramsar.", "localizacion_proxima_areas_protegidas"),
         ("La planta queda a 2 km de un parque nacional.", "localizacion_proxima_areas_protegidas"),
         ("Durante el escarpe apareció un sitio arqueológico con petroglifos.", "intervencion_monumentos"),
         (
