@@ -8,9 +8,12 @@ from dataclasses import dataclass
 _SUFIJO = r"(bis|ter|qu[aá]ter|quinquies|sexies)"
 
 _LEY = re.compile(r"\bley\s*(?:n[°º.]?\s*)?(\d{1,2}\.?\d{3})\b", re.IGNORECASE)
-# «19.300» suelto es una ley; «15.000 m³» o «6.500 toneladas» son cantidades.
+# «19.300» suelto es una ley; «15.000 m³», «6.500 toneladas» o «10.000 UTA» son cantidades. Las leyes
+# ambientales que se citan así van de la 17.000 a la 22.999 (la Ley 17.288 de monumentos, la 21.600).
 _NUMERO_SUELTO = re.compile(
-    r"\b(\d{2}\.\d{3})\b(?!\s*(?:m\b|m2|m3|m²|m³|t\b|t/|ton|ha\b|hect|metros|kil|km|pesos|uf\b|utm|%|plataformas))",
+    r"\b(1[7-9]\.\d{3}|2[0-2]\.\d{3})\b(?!\s*(?:m\b|m2|m3|m²|m³|t\b|t/|ton|ha\b|hect|metros|kil|km|pesos|uf\b"
+    r"|ut[am]\b|unidades|%|plataformas|kg|kv|kva|mw|dias|días|meses|anos|años|litros|l/s|lts?\b|personas"
+    r"|trabajadores|habitantes|familias|usd|us\$|dolares|dólares|\$))",
     re.IGNORECASE,
 )
 _DECRETO = re.compile(r"\b(?:d\.?\s?s\.?|decreto(?:\s+supremo)?)\s*(?:n[°º.]?\s*)?(\d{1,4})\b", re.IGNORECASE)

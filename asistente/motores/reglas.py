@@ -36,6 +36,12 @@ from asistente.turno.tipos import Respuesta, Turno
 from config.texto import sin_tildes
 
 NOMBRE = "reglas"
+# Quien describe su propio proyecto («tenemos una mina…», «queremos sacar…», «nuestra faena…»).
+_EN_PRIMERA_PERSONA = re.compile(
+    r"\b(tenemos|tengo|queremos|quiero|vamos a|voy a|nuestr[oa]s?|mi (proyecto|mina|faena|planta)|estamos"
+    r"|planeamos|pensamos|proyectamos|operamos|producimos|sacamos|extraemos|somos|haremos|construiremos"
+    r"|sacaremos|extraeremos|instalaremos|necesitamos)\b"
+)
 SIN_BASE = (
     "No tengo base suficiente en el corpus normativo para responder esto con fundamento. Puede "
     "reformular la pregunta (por ejemplo, nombrando la norma o el artículo) o consultarlo al SEA."
@@ -227,10 +233,12 @@ class MotorReglas:
             or not (por_partes or (e.tipo and cantidades_del_tipo(e)) or tipo_sin_cantidad(e, texto))
         ):
             return None
-        if not e.region and not pide_via(texto):
-            return None  # «si una mina produce 4.800 t/mes, ¿se considera…?»: pregunta por la ley
+        depende = e.tipo in ("prospeccion", "aridos_cauce")
+        if not e.region and not (pide_via(texto) and (depende or _EN_PRIMERA_PERSONA.search(texto))):
+            # «si una mina produce 4.800 t/mes, ¿se considera…?», «¿una faena de 5.000 t/mes exactas
+            # entra?»: pregunta por la ley, y su umbral no depende de la región
+            return None
         if not e.region:
-            depende = e.tipo in ("prospeccion", "aridos_cauce")
             return Respuesta(
                 "¿En qué región está el proyecto? "
                 + (

@@ -286,6 +286,25 @@ def test_una_pregunta_por_la_ley_con_una_cifra_y_sin_region_no_pide_la_region(
 
 
 @pytest.mark.usefixtures("corpus")
+def test_una_pregunta_por_el_umbral_con_una_cifra_y_sin_region_se_responde_con_la_ley(
+    usuaria: CrearUsuaria, conversar: Conversar
+) -> None:
+    # el umbral de t/mes no depende de la región y nadie describe su proyecto: es una pregunta por la ley
+    charla = conversar(usuaria(), "¿Una explotación de 5.000 t/mes justas entra al SEIA o debe superarlas?")
+
+    assert "¿En qué región" not in charla.texto and charla.fuentes
+
+
+@pytest.mark.usefixtures("corpus")
+def test_quien_describe_su_mina_sin_region_recibe_la_pregunta_por_la_region(
+    usuaria: CrearUsuaria, conversar: Conversar
+) -> None:
+    charla = conversar(usuaria(), "Tenemos una mina de 7.500 t/mes. ¿Entra al SEIA?")
+
+    assert charla.texto.startswith("¿En qué región está el proyecto?")
+
+
+@pytest.mark.usefixtures("corpus")
 def test_una_ampliacion_que_pregunta_si_tiene_que_ingresar_se_evalua_con_la_capacidad_que_tendra(
     usuaria: CrearUsuaria, conversar: Conversar
 ) -> None:

@@ -23,3 +23,17 @@ def test_reconoce_norma_articulo_y_letra(consulta, normas, articulo, letra):
     referencias = extraer_referencias(consulta)
 
     assert (referencias.normas, referencias.articulo, referencias.letra) == (normas, articulo, letra)
+
+
+@pytest.mark.parametrize(
+    ("consulta", "normas"),
+    [
+        ("¿La multa de 10.000 UTA corresponde a una infracción gravísima?", ()),
+        ("Sacamos 18.500 t/mes", ()),
+        ("El pozo da 21.000 litros al día", ()),
+        ("¿Qué dice la 20.417 sobre la autodenuncia?", ("Ley 20.417",)),
+        ("¿La 17.288 protege los petroglifos?", ("Ley 17.288",)),
+    ],
+)
+def test_un_numero_suelto_es_una_ley_solo_si_no_es_una_cantidad(consulta, normas):
+    assert extraer_referencias(consulta).normas == normas
