@@ -55,8 +55,9 @@ _TIPOS = [
     # consume es una sustancia almacenada (letra ñ), no el tipo del proyecto.
     (
         re.compile(
-            r"\b(?:explot|extra|prospec|produc|perfor|yacimiento|pozos?)\w*\b[^.;]{0,30}"
-            r"\b(?:petroleo|gas natural|gas|hidrocarburos?)\b(?! diesel)"
+            r"\b(?:explot|extra|prospec|produc|perfor)\w*(?:\s+(?:de|del|el|la|los|las|un|una|pozos?"
+            r"|yacimientos?|campos?))*\s+(?:petroleo|gas natural|gas|hidrocarburos?)\b(?! diesel)"
+            r"|\b(?:yacimientos?|pozos?|campos?) (?:de )?(?:petroleo|gas|hidrocarburos?)\b(?! diesel)"
         ),
         "hidrocarburos",
     ),

@@ -249,6 +249,7 @@ def test_un_proyecto_minero_que_secara_una_laguna_ramsar_es_eia_por_las_letras_b
         # la planta de áridos que saca material del río es una extracción en cauce (i.5.2)
         ("Planta de áridos en el río Aconcagua, Región de Valparaíso: 40.000 m³ del cauce.", "aridos_cauce"),
         ("Vamos a perforar pozos de gas natural en la Región de Magallanes.", "hidrocarburos"),
+        ("Mina que extrae 6.400 t/mes en Atacama, con generadores a gas.", "explotacion"),
         # un proyecto «de cobre» o «de extracción» medido en toneladas al mes es una mina
         ("Nuestro proyecto de cobre en Atacama llegará a 7.200 toneladas al mes.", "explotacion"),
         ("Proyecto de extracción de 3.100 t/mes en la Región de Tarapacá.", "explotacion"),
