@@ -83,7 +83,7 @@ JERGA: dict[str, str] = {
     r"(quitar|quitan|quiten|anular|anulan|cancelar|cancelan|perder|perdemos)\w* (la|nuestra|una) "
     r"(rca|resolucion de calificacion)": "revocación de la resolución de calificación ambiental",
     r"(vence|vencer|expira|expirar|pierde vigencia|perder vigencia)\w*( \w+){0,3} (la |nuestra )?"
-    r"(rca|resolucion)": ("caducidad de la resolución de calificación ambiental"),
+    r"(rca|resolucion)": "caducidad de la resolución de calificación ambiental",
     # Lugares y aguas que la ley nombra por su valor, dichos como los dice un proyecto.
     r"observatorios?( astronomicos?)?|telescopios?|cielos? oscuros?|contaminacion luminica": (
         "áreas con valor para la observación astronómica con fines de investigación científica"

@@ -49,6 +49,8 @@ _VARIAS_FUENTES = re.compile(
 )
 # «queremos duplicar», «vamos a triplicar la producción»: la capacidad que tendrá es un múltiplo de la dicha.
 _MULTIPLICAR = re.compile(r"\b(duplic|dobl|triplic)\w*")
+# Lo que dice la cuenta cuando el mensaje da la capacidad de hoy y la que tendrá con un cambio.
+CON_EL_CAMBIO = "comparé la capacidad que tendrá con el cambio"
 _DE_UNA_A = re.compile(r"\bde " + _CIFRA + r"(?:\s*(?:t|ton)/mes)?\s+a\s+$")
 # «queremos subir a 9.000 t/mes», «ampliar la producción hasta 7.500 t/mes»: la capacidad que tendrá.
 _SUBIR_A = re.compile(r"\b(?:sub|ampli|aument|lleg|crec|elev)\w*\s+(?:\w+\s+){0,3}?(?:a|hasta)\s+$")
@@ -371,8 +373,7 @@ def cantidades_dichas(normal: str) -> Cantidades:
         assert antes is not None
         c.valores["capacidad_extraccion_t_mes"] = _cifra(final)
         c.supuestos.append(
-            f"de {numero_cl(_cifra(antes))} a {numero_cl(_cifra(final))} t/mes: comparé la capacidad que "
-            "tendrá con el cambio"
+            f"de {numero_cl(_cifra(antes))} a {numero_cl(_cifra(final))} t/mes: {CON_EL_CAMBIO}"
         )
     elif len(mensuales) > 1 and (
         tendra := next(
@@ -380,9 +381,7 @@ def cantidades_dichas(normal: str) -> Cantidades:
         )
     ):
         c.valores["capacidad_extraccion_t_mes"] = _cifra(tendra)
-        c.supuestos.append(
-            f"{numero_cl(_cifra(tendra))} t/mes: comparé la capacidad que tendrá con el cambio"
-        )
+        c.supuestos.append(f"{numero_cl(_cifra(tendra))} t/mes: {CON_EL_CAMBIO}")
     elif len(mensuales) > 1 and _VARIAS_FUENTES.search(normal):
         # «recibe de dos minas: 1.800 t/mes de una, 3.700 t/mes de la segunda»: la planta trata la suma
         cifras = [_cifra(m) for m in mensuales]
@@ -398,7 +397,7 @@ def cantidades_dichas(normal: str) -> Cantidades:
             c.valores["capacidad_extraccion_t_mes"] = _cifra(m) * factor
             c.supuestos.append(
                 f"{numero_cl(_cifra(m))} t/mes × {factor} = {numero_cl(_cifra(m) * factor)} t/mes: "
-                "comparé la capacidad que tendrá con el cambio"
+                f"{CON_EL_CAMBIO}"
             )
     elif m := _T_ANO.search(normal):
         anual = _cifra(m)

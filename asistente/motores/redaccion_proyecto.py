@@ -224,7 +224,7 @@ def _no_alcanzados(resultado: dict[str, Any], marca: _Marcas) -> list[str]:
     return parrafos
 
 
-_CIFRA_ENTRE_PARENTESIS = re.compile(r"\(([^()]+)\)")
+_ENTRE_PARENTESIS = re.compile(r"\(([^()]+)\)")
 
 
 def _las_comparadas(citas: Sequence[str], comparacion: str) -> list[str]:
@@ -233,7 +233,7 @@ def _las_comparadas(citas: Sequence[str], comparacion: str) -> list[str]:
     comparadas = [
         cita
         for cita in citas
-        if (cifra := _CIFRA_ENTRE_PARENTESIS.findall(cita))
+        if (cifra := _ENTRE_PARENTESIS.findall(cita))
         and re.search(rf"{re.escape(cifra[-1])}(?![\w/])", comparacion)
     ]
     return comparadas or list(citas)
