@@ -26,7 +26,14 @@ from asistente.registro import Fuente
 from asistente.turno.memoria import terminos
 from config.texto import sin_tildes
 from normativa.busqueda.ajenas import nucleo_de_la_pregunta
-from normativa.busqueda.familias import Aspecto, aspectos_de, de_otra_categoria, pide_plazo, tiene_tiempo
+from normativa.busqueda.familias import (
+    Aspecto,
+    aspectos_de,
+    de_otra_categoria,
+    pide_cifra,
+    pide_plazo,
+    tiene_tiempo,
+)
 from normativa.oraciones import continua_la_anterior, oraciones_de
 
 MAXIMO_FUENTES = 3
@@ -437,7 +444,7 @@ def hecho_preguntado(pregunta: str, oracion: str) -> str:
     normal = sin_tildes(nucleo_de_la_pregunta(pregunta))
     if pide_plazo(normal):
         patron = _TIEMPO_DICHO
-    elif re.search(r"\bcuant[oa]s?\b|\bmonto\b|\bde cuanto\b", normal):
+    elif pide_cifra(normal):
         patron = _CIFRA_DICHA
     else:
         return ""

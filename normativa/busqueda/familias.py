@@ -270,6 +270,18 @@ RAICES_DE_PLAZO = frozenset(
 )
 
 
+# «¿cuánto…?», «¿qué monto…?», «¿qué umbral?», «¿cuál es la multa máxima?»: pide una cifra.
+_PIDE_CIFRA = re.compile(
+    r"\bcuant[oa]s?\b(?! (tiempo|dias|meses|anos|demora|tarda|dura))|\bmonto\b|\bumbral\b"
+    r"|\b(maxim|minim)[oa]s?\b"
+)
+
+
+def pide_cifra(consulta: str) -> bool:
+    """Indica si la consulta (sin tildes) pide una cifra: un monto, un umbral, un máximo."""
+    return bool(_PIDE_CIFRA.search(" ".join(consulta.lower().split())))
+
+
 def pide_plazo(consulta: str) -> bool:
     """Indica si la consulta pide un plazo: «¿en cuánto tiempo?», «¿hasta cuándo?»."""
     return bool(_PLAZO.pregunta.search(" ".join(sin_tildes(consulta).split())))

@@ -23,7 +23,7 @@ from typing import Literal
 
 from config.texto import sin_tildes
 from normativa.busqueda.ajenas import nucleo_de_la_pregunta
-from normativa.busqueda.familias import aspectos_de, categorias_de, pide_plazo, tiene_tiempo
+from normativa.busqueda.familias import aspectos_de, categorias_de, pide_cifra, pide_plazo, tiene_tiempo
 from normativa.busqueda.hibrida import ResultadoBusqueda
 
 Nivel = Literal["bastante", "medianamente", "poco"]
@@ -34,17 +34,15 @@ COBERTURA_POCA = 0.12
 # cubrir además esto del resto de la pregunta. (Un término definido sí basta: «¿qué es…?» pide su
 # definición.)
 COBERTURA_NOMBRADO = 0.2
-# «¿cuánto…?», «¿qué monto tiene la sanción?», «¿qué umbral?»: pide una cifra.
-_PIDE_CIFRA = re.compile(
-    r"\bcuant[oa]s?\b(?! (tiempo|dias|meses|anos|demora|tarda|dura))|\bmonto\b|\bumbral\b"
-)
 # Las categorías de una infracción (leves, graves, gravísimas), cada una con su sanción.
-# Un órgano o una autoridad nombrada (quién decide, ante quién se reclama).
+# Un órgano o una autoridad nombrada (quién decide, ante quién se reclama), o la persona a quien la ley
+# da el derecho de pedir (el titular, el directamente afectado, cualquier persona) o que actúa de oficio.
 _ORGANO = re.compile(
     r"\b(comision de evaluacion|director\w* (ejecutivo|regional)|comite de ministros|superintenden\w*"
     r"|tribunal\w* ambiental\w*|corte (suprema|de apelaciones)|servicio de (evaluacion|biodiversidad)"
     r"|ministerio|ministro|municipalidad|juzgado|consejo|secretari\w* regional ministerial|seremi"
-    r"|contraloria|gobierno regional|delegad\w* presidencial|consejo de monumentos)\b"
+    r"|contraloria|gobierno regional|delegad\w* presidencial|consejo de monumentos"
+    r"|titular|proponente|interesad[oa]s?|directamente afectad[oa]s?|cualquier persona|de oficio)\b"
 )
 _CIFRA = re.compile(
     r"\d|\b(un|una|dos|tres|cuatro|cinco|seis|siete|ocho|nueve|diez|veinte|treinta|cien|mil)\b"
@@ -98,7 +96,7 @@ def _hecho_que_falta(pregunta: str, oraciones: list[str]) -> str:
     pedidos: list[tuple[str, bool]] = []
     if pide_plazo(normal):
         pedidos.append(("un plazo", any(tiene_tiempo(t) for t in textos)))
-    if _PIDE_CIFRA.search(normal):
+    if pide_cifra(normal):
         pedidos.append(("una cifra", any(_CIFRA.search(t) for t in textos)))
     if categorias := categorias_de(normal):
         # «si la infracción es gravísima…»: la cifra o la sanción de otra categoría no responde

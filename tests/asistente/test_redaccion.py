@@ -124,6 +124,7 @@ def test_el_plazo_preguntado_va_primero_tal_como_lo_dice_la_oracion():
 def test_la_cifra_preguntada_va_primero():
     multa = "La infracción gravísima se sancionará con multa de hasta diez mil unidades tributarias anuales."
     assert hecho_preguntado("¿De cuánto es la multa?", multa) == "Diez mil unidades tributarias anuales"
+    assert hecho_preguntado("¿Qué multa máxima arriesga?", multa) == "Diez mil unidades tributarias anuales"
 
 
 def test_con_un_total_las_oraciones_que_siguen_entran_solo_si_caben():

@@ -66,6 +66,21 @@ def test_si_pregunta_quien_y_el_articulo_no_nombra_un_organo_no_es_bastante():
     assert "quién" in seguridad.motivo
 
 
+def test_quien_puede_pedir_algo_lo_responde_la_persona_a_quien_la_ley_da_el_derecho():
+    a_peticion = resultado("La autorización podrá dejarse sin efecto a petición del titular o de oficio.")
+    seguridad = seguridad_de(
+        "¿Quién puede pedir que se deje sin efecto la autorización?", busqueda(a_peticion)
+    )
+    assert "quién" not in seguridad.motivo
+
+
+def test_la_multa_maxima_pide_una_cifra():
+    sin_cifra = resultado("Las infracciones gravísimas podrán ser sancionadas con multa.")
+    seguridad = seguridad_de("¿Cuál es la multa máxima de una infracción?", busqueda(sin_cifra))
+    assert seguridad.nivel == "poco"
+    assert "una cifra" in seguridad.motivo
+
+
 def test_una_cobertura_bajo_el_minimo_es_poco():
     lejano = resultado(RECLAMO, cobertura=COBERTURA_POCA / 2)
     assert seguridad_de("¿Qué pasa con los glaciares?", busqueda(lejano)).nivel == "poco"
