@@ -442,14 +442,50 @@ def hecho_preguntado(pregunta: str, oracion: str) -> str:
     mil unidades tributarias anuales»), o «» si la pregunta no pide un plazo o una cifra o la oración no
     lo trae."""
     normal = sin_tildes(nucleo_de_la_pregunta(pregunta))
+    if (cuantos := _CUANTOS.search(normal.lower())) and (contados := _contados(cuantos.group(1), oracion)):
+        return _mayuscula(contados)
     if pide_plazo(normal):
-        patron = _TIEMPO_DICHO
+        patron, pide = _TIEMPO_DICHO, pide_plazo
     elif pide_cifra(normal):
-        patron = _CIFRA_DICHA
+        patron, pide = _CIFRA_DICHA, pide_cifra
     else:
         return ""
-    m = patron.search(oracion)
-    return _mayuscula(m.group(0)) if m else ""
+    # de las oraciones citadas que lo traen, la que más responde la parte de la pregunta que lo pide:
+    # el plazo de otro trámite del mismo artículo («… podrá reclamarse dentro de treinta días» tras la
+    # regla que se pregunta) no es el preguntado
+    partes = [p for p in _PREGUNTAS.findall(pregunta) if pide(sin_tildes(p))]
+    la_que_pide = " ".join(partes) or pregunta
+    con_el_hecho = [(o, m) for o in oraciones_de(oracion) or [oracion] if (m := patron.search(o))]
+    if not con_el_hecho:
+        return ""
+    _, mejor = max(
+        con_el_hecho,
+        key=lambda par: (_palabras_de_la(la_que_pide, par[0]), _palabras_de_la(pregunta, par[0])),
+    )
+    return _mayuscula(mejor.group(0))
+
+
+def _palabras_de_la(pregunta: str, texto: str) -> int:
+    """Cuántas palabras de la pregunta trae el texto (sin contar sus hechos: aquí se elige entre
+    oraciones que traen el hecho)."""
+    return sum(1 for traido in _lo_que_trae(texto, pregunta) if traido[:1] not in "!@")
+
+
+# «¿cuántos avisos…?», «¿cuántas plataformas…?»: pide contar algo que no es tiempo.
+_CUANTOS = re.compile(r"\bcuant[oa]s (?!(?:dias|meses|anos|horas|veces)\b)([a-zñ]{4,})")
+
+
+def _contados(nombre: str, oracion: str) -> str:
+    """«al menos cinco avisos», «cuarenta (40) o más plataformas»: cuántos de `nombre` dice la
+    oración, o «»."""
+    raiz = re.escape(nombre[:5])
+    patron = rf"\b(?:(?:al menos|a lo menos|hasta) )?(?:\d[\d.,]*|{_EN_PALABRAS})(?: \([\d.,]+\))?(?: o m[aá]s)? {raiz}\w*"
+    m = re.search(patron, oracion, re.IGNORECASE)
+    return m.group(0).strip() if m else ""
+
+
+# Cada pregunta de un mensaje que trae varias («¿En qué plazo…? ¿Hay algún…?»).
+_PREGUNTAS = re.compile(r"¿?[^¿?]+\?")
 
 
 def _mayuscula(texto: str) -> str:

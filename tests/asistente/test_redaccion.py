@@ -127,6 +127,30 @@ def test_la_cifra_preguntada_va_primero():
     assert hecho_preguntado("¿Qué multa máxima arriesga?", multa) == "Diez mil unidades tributarias anuales"
 
 
+def test_el_plazo_que_va_primero_es_el_de_la_oracion_que_responde_no_el_de_otro_tramite():
+    dos_tramites = (
+        "De lo que resuelva el consejo podrá apelarse ante la Corte dentro de diez días. "
+        "El consejo resolverá la solicitud de permiso en un plazo de cuarenta días."
+    )
+    assert hecho_preguntado("¿En qué plazo resuelve el consejo la solicitud?", dos_tramites) == (
+        "Cuarenta días"
+    )
+
+
+def test_de_varias_preguntas_el_plazo_se_elige_por_la_que_lo_pide():
+    dos_plazos = (
+        "Si paga la multa dentro de cinco días hábiles sin apelar a la Corte, se le rebajará un tercio. "
+        "Podrá apelarse ante la Corte dentro de diez días hábiles."
+    )
+    pregunta = "¿En qué plazo se apela ante la Corte? ¿Hay rebaja si se paga la multa sin apelar?"
+    assert hecho_preguntado(pregunta, dos_plazos) == "Diez días hábiles"
+
+
+def test_cuantos_de_algo_que_no_es_tiempo_se_responde_con_lo_contado():
+    avisos = "El titular publicará, a lo menos, tres avisos en un diario regional dentro de diez días."
+    assert hecho_preguntado("¿Cuántos avisos hay que publicar y en qué plazo?", avisos) == "Tres avisos"
+
+
 def test_con_un_total_las_oraciones_que_siguen_entran_solo_si_caben():
     dos = "La Declaración se presenta ante el Servicio. " + LARGA
     recortada = recortar(dos, "¿Dónde se presenta?", 70, total=20)
