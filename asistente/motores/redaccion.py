@@ -479,7 +479,10 @@ def _contados(nombre: str, oracion: str) -> str:
     """«al menos cinco avisos», «cuarenta (40) o más plataformas»: cuántos de `nombre` dice la
     oración, o «»."""
     raiz = re.escape(nombre[:5])
-    patron = rf"\b(?:(?:al menos|a lo menos|hasta) )?(?:\d[\d.,]*|{_EN_PALABRAS})(?: \([\d.,]+\))?(?: o m[aá]s)? {raiz}\w*"
+    patron = (
+        rf"\b(?:(?:al menos|a lo menos|hasta) )?(?:\d[\d.,]*|{_EN_PALABRAS})(?: \([\d.,]+\))?"
+        rf"(?: o m[aá]s)? {raiz}\w*"
+    )
     m = re.search(patron, oracion, re.IGNORECASE)
     return m.group(0).strip() if m else ""
 
