@@ -68,8 +68,8 @@ JERGA: dict[str, str] = {
     # Habla común de la fiscalización y los juicios → las palabras de la ley. Sin ellas, BM25 no une la
     # pregunta con el artículo (ni e5 lo trae: se comprobó con cada una).
     r"testigos?|testimonios?": "prueba testimonial",
-    r"(monto|valor|cuantia|calculo) de (la|una|las) multas?"
-    r"|(calcul|fij|determin)\w* (el monto de )?(la|una|las) multas?"
+    r"(monto|valor|cuantia|calculo) de (la|una|las) (multas?|sancion(es)?)"
+    r"|(calcul|fij|determin)\w* (el monto de )?(la|una|las) (multas?|sancion(es)?)"
     r"|cuanto (\w+ ){0,3}(sale|saldria|cuesta|costaria|salir|pagar) (la|una) multa": (
         "determinación de las sanciones, circunstancias que se considerarán"
     ),

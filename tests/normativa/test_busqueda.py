@@ -295,6 +295,8 @@ def test_la_jerga_de_faena_se_busca_con_el_termino_de_la_norma():
         ("¿Con qué criterios se calcula la multa que impone la Superintendencia?", "Ley 20.417, Art. 40"),
         # «paralizar la faena» es la detención del funcionamiento, una medida provisional (Art. 48)
         ("¿Nos pueden paralizar la faena durante el procedimiento sancionatorio?", "Ley 20.417, Art. 48"),
+        # fijar el monto de la sanción (no solo de la multa) también es determinarla
+        ("¿Qué toma en cuenta la Superintendencia para fijar el monto de la sanción?", "Ley 20.417, Art. 40"),
     ],
 )
 def test_el_habla_comun_de_la_fiscalizacion_se_busca_con_las_palabras_de_la_ley(pregunta, articulo):
