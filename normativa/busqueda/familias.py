@@ -270,7 +270,7 @@ RAICES_DE_PLAZO = frozenset(
 )
 
 
-# «¿cuánto…?», «¿qué monto…?», «¿qué umbral?», «¿cuál es la multa máxima?»: pide una cifra.
+# «¿cuánto…?», «¿qué monto…?», «¿qué umbral?», el máximo o el mínimo de una multa: pide una cifra.
 _PIDE_CIFRA = re.compile(
     r"\bcuant[oa]s?\b(?! (tiempo|dias|meses|anos|demora|tarda|dura))|\bmonto\b|\bumbral\b"
     r"|\b(maxim|minim)[oa]s?\b"
