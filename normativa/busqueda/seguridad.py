@@ -76,6 +76,8 @@ def seguridad_de(pregunta: str, busqueda: ResultadoBusqueda) -> Seguridad:
         return Seguridad("poco", "el plazo que encontré es de otro trámite, no del que pregunta")
     if falta and _hecho_que_falta(pregunta, [r.oracion or r.texto for r in busqueda.resultados[:3]]):
         return Seguridad("poco", f"ninguno de los artículos más cercanos dice {falta}")
+    if _una_parte_de_la_lista(busqueda) and not falta:
+        return Seguridad("medianamente", "cito una parte de la lista; el artículo entero trae el resto")
     if (
         not falta
         and rasgos.get("familia", 0.0) >= 1.0
@@ -86,6 +88,22 @@ def seguridad_de(pregunta: str, busqueda: ResultadoBusqueda) -> Seguridad:
     if falta:
         return Seguridad("medianamente", f"el primer artículo no dice {falta}; revise los otros citados")
     return Seguridad("medianamente", "revise que calce con su caso")
+
+
+# Las familias de pregunta cuya respuesta es una lista entera: qué debe contener un documento, quiénes
+# integran un órgano, qué circunstancias se consideran.
+_PIDEN_LA_LISTA = frozenset({"contenido", "composicion"})
+
+
+def _una_parte_de_la_lista(busqueda: ResultadoBusqueda) -> bool:
+    """La pregunta pide una lista entera y lo primero es una sola de sus letras, que no nombró: responde
+    una parte (un contenido entre varios), no lo preguntado."""
+    primero = busqueda.resultados[0]
+    return (
+        bool(_PIDEN_LA_LISTA & set(busqueda.familias))
+        and bool(primero.letra)
+        and primero.letra != busqueda.referencias.letra
+    )
 
 
 def _hecho_que_falta(pregunta: str, oraciones: list[str]) -> str:

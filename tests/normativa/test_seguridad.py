@@ -1,6 +1,8 @@
 """Qué tan seguro está el asistente de una respuesta: por lo que el primer artículo dice, no por el
 tono. Preguntas y oraciones escritas para estas pruebas (no son de ningún conjunto de evaluación)."""
 
+from dataclasses import replace
+
 from normativa.busqueda.hibrida import ResultadoBusqueda
 from normativa.busqueda.seguridad import COBERTURA_BASTANTE, COBERTURA_NOMBRADO, COBERTURA_POCA, seguridad_de
 from normativa.busqueda.tipos import Resultado
@@ -79,6 +81,20 @@ def test_la_multa_maxima_pide_una_cifra():
     seguridad = seguridad_de("¿Cuál es la multa máxima de una infracción?", busqueda(sin_cifra))
     assert seguridad.nivel == "poco"
     assert "una cifra" in seguridad.motivo
+
+
+def test_una_letra_sola_no_da_bastante_si_la_pregunta_pide_la_lista_entera():
+    letra = replace(resultado("a.3) La descripción de las obras que se construirán."), letra="a.3")
+    pide_la_lista = replace(busqueda(letra), familias=("contenido",))
+    seguridad = seguridad_de("¿Qué debe contener el informe de la faena?", pide_la_lista)
+    assert seguridad.nivel == "medianamente"
+    assert "parte de la lista" in seguridad.motivo
+
+
+def test_la_letra_que_la_pregunta_nombra_si_puede_dar_bastante():
+    letra = replace(resultado("a.3) La descripción de las obras que se construirán."), letra="a.3")
+    nombrada = replace(busqueda(letra), familias=("contenido",), referencias=Referencias(letra="a.3"))
+    assert "parte de la lista" not in seguridad_de("¿Qué pide el literal a.3?", nombrada).motivo
 
 
 def test_una_cobertura_bajo_el_minimo_es_poco():
