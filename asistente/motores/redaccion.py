@@ -25,7 +25,7 @@ from dataclasses import dataclass
 from asistente.registro import Fuente
 from asistente.turno.memoria import terminos
 from config.texto import sin_tildes
-from normativa.busqueda.ajenas import nucleo_de_la_pregunta
+from normativa.busqueda.ajenas import nucleo_de_la_pregunta, preguntas_de
 from normativa.busqueda.familias import (
     Aspecto,
     aspectos_de,
@@ -453,7 +453,7 @@ def hecho_preguntado(pregunta: str, oracion: str) -> str:
     # de las oraciones citadas que lo traen, la que más responde la parte de la pregunta que lo pide:
     # el plazo de otro trámite del mismo artículo («… podrá reclamarse dentro de treinta días» tras la
     # regla que se pregunta) no es el preguntado
-    partes = [p for p in _PREGUNTAS.findall(pregunta) if pide(sin_tildes(p))]
+    partes = [p for p in preguntas_de(pregunta) if pide(p)]
     la_que_pide = " ".join(partes) or pregunta
     con_el_hecho = [(o, m) for o in oraciones_de(oracion) or [oracion] if (m := patron.search(o))]
     if not con_el_hecho:
@@ -485,10 +485,6 @@ def _contados(nombre: str, oracion: str) -> str:
     )
     m = re.search(patron, oracion, re.IGNORECASE)
     return m.group(0).strip() if m else ""
-
-
-# Cada pregunta de un mensaje que trae varias («¿En qué plazo…? ¿Hay algún…?»).
-_PREGUNTAS = re.compile(r"¿?[^¿?]+\?")
 
 
 def _mayuscula(texto: str) -> str:

@@ -130,6 +130,11 @@ def nucleo_de_la_pregunta(consulta: str) -> str:
     return " ".join(_CONDICION.sub("", o) for o in preguntas)
 
 
+def preguntas_de(consulta: str) -> list[str]:
+    """Las oraciones interrogativas de la consulta («¿En qué plazo…?», «¿Hay rebaja…?»), en su orden."""
+    return [o for o in _ORACION.split(consulta.strip()) if "?" in o or "¿" in o]
+
+
 def precargar() -> None:
     """Carga el diccionario de lemas y las frecuencias del español (más de un segundo la primera vez):
     los procesos que sirven lo hacen al arrancar (`config.recolector`), no en el primer turno."""

@@ -278,8 +278,8 @@ _PIDE_CIFRA = re.compile(
 
 
 def pide_cifra(consulta: str) -> bool:
-    """Indica si la consulta (sin tildes) pide una cifra: un monto, un umbral, un máximo."""
-    return bool(_PIDE_CIFRA.search(" ".join(consulta.lower().split())))
+    """Indica si la consulta pide una cifra: un monto, un umbral, un máximo."""
+    return bool(_PIDE_CIFRA.search(" ".join(sin_tildes(consulta).lower().split())))
 
 
 def pide_plazo(consulta: str) -> bool:

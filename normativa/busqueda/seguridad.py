@@ -34,7 +34,6 @@ COBERTURA_POCA = 0.12
 # cubrir además esto del resto de la pregunta. (Un término definido sí basta: «¿qué es…?» pide su
 # definición.)
 COBERTURA_NOMBRADO = 0.2
-# Las categorías de una infracción (leves, graves, gravísimas), cada una con su sanción.
 # Un órgano o una autoridad nombrada (quién decide, ante quién se reclama), o la persona a quien la ley
 # da el derecho de pedir (el titular, el directamente afectado, cualquier persona) o que actúa de oficio.
 _ORGANO = re.compile(

@@ -83,17 +83,18 @@ def test_la_multa_maxima_pide_una_cifra():
     assert "una cifra" in seguridad.motivo
 
 
+UNA_LETRA = replace(resultado("a.3) La descripción de las obras que se construirán."), letra="a.3")
+
+
 def test_una_letra_sola_no_da_bastante_si_la_pregunta_pide_la_lista_entera():
-    letra = replace(resultado("a.3) La descripción de las obras que se construirán."), letra="a.3")
-    pide_la_lista = replace(busqueda(letra), familias=("contenido",))
+    pide_la_lista = replace(busqueda(UNA_LETRA), familias=("contenido",))
     seguridad = seguridad_de("¿Qué debe contener el informe de la faena?", pide_la_lista)
     assert seguridad.nivel == "medianamente"
     assert "parte de la lista" in seguridad.motivo
 
 
 def test_la_letra_que_la_pregunta_nombra_si_puede_dar_bastante():
-    letra = replace(resultado("a.3) La descripción de las obras que se construirán."), letra="a.3")
-    nombrada = replace(busqueda(letra), familias=("contenido",), referencias=Referencias(letra="a.3"))
+    nombrada = replace(busqueda(UNA_LETRA), familias=("contenido",), referencias=Referencias(letra="a.3"))
     assert "parte de la lista" not in seguridad_de("¿Qué pide el literal a.3?", nombrada).motivo
 
 
