@@ -64,6 +64,7 @@ def analisis_completar() -> int:
 
 ESTADISTICAS_BM25 = (
     "normativa_estadistica_lexema",
+    "normativa_estadistica_documentacion",
     "normativa_estadistica_corpus",
     "normativa_indice_invertido",
 )

@@ -23,9 +23,10 @@ class EstadoDelCorpus:
     """La fila de `normativa_estadistica_corpus`, que la ingesta refresca: cuántos fragmentos vigentes
     hay, el último y cuándo se refrescó. Lo que se calcula una vez por corpus se guarda con ella."""
 
-    documentos: float
+    documentos: float  # de la normativa (la documentación del sistema se cuenta aparte)
     ultimo: int
     refrescado: datetime | None
+    documentos_documentacion: float = 0.0
 
 
 def estado_del_corpus() -> EstadoDelCorpus:
@@ -34,7 +35,10 @@ def estado_del_corpus() -> EstadoDelCorpus:
     if (fijo := _ESTADO_FIJO.get()) is not None:
         return fijo
     with connection.cursor() as cursor:
-        cursor.execute("SELECT documentos, ultimo, refrescada FROM normativa_estadistica_corpus")
+        cursor.execute(
+            "SELECT documentos, ultimo, refrescada, documentos_documentacion"
+            " FROM normativa_estadistica_corpus"
+        )
         fila = cursor.fetchone()
     return EstadoDelCorpus(*fila) if fila else EstadoDelCorpus(0.0, 0, None)
 
@@ -53,6 +57,40 @@ def con_estado_fijo() -> Iterator[EstadoDelCorpus]:
 
 
 _ESTADO_FIJO: ContextVar[EstadoDelCorpus | None] = ContextVar("estado_del_corpus_fijo", default=None)
+
+
+@dataclass(frozen=True)
+class Estadisticas:
+    """Las frecuencias de lexemas con que BM25 pesa una palabra: las de la normativa o, al buscar en la
+    documentación del sistema, las de esta. Separadas para que un párrafo nuevo del README no cambie el
+    peso de una palabra (ni si «es del corpus») en una pregunta de ley."""
+
+    vista: str
+    documentacion: bool
+
+    def documentos(self, estado: EstadoDelCorpus) -> float:
+        return estado.documentos_documentacion if self.documentacion else estado.documentos
+
+
+DE_LA_NORMATIVA = Estadisticas("normativa_estadistica_lexema", documentacion=False)
+DE_LA_DOCUMENTACION = Estadisticas("normativa_estadistica_documentacion", documentacion=True)
+_ESTADISTICAS: ContextVar[Estadisticas] = ContextVar("estadisticas_de_lo_buscado", default=DE_LA_NORMATIVA)
+
+
+@contextmanager
+def con_estadisticas(estadisticas: Estadisticas) -> Iterator[Estadisticas]:
+    """Dentro, la búsqueda pesa las palabras con `estadisticas` (ver `estadisticas_de_lo_buscado`)."""
+    marca = _ESTADISTICAS.set(estadisticas)
+    try:
+        yield estadisticas
+    finally:
+        _ESTADISTICAS.reset(marca)
+
+
+def estadisticas_de_lo_buscado() -> Estadisticas:
+    return _ESTADISTICAS.get()
+
+
 T = TypeVar("T")
 
 

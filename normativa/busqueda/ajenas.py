@@ -142,6 +142,13 @@ def precargar() -> None:
     _zipf("precargar")
 
 
+def palabras_comunes(consulta: str) -> list[str]:
+    """Las palabras de todos los días de la consulta (Zipf ≥ `COMUN` en la palabra o en su lema:
+    «todavía», «vamos», «tiempo»): no dicen de qué trata y el corpus legal puede no usarlas nunca."""
+    minusculas = dict.fromkeys(m.group(0).lower() for m in _PALABRA.finditer(consulta))
+    return [p for p in minusculas if max(_zipf(p), _zipf(_lema(p))) >= COMUN]
+
+
 def _palabras_del_tema(consulta: str) -> dict[str, float]:
     """Palabra → su frecuencia Zipf en el español general, solo las que pueden ser el tema."""
     palabras: dict[str, float] = {}

@@ -16,7 +16,7 @@ from normativa.busqueda.reordenar import (
 )
 from normativa.busqueda.tipos import ErrorDeBusqueda
 from normativa.models import FragmentoLegal, Norma
-from normativa.selectors import normas_disponibles, por_estado_del_corpus
+from normativa.selectors import estadisticas_de_lo_buscado, normas_disponibles, por_estado_del_corpus
 
 CANDIDATOS = 60
 
@@ -107,16 +107,18 @@ def _bm25(
 ) -> list[tuple[int, float]]:
     """(fragmento, puntaje BM25) de los mejores `limite`, restringidos a `base` si se indica."""
     filtro, parametros = "", []
+    estadisticas = estadisticas_de_lo_buscado()
+    columna = "documentos_documentacion" if estadisticas.documentacion else "documentos"
     if base is not None:
         sql, parametros_base = base.order_by().values("pk").query.sql_with_params()
         filtro, parametros = f"AND fragmento_id IN ({sql})", list(parametros_base)
     with connection.cursor() as cursor:
         cursor.execute(
             f"""
-            WITH c AS (SELECT documentos FROM normativa_estadistica_corpus),
+            WITH c AS (SELECT {columna} AS documentos FROM normativa_estadistica_corpus),
                  q AS (SELECT e.lexema,
                               ln(1 + (c.documentos - e.documentos + 0.5) / (e.documentos + 0.5)) AS idf
-                         FROM normativa_estadistica_lexema e, c
+                         FROM {estadisticas.vista} e, c
                         WHERE e.lexema = ANY(%s) AND e.documentos <= c.documentos / 2)
             SELECT i.fragmento_id, sum(i.peso * q.idf) AS puntaje
               FROM q CROSS JOIN LATERAL (
@@ -157,22 +159,34 @@ def normas_cargadas() -> frozenset[str]:
     return frozenset(normas_disponibles())
 
 
-def fraccion_desconocida(lexemas: list[str]) -> float:
-    """Fracción de los lexemas de la pregunta que no aparece en ningún fragmento vigente."""
+def fraccion_desconocida(lexemas: list[str], *, comunes: Sequence[str] = ()) -> float:
+    """Fracción de los lexemas de la pregunta que no aparece en ningún fragmento vigente, sin contar
+    como desconocidas las palabras `comunes` del español («todavía no empezamos»): que la ley no las
+    use no dice que la pregunta sea de otro tema (antes las «conocía» la documentación del sistema,
+    que entraba en las estadísticas)."""
     if not lexemas:
         return 0.0
     _, conocidos = frecuencias_documentales(lexemas)
-    return 1 - len(conocidos) / len(lexemas)
+    de_todos_los_dias = set(_lexemas(" ".join(comunes))) if comunes else set()
+    desconocidos = [
+        lexema for lexema in lexemas if lexema not in conocidos and lexema not in de_todos_los_dias
+    ]
+    return len(desconocidos) / len(lexemas)
+
+
+def _lexemas(texto: str) -> list[str]:
+    """Los lexemas de `texto` en español sin tildes, sin palabras vacías."""
+    with connection.cursor() as cursor:
+        cursor.execute(
+            "SELECT DISTINCT lexeme FROM unnest(to_tsvector('spanish', normativa_sin_tildes(%s)))", [texto]
+        )
+        return [fila[0] for fila in cursor.fetchall()]
 
 
 def lexemas_de_la_consulta(consulta: str) -> list[str]:
     """«¿Qué es una DIA?» → ['dia']: lexemas en español sin tildes (sin palabras vacías); una palabra
     compuesta que el corpus no trae suma sus partes conocidas («concentraducto» → concentr, duct)."""
-    with connection.cursor() as cursor:
-        cursor.execute(
-            "SELECT DISTINCT lexeme FROM unnest(to_tsvector('spanish', normativa_sin_tildes(%s)))", [consulta]
-        )
-        lexemas = [fila[0] for fila in cursor.fetchall()]
+    lexemas = _lexemas(consulta)
     extra = _formas_del_corpus(lexemas) + _partes_de_compuestos(lexemas)
     return lexemas + [p for p in dict.fromkeys(extra) if p not in lexemas]
 
@@ -188,15 +202,16 @@ def _formas_del_corpus(lexemas: list[str]) -> list[str]:
     cortos = [lex for lex in lexemas if len(lex) >= LARGO_FORMA and lex.isalpha()]
     if not cortos:
         return []
+    vista = estadisticas_de_lo_buscado().vista
     with connection.cursor() as cursor:
         cursor.execute(
-            """
+            f"""
             SELECT e.lexema
               FROM unnest(%s::text[]) AS l(lexema)
-              JOIN normativa_estadistica_lexema e
+              JOIN {vista} e
                 ON e.lexema LIKE l.lexema || '%%' AND length(e.lexema) > length(l.lexema)
                AND length(e.lexema) <= length(l.lexema) + %s
-             WHERE NOT EXISTS (SELECT 1 FROM normativa_estadistica_lexema c WHERE c.lexema = l.lexema)
+             WHERE NOT EXISTS (SELECT 1 FROM {vista} c WHERE c.lexema = l.lexema)
              ORDER BY e.lexema
             """,
             [cortos, SOBRA_FORMA],
@@ -210,15 +225,16 @@ def _partes_de_compuestos(lexemas: list[str]) -> list[str]:
     largos = [lex for lex in lexemas if len(lex) >= 2 * LARGO_PARTE and lex.isalpha()]
     if not largos:
         return []
+    vista = estadisticas_de_lo_buscado().vista
     with connection.cursor() as cursor:
         cursor.execute(
-            """
+            f"""
             SELECT l.lexema, array_agg(e.lexema ORDER BY length(e.lexema) DESC)
               FROM unnest(%s::text[]) AS l(lexema)
-              JOIN normativa_estadistica_lexema e
+              JOIN {vista} e
                 ON length(e.lexema) >= %s AND length(e.lexema) < length(l.lexema)
                AND (l.lexema LIKE e.lexema || '%%' OR l.lexema LIKE '%%' || e.lexema)
-             WHERE NOT EXISTS (SELECT 1 FROM normativa_estadistica_lexema c WHERE c.lexema = l.lexema)
+             WHERE NOT EXISTS (SELECT 1 FROM {vista} c WHERE c.lexema = l.lexema)
              GROUP BY l.lexema
             """,
             [largos, LARGO_PARTE],

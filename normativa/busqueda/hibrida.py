@@ -38,7 +38,7 @@ from normativa.busqueda.abstencion import (
     senales_de_abstencion,
     similitudes_de,
 )
-from normativa.busqueda.ajenas import nucleo_de_la_pregunta
+from normativa.busqueda.ajenas import nucleo_de_la_pregunta, palabras_comunes
 from normativa.busqueda.candidatos import (
     candidatos_densos,
     candidatos_texto,
@@ -69,7 +69,14 @@ from normativa.embeddings import embeber_consulta
 from normativa.glosario import expandir_consulta
 from normativa.models import FragmentoLegal, Norma
 from normativa.referencias import Referencias, extraer_referencias
-from normativa.selectors import cita_de, con_estado_fijo, url_de
+from normativa.selectors import (
+    DE_LA_DOCUMENTACION,
+    DE_LA_NORMATIVA,
+    cita_de,
+    con_estadisticas,
+    con_estado_fijo,
+    url_de,
+)
 
 MODOS = ("hibrido", "denso", "texto")
 
@@ -112,7 +119,13 @@ def buscar_normativa(
     de la misma pregunta). Su duración queda en `normativa_busqueda_seconds`, por modo.
     """
     consulta = _validar(consulta=consulta, top_k=top_k, modo=modo)
-    with metricas.busqueda_segundos.labels(modo=modo).time(), con_estado_fijo():
+    # En la documentación sola, sus palabras se pesan con sus frecuencias; si no, con las de la normativa.
+    solo_documentacion = set(tipos_documento or ()) == {Norma.Tipo.DOCUMENTACION}
+    with (
+        metricas.busqueda_segundos.labels(modo=modo).time(),
+        con_estado_fijo(),
+        con_estadisticas(DE_LA_DOCUMENTACION if solo_documentacion else DE_LA_NORMATIVA),
+    ):
         return _buscar(
             consulta=consulta,
             top_k=top_k,
@@ -243,7 +256,7 @@ def _buscar(
         # Una cita explícita o la definición del término preguntado en primer lugar es evidencia
         # fuerte aunque la similitud densa de una pregunta corta («¿Qué es una DIA?») sea baja.
         citados=bool(elegidos and (elegidos[0] in citados or elegidos[0] in definidas)),
-        desconocidas=fraccion_desconocida(lexemas),
+        desconocidas=fraccion_desconocida(lexemas, comunes=palabras_comunes(consulta)),
         mejor_densa=1.0 - densos_de_la_consulta[0][1] if densos_de_la_consulta else None,
     )
     senales = None

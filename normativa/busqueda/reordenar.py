@@ -65,7 +65,7 @@ from normativa.oraciones import (
     raices_en_orden,
     raiz,
 )
-from normativa.selectors import estado_del_corpus, por_estado_del_corpus
+from normativa.selectors import estadisticas_de_lo_buscado, estado_del_corpus, por_estado_del_corpus
 
 CANDIDATOS_REORDENADOS = 80
 RRF_K = 10
@@ -619,24 +619,25 @@ def idf_y_conocidos(lexemas: list[str]) -> tuple[dict[str, float], set[str]]:
 def frecuencias_documentales(lexemas: list[str]) -> tuple[float, dict[str, int]]:
     """Cuántos fragmentos tiene el corpus y en cuántos aparece cada lexema (solo los que aparecen).
     Se recuerdan por estado del corpus: los lexemas de las preguntas se repiten."""
-    sabidas = _frecuencias_sabidas()
+    estadisticas = estadisticas_de_lo_buscado()
+    sabidas = _frecuencias_sabidas().setdefault(estadisticas.vista, {})
     if faltan := [lexema for lexema in dict.fromkeys(lexemas) if lexema not in sabidas]:
         if len(sabidas) + len(faltan) > MAXIMO_FRECUENCIAS:
             sabidas.clear()
         sabidas.update(dict.fromkeys(faltan, 0))
         with connection.cursor() as cursor:
             cursor.execute(
-                "SELECT lexema, documentos FROM normativa_estadistica_lexema WHERE lexema = ANY(%s)", [faltan]
+                f"SELECT lexema, documentos FROM {estadisticas.vista} WHERE lexema = ANY(%s)", [faltan]
             )
             sabidas.update(cursor.fetchall())
     estado = estado_del_corpus()
-    documentos = estado.documentos if estado.refrescado is not None else 1.0
+    documentos = estadisticas.documentos(estado) if estado.refrescado is not None else 1.0
     return documentos, {lexema: sabidas[lexema] for lexema in lexemas if sabidas.get(lexema)}
 
 
 @por_estado_del_corpus
-def _frecuencias_sabidas() -> dict[str, int]:
-    """Lexema → en cuántos fragmentos vigentes aparece (0: en ninguno)."""
+def _frecuencias_sabidas() -> dict[str, dict[str, int]]:
+    """Vista de estadísticas → lexema → en cuántos fragmentos vigentes aparece (0: en ninguno)."""
     return {}
 
 

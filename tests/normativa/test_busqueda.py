@@ -194,6 +194,52 @@ def test_la_documentacion_se_busca_aparte_y_no_aparece_en_la_normativa(tmp_path)
     assert all(r.tipo_documento != "documentacion" for r in normativa.resultados)
 
 
+def test_un_parrafo_nuevo_de_la_documentacion_no_cambia_la_busqueda_de_la_normativa(tmp_path):
+    pregunta = "¿Qué plazo tiene la evaluación de una declaración de impacto ambiental?"
+    antes = buscar_normativa(consulta=pregunta, top_k=8)
+    (tmp_path / "README.md").write_text(
+        "# Producto\n## Plazos\nEl plazo de la evaluación de una declaración de impacto ambiental se "
+        "muestra en la ficha; cada declaración, cada plazo y cada evaluación quedan en el historial.\n"
+    )
+    documentacion_cargar(raiz=tmp_path)
+
+    despues = buscar_normativa(consulta=pregunta, top_k=8)
+
+    assert buscar_documentacion(consulta=pregunta, top_k=1).resultados[0].cita.startswith("README.md")
+    assert [(r.cita, r.score) for r in despues.resultados] == [(r.cita, r.score) for r in antes.resultados]
+    assert despues.confianza == antes.confianza
+
+
+def test_una_palabra_que_solo_trae_la_documentacion_se_cuenta_en_sus_estadisticas_y_no_en_las_de_la_ley(
+    tmp_path,
+):
+    (tmp_path / "README.md").write_text("# Producto\n## Capas\nEl zumbadorcillo carga las capas.\n")
+    documentacion_cargar(raiz=tmp_path)
+
+    with connection.cursor() as cursor:
+        cursor.execute("SELECT count(*) FROM normativa_estadistica_lexema WHERE lexema = 'zumbadorcill'")
+        en_la_ley = cursor.fetchone()[0]
+        cursor.execute(
+            "SELECT documentos FROM normativa_estadistica_documentacion WHERE lexema = 'zumbadorcill'"
+        )
+        en_la_documentacion = cursor.fetchone()
+
+    assert en_la_ley == 0
+    assert en_la_documentacion == (1,)
+    busqueda = buscar_documentacion(consulta="¿qué hace el zumbadorcillo?", top_k=1)
+    assert busqueda.confianza != "NONE"
+    assert busqueda.resultados[0].cita.startswith("README.md")
+
+
+def test_una_palabra_de_todos_los_dias_que_la_ley_no_usa_no_hace_desconocida_la_pregunta():
+    lexemas = candidatos.lexemas_de_la_consulta("todavía no empezamos la caducidad")
+
+    assert candidatos.fraccion_desconocida(lexemas) > 0
+    assert candidatos.fraccion_desconocida(lexemas, comunes=["todavía"]) < candidatos.fraccion_desconocida(
+        lexemas
+    )
+
+
 def test_un_vector_de_consulta_precalculado_da_el_mismo_resultado():
     pregunta = "¿Qué plazo tiene la evaluación de una declaración?"
     vector = embeber_consulta(pregunta)
@@ -496,7 +542,9 @@ def test_una_busqueda_lee_el_estado_del_corpus_una_sola_vez():
         buscar_normativa(consulta="¿Cuándo caduca una RCA si no se ejecuta el proyecto?")
 
     lecturas = [
-        c for c in consultas.captured_queries if "refrescada FROM normativa_estadistica_corpus" in c["sql"]
+        c
+        for c in consultas.captured_queries
+        if "FROM normativa_estadistica_corpus" in c["sql"] and "refrescada" in c["sql"]
     ]
     assert len(lecturas) == 1
 
