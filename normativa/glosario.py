@@ -142,6 +142,11 @@ def palabras_de_jerga(consulta: str) -> set[str]:
     return {palabra for patron, _ in _JERGA for m in patron.finditer(plano) for palabra in m.group(0).split()}
 
 
+def nombres_de_las_siglas(consulta: str) -> list[str]:
+    """El nombre de cada sigla de la consulta, lo que `expandir_siglas` le agrega."""
+    return [SIGLAS[m.group(1)] for m in _SIGLA.finditer(consulta)]
+
+
 def expandir_consulta(consulta: str) -> str:
     """Las siglas con su nombre y, al final, el término de la norma de cada palabra de jerga:
     «¿El concentraducto entra al SEIA?» → «… SEIA (Sistema de …)? (ductos mineros)»."""

@@ -48,7 +48,9 @@ def muestras(
         densos = busqueda_candidatos.candidatos_densos(base, vector)
         expandida = expandir_consulta(pregunta)
         lexemas = busqueda_candidatos.lexemas_de_la_consulta(expandida)
-        textuales = busqueda_candidatos.candidatos_texto(base, lexemas)
+        textuales = busqueda_candidatos.candidatos_texto(
+            base, lexemas, pesos=busqueda_candidatos.pesos_de_las_siglas(pregunta, lexemas)
+        )
         puntajes = busqueda_orden.fusionar(densos, textuales)
         pesos = busqueda_orden.pesos_normativos(list(puntajes))
         puntajes = {fid: p * pesos.get(fid, 1.0) for fid, p in puntajes.items()}

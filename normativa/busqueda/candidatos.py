@@ -4,6 +4,7 @@ de la pregunta (y las partes conocidas de sus palabras compuestas)."""
 
 from __future__ import annotations
 
+import math
 from collections.abc import Iterable, Sequence
 
 import numpy as np
@@ -11,10 +12,9 @@ from django.db import connection, transaction
 from django.db.models import Q, QuerySet
 from pgvector.django import CosineDistance
 
-from normativa.busqueda.reordenar import (
-    frecuencias_documentales,
-)
+from normativa.busqueda.reordenar import frecuencias_documentales, idf_y_conocidos
 from normativa.busqueda.tipos import ErrorDeBusqueda
+from normativa.glosario import nombres_de_las_siglas
 from normativa.models import FragmentoLegal, Norma
 from normativa.selectors import estadisticas_de_lo_buscado, normas_disponibles, por_estado_del_corpus
 
@@ -80,10 +80,33 @@ def candidatos_densos(base: QuerySet[FragmentoLegal], vector: np.ndarray) -> lis
     return [(pk, float(distancia)) for pk, distancia in filas]
 
 
+def pesos_de_las_siglas(consulta: str, lexemas: list[str]) -> dict[str, float]:
+    """Peso en BM25 de cada lexema de la consulta expandida: 1 si lo dijo el usuario; los que solo trae
+    el nombre de una sigla suman entre todos el peso de una palabra, repartido según su IDF. «SMA
+    (Superintendencia del Medio Ambiente)» es un concepto, no cuatro palabras que suman: con peso
+    entero, sus lexemas comunes le ganaban a la palabra rara que la pregunta sí dijo
+    («autodenunciarse»); repartido por IDF, lo que identifica el nombre («superintendencia») pesa más
+    que lo que comparte con media ley («medio», «ambiente»)."""
+    propios = set(_lexemas(consulta))
+    pesos: dict[str, float] = {}
+    for nombre in nombres_de_las_siglas(consulta):
+        nuevos = [lexema for lexema in _lexemas(nombre) if lexema not in propios]
+        idf, _ = idf_y_conocidos(nuevos)
+        total = math.fsum(idf.values()) or 1.0
+        for lexema in nuevos:
+            pesos[lexema] = max(pesos.get(lexema, 0.0), idf[lexema] / total)
+    return {lexema: pesos.get(lexema, 1.0) for lexema in lexemas}
+
+
 def candidatos_texto(
-    base: QuerySet[FragmentoLegal], lexemas: list[str], *, por_omision: bool = False
+    base: QuerySet[FragmentoLegal],
+    lexemas: list[str],
+    *,
+    por_omision: bool = False,
+    pesos: dict[str, float] | None = None,
 ) -> list[tuple[int, float]]:
-    """BM25 sobre el índice de texto completo (español, sin tildes).
+    """BM25 sobre el índice de texto completo (español, sin tildes); cada lexema multiplica su IDF por
+    su peso en `pesos` (1 si no está: ver `pesos_de_las_siglas`).
 
     Lee las listas de aparición de `normativa_indice_invertido` (peso de término ya normalizado por
     longitud) y la frecuencia de documento de `normativa_estadistica_lexema`, vistas que refresca la
@@ -92,18 +115,22 @@ def candidatos_texto(
     """
     if not lexemas:
         return []
-    puntuados = _bm25(lexemas, limite=PREFILTRO_TEXTO)
+    puntuados = _bm25(lexemas, limite=PREFILTRO_TEXTO, pesos=pesos)
     # Los filtros se aplican a los mejor puntuados (búsqueda por clave primaria, barata); si dejan
     # menos de los necesarios y había más, se puntúan todos contra los filtros (más lento, exacto).
     admitidos = fragmentos_admitidos(base, [pk for pk, _ in puntuados], por_omision=por_omision)
     filtrados = [(pk, puntaje) for pk, puntaje in puntuados if pk in admitidos]
     if len(filtrados) < CANDIDATOS and len(puntuados) == PREFILTRO_TEXTO:
-        return _bm25(lexemas, limite=CANDIDATOS, base=base)
+        return _bm25(lexemas, limite=CANDIDATOS, base=base, pesos=pesos)
     return filtrados[:CANDIDATOS]
 
 
 def _bm25(
-    lexemas: list[str], *, limite: int, base: QuerySet[FragmentoLegal] | None = None
+    lexemas: list[str],
+    *,
+    limite: int,
+    base: QuerySet[FragmentoLegal] | None = None,
+    pesos: dict[str, float] | None = None,
 ) -> list[tuple[int, float]]:
     """(fragmento, puntaje BM25) de los mejores `limite`, restringidos a `base` si se indica."""
     filtro, parametros = "", []
@@ -117,9 +144,11 @@ def _bm25(
             f"""
             WITH c AS (SELECT {columna} AS documentos FROM normativa_estadistica_corpus),
                  q AS (SELECT e.lexema,
-                              ln(1 + (c.documentos - e.documentos + 0.5) / (e.documentos + 0.5)) AS idf
-                         FROM {estadisticas.vista} e, c
-                        WHERE e.lexema = ANY(%s) AND e.documentos <= c.documentos / 2)
+                              w.peso
+                              * ln(1 + (c.documentos - e.documentos + 0.5) / (e.documentos + 0.5)) AS idf
+                         FROM unnest(%s::text[], %s::float8[]) AS w(lexema, peso)
+                         JOIN {estadisticas.vista} e ON e.lexema = w.lexema, c
+                        WHERE e.documentos <= c.documentos / 2)
             SELECT i.fragmento_id, sum(i.peso * q.idf) AS puntaje
               FROM q CROSS JOIN LATERAL (
                      SELECT fragmento_id, peso FROM normativa_indice_invertido
@@ -128,7 +157,13 @@ def _bm25(
              ORDER BY puntaje DESC
              LIMIT %s
             """,
-            [lexemas, *parametros, POSTINGS_POR_LEXEMA, limite],
+            [
+                lexemas,
+                [(pesos or {}).get(lexema, 1.0) for lexema in lexemas],
+                *parametros,
+                POSTINGS_POR_LEXEMA,
+                limite,
+            ],
         )
         return [(fila[0], float(fila[1])) for fila in cursor.fetchall()]
 

@@ -45,6 +45,7 @@ from normativa.busqueda.candidatos import (
     fraccion_desconocida,
     fragmentos_buscables,
     lexemas_de_la_consulta,
+    pesos_de_las_siglas,
 )
 from normativa.busqueda.familias import familias_de
 from normativa.busqueda.orden import (
@@ -190,8 +191,11 @@ def _buscar(
     )
     expandida = expandir_consulta(consulta)
     lexemas = lexemas_de_la_consulta(expandida)
+    pesos_lexemas = pesos_de_las_siglas(consulta, lexemas)
     textuales = (
-        candidatos_texto(base, lexemas, por_omision=por_omision) if modo in ("hibrido", "texto") else []
+        candidatos_texto(base, lexemas, por_omision=por_omision, pesos=pesos_lexemas)
+        if modo in ("hibrido", "texto")
+        else []
     )
     if modo == "denso":
         puntajes = {fid: 1.0 - distancia for fid, distancia in densos}

@@ -240,6 +240,25 @@ def test_una_palabra_de_todos_los_dias_que_la_ley_no_usa_no_hace_desconocida_la_
     )
 
 
+def test_el_nombre_de_una_sigla_pesa_en_el_texto_como_una_sola_palabra():
+    consulta = "¿Qué gana una minera al autodenunciarse ante la SMA?"
+    lexemas = candidatos.lexemas_de_la_consulta(expandir_siglas(consulta))
+
+    pesos = candidatos.pesos_de_las_siglas(consulta, lexemas)
+
+    assert pesos["autodenunci"] == pesos["sma"] == 1.0, "lo que el usuario dijo pesa entero"
+    del_nombre = [lexema for lexema, peso in pesos.items() if peso < 1]
+    assert {"superintendent", "medi"} <= set(del_nombre)
+    assert sum(pesos[lexema] for lexema in del_nombre) == pytest.approx(1.0)
+    assert pesos["superintendent"] > pesos["medi"], "lo que identifica el nombre pesa más"
+
+
+def test_una_pregunta_con_siglas_busca_en_el_texto_lo_que_pregunta_y_no_el_nombre_de_las_siglas():
+    busqueda = buscar_normativa(consulta="¿En cuántos días el SEA admite a trámite una DIA?", modo="texto")
+
+    assert citas(busqueda)[0] == "DS 40, Art. 31"
+
+
 def test_un_vector_de_consulta_precalculado_da_el_mismo_resultado():
     pregunta = "¿Qué plazo tiene la evaluación de una declaración?"
     vector = embeber_consulta(pregunta)
