@@ -287,6 +287,77 @@ def pide_plazo(consulta: str) -> bool:
     return bool(_PLAZO.pregunta.search(" ".join(sin_tildes(consulta).split())))
 
 
+# Un plazo que se suma a otro: la ampliación o prórroga del plazo, la etapa nueva que se abre («esta vez
+# por treinta días»), los días adicionales. La ley suele decir el plazo y luego su ampliación.
+_AMPLIACION = re.compile(r"\b(ampli\w*|prorrog\w*|adicional\w*|nueva etapa|esta vez|suspend\w*)\b")
+
+
+_PIDE_AMPLIACION = re.compile(
+    r"\b(ampli\w*|prorrog\w*|adicional\w*|extension|suspend\w*|mas tiempo|nuev[oa]s?|nuevamente"
+    r"|otra vez|de nuevo|reabr\w*|repit\w*|repet\w*)\b"
+)
+
+
+def pide_ampliacion(consulta: str) -> bool:
+    """Indica si la consulta pregunta por la ampliación o prórroga de un plazo o por una etapa que se
+    repite («¿se repite la etapa de observaciones?»)."""
+    return bool(_PIDE_AMPLIACION.search(" ".join(sin_tildes(consulta).lower().split())))
+
+
+def solo_plazo_de_ampliacion(texto: str) -> bool:
+    """Indica si el único plazo del texto (sin tildes) es el de una ampliación o etapa nueva: «podrá
+    ampliar el plazo… hasta por treinta días adicionales» no dice cuánto es el plazo mismo."""
+    normal = " ".join(texto.lower().split())
+    return len(TIEMPO.findall(normal)) == 1 and bool(_AMPLIACION.search(normal))
+
+
+# Los trámites del procedimiento que tienen plazo propio: la participación ciudadana, la consulta a los
+# pueblos indígenas, los informes de los órganos, la Adenda, la reclamación, la publicación del
+# extracto, la admisión a trámite, la calificación. Un plazo de la ley es de uno de ellos: si la
+# oración solo nombra trámites que la pregunta no nombra, su plazo es el de otro («la participación
+# ciudadana por veinte días» no dice cuánto dura la evaluación de la DIA). Cada trámite, como lo dice
+# la ley (estricto: «recursos naturales» no es un recurso) y como lo puede decir quien pregunta
+# (amplio: «¿cuánto tiene la comunidad para opinar?»).
+TRAMITES: dict[str, tuple[re.Pattern[str], re.Pattern[str]]] = {
+    "participacion": (
+        re.compile(r"\bparticipacion ciudadana|\bformular observaciones|\bobservaciones (ciudadanas|de la)"),
+        re.compile(r"\bparticipacion|\bobserva\w*|\bopin\w*"),
+    ),
+    "consulta": (re.compile(r"\bconsulta\b|\bpueblos? indigenas?\b"), re.compile(r"\bconsulta|\bindigena")),
+    "informe": (
+        re.compile(r"\binform(ar|e|es|en|ara|aran)\b"),
+        re.compile(r"\binform\w*|\borganismos\b|\borganos\b|\bservicios\b"),
+    ),
+    "adenda": (
+        re.compile(r"\badendas?\b|\baclaraciones\b|\bicsara\b"),
+        re.compile(r"\badendas?\b|\baclaraci\w*|\bicsara\b|\brectifica\w*|\bampliaciones\b"),
+    ),
+    "reclamacion": (
+        re.compile(r"\breclam\w*|\brecursos? (de|jerarquico)|\bimpugn\w*"),
+        re.compile(r"\breclam\w*|\brecurr\w*|\brecursos?\b|\bimpugn\w*|\bapela\w*"),
+    ),
+    "publicacion": (
+        re.compile(r"\bextractos?\b|\bavisos? radiales\b"),
+        re.compile(r"\bextractos?\b|\bavisos?\b|\bpublica\w*|\bradio\w*"),
+    ),
+    "admision": (
+        re.compile(r"\badmi(te|ten|tir|sion|sibilidad|tida|tido)\b|\binadmisib\w*"),
+        re.compile(r"\badmi\w*|\binadmisib\w*|\bingres\w*"),
+    ),
+    "calificacion": (
+        re.compile(r"\bpronunci\w*|\bcalificar(a|an|se)?\b|\bcalifique\b"),
+        re.compile(r"\bcalific\w*|\bpronunci\w*|\bevalua\w*|\baprob\w*|\baprueb\w*|\brechaz\w*|\bresolver\b"),
+    ),
+}
+
+
+def tramites_de(texto: str, *, pregunta: bool = False) -> frozenset[str]:
+    """Los trámites con plazo propio que nombra el texto (sin tildes), leído como ley o, con
+    `pregunta`, como pregunta."""
+    normal = " ".join(texto.lower().split())
+    return frozenset(nombre for nombre, patrones in TRAMITES.items() if patrones[pregunta].search(normal))
+
+
 def tiene_tiempo(texto: str) -> bool:
     """Indica si el texto (sin tildes) trae una expresión de tiempo o de veces."""
     return bool(TIEMPO.search(texto))

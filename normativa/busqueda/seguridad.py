@@ -23,8 +23,19 @@ from typing import Literal
 
 from config.texto import sin_tildes
 from normativa.busqueda.ajenas import nucleo_de_la_pregunta
-from normativa.busqueda.familias import aspectos_de, categorias_de, pide_cifra, pide_plazo, tiene_tiempo
+from normativa.busqueda.familias import (
+    aspectos_de,
+    categorias_de,
+    pide_ampliacion,
+    pide_cifra,
+    pide_plazo,
+    solo_plazo_de_ampliacion,
+    tiene_tiempo,
+    tramites_de,
+)
 from normativa.busqueda.hibrida import ResultadoBusqueda
+from normativa.busqueda.tipos import Resultado
+from normativa.glosario import nombrar_siglas, normas_de_los_organos
 
 Nivel = Literal["bastante", "medianamente", "poco"]
 
@@ -43,6 +54,24 @@ _ORGANO = re.compile(
     r"|contraloria|gobierno regional|delegad\w* presidencial|consejo de monumentos"
     r"|titular|proponente|interesad[oa]s?|directamente afectad[oa]s?|cualquier persona|de oficio)\b"
 )
+# Las instituciones con nombre propio (no «el ministerio» ni «el consejo» sueltos): si la pregunta por
+# quiénes integran un órgano lo nombra, lo citado tiene que nombrarlo.
+_INSTITUCION = re.compile(
+    r"\b(comision de evaluacion|director ejecutivo|comite de ministros|comite tecnico|superintendencia"
+    r"|tribunal(es)? ambiental(es)?|corte suprema|corte de apelaciones|servicio de evaluacion ambiental"
+    r"|servicio de biodiversidad|consejo de ministros|consejo consultivo|consejo de monumentos"
+    r"|contraloria|municipalidad)"
+)
+
+
+def _instituciones(texto: str) -> frozenset[str]:
+    normal = " ".join(sin_tildes(texto).lower().split())
+    return frozenset(
+        m.group(0).replace("tribunales ambientales", "tribunal ambiental")
+        for m in _INSTITUCION.finditer(normal)
+    )
+
+
 _CIFRA = re.compile(
     r"\d|\b(un|una|dos|tres|cuatro|cinco|seis|siete|ocho|nueve|diez|veinte|treinta|cien|mil)\b"
 )
@@ -62,6 +91,7 @@ def seguridad_de(pregunta: str, busqueda: ResultadoBusqueda) -> Seguridad:
     referencias = busqueda.referencias
     rasgos = primero.rasgos
     cobertura = primero.cobertura or 0.0
+    entera = pregunta
     # lo que la pregunta pide se lee en lo que pregunta, no en la historia que la rodea («se vencieron
     # los plazos… ¿se entiende aprobada?» no pide un plazo)
     pregunta = nucleo_de_la_pregunta(pregunta)
@@ -83,10 +113,36 @@ def seguridad_de(pregunta: str, busqueda: ResultadoBusqueda) -> Seguridad:
         and cobertura >= COBERTURA_BASTANTE
         and (primero.tema is None or primero.tema >= COBERTURA_BASTANTE)  # el plazo de otro trámite no
     ):
+        if duda := _duda_de_lo_citado(entera, pregunta, primero, busqueda.familias):
+            return Seguridad("medianamente", duda)
         return Seguridad("bastante", "el artículo trata directamente lo que pregunta")
     if falta:
         return Seguridad("medianamente", f"el primer artículo no dice {falta}; revise los otros citados")
     return Seguridad("medianamente", "revise que calce con su caso")
+
+
+def _duda_de_lo_citado(entera: str, pregunta: str, primero: Resultado, familias: tuple[str, ...]) -> str:
+    """Por qué lo citado, que trata el tema, puede no ser lo preguntado («» si no hay por qué).
+    `entera` es la pregunta con su situación (ahí se nombran el órgano y el trámite: «si la Superintendencia
+    ya sancionó, ¿dentro de cuánto se puede impugnar?»); `pregunta`, lo que pregunta."""
+    nombrados = _instituciones(nombrar_siglas(pregunta)) if "composicion" in familias else frozenset()
+    if nombrados and not nombrados & _instituciones(f"{primero.oracion}\n{primero.texto}"):
+        # «¿cómo se compone el Consejo Consultivo?» no lo responde la composición del Consejo de Ministros
+        return "el artículo no nombra el órgano por el que pregunta; revise los otros citados"
+    leyes = normas_de_los_organos(entera)
+    if leyes and primero.norma not in leyes:
+        # la reclamación del reglamento del SEIA tiene plazo y trata de reclamar, pero no es la que da
+        # la ley de la Superintendencia que la pregunta nombra
+        return "el artículo es de otra ley que la del órgano que nombra; revise los otros citados"
+    if not pide_plazo(pregunta):
+        return ""
+    oracion = sin_tildes(primero.oracion or primero.texto)
+    de_la_oracion = tramites_de(oracion)
+    if de_la_oracion and not de_la_oracion & tramites_de(sin_tildes(entera), pregunta=True):
+        return "el plazo que cito es de otro trámite del procedimiento; revise los otros citados"
+    if solo_plazo_de_ampliacion(oracion) and not pide_ampliacion(pregunta):
+        return "el plazo que cito es una ampliación o una etapa nueva; el plazo mismo puede ser otro"
+    return ""
 
 
 # Las familias de pregunta cuya respuesta es una lista entera: qué debe contener un documento, quiénes

@@ -186,3 +186,90 @@ def test_la_cifra_de_otra_categoria_de_infraccion_no_da_bastante():
         seguridad_de("¿De cuánto es la multa si la infracción es gravísima?", busqueda(multa_gravisima)).nivel
         == "bastante"
     )
+
+
+def test_el_plazo_de_otro_tramite_del_procedimiento_no_da_bastante():
+    participacion = resultado(
+        "Se podrá decretar un proceso de participación ciudadana por un plazo de veinte días en las "
+        "Declaraciones que se presenten a evaluación."
+    )
+
+    seguridad = seguridad_de("¿En cuántos días se admite a trámite una Declaración?", busqueda(participacion))
+
+    assert seguridad.nivel == "medianamente"
+    assert "otro trámite" in seguridad.motivo
+
+
+def test_el_plazo_del_tramite_que_la_pregunta_nombra_si_da_bastante():
+    participacion = resultado(
+        "Se podrá decretar un proceso de participación ciudadana por un plazo de veinte días en las "
+        "Declaraciones que se presenten a evaluación."
+    )
+
+    seguridad = seguridad_de(
+        "¿Cuántos días dura la participación ciudadana de una Declaración?", busqueda(participacion)
+    )
+
+    assert seguridad.nivel == "bastante"
+
+
+def test_la_ampliacion_de_un_plazo_no_responde_cuanto_es_el_plazo():
+    ampliacion = resultado(
+        "En casos calificados se podrá ampliar el plazo de evaluación hasta por treinta días adicionales."
+    )
+
+    del_plazo = seguridad_de("¿Cuánto plazo hay para evaluar una Declaración?", busqueda(ampliacion))
+    de_la_ampliacion = seguridad_de("¿Cuánto se puede ampliar el plazo de evaluación?", busqueda(ampliacion))
+
+    assert del_plazo.nivel == "medianamente"
+    assert "ampliación" in del_plazo.motivo
+    assert de_la_ampliacion.nivel == "bastante"
+
+
+def test_el_articulo_de_otra_ley_que_la_del_organo_nombrado_no_da_bastante():
+    reclamacion = resultado("De lo resuelto se podrá reclamar dentro del plazo de treinta días.")
+
+    seguridad = seguridad_de(
+        "¿En qué plazo se reclama contra una resolución de la Superintendencia?", busqueda(reclamacion)
+    )
+
+    assert reclamacion.norma == "Ley 19.300"
+    assert seguridad.nivel == "medianamente"
+    assert "órgano que nombra" in seguridad.motivo
+    de_su_ley = replace(reclamacion, norma="Ley 20.417")
+    assert (
+        seguridad_de(
+            "¿En qué plazo se reclama contra una resolución de la Superintendencia?", busqueda(de_su_ley)
+        ).nivel
+        == "bastante"
+    )
+
+
+def test_si_pregunta_por_la_etapa_que_se_repite_el_plazo_de_esa_etapa_si_responde():
+    etapa = resultado(
+        "Se deberá abrir una nueva etapa de participación ciudadana, esta vez por diez días, período en el "
+        "cual se suspenderá el plazo de evaluación."
+    )
+
+    seguridad = seguridad_de(
+        "¿Se repite la etapa de participación ciudadana y por cuántos días?", busqueda(etapa)
+    )
+
+    assert seguridad.nivel == "bastante"
+
+
+def test_la_composicion_de_otro_organo_no_responde_quienes_integran_el_nombrado():
+    tecnico = (
+        "El Comité Técnico estará integrado por el Secretario Regional Ministerial y el Director Regional."
+    )
+    ministros = "El Comité de Ministros estará integrado por los Ministros de Salud y de Minería."
+    pregunta = "¿Quiénes integran el Comité de Ministros?"
+
+    def de_composicion(oracion: str):
+        return replace(busqueda(resultado(oracion)), familias=("composicion",))
+
+    seguridad = seguridad_de(pregunta, de_composicion(tecnico))
+
+    assert seguridad.nivel == "medianamente"
+    assert "no nombra el órgano" in seguridad.motivo
+    assert seguridad_de(pregunta, de_composicion(ministros)).nivel == "bastante"
