@@ -199,8 +199,16 @@ def _medir_embedding_de_consulta(preguntas: list[str]) -> None:
 def _recall_hnsw(preguntas: list[str], vectores: dict[str, np.ndarray]) -> None:
     base = FragmentoLegal.objects.filter(version__vigente=True, embedding__isnull=False, derogado=False)
     aciertos = total = 0
+    exacta_hasta, candidatos.EXACTA_HASTA = candidatos.EXACTA_HASTA, 0  # el HNSW aun con el corpus real
+    try:
+        aproximados_de = {
+            pregunta: {pk for pk, _ in candidatos.candidatos_densos(base, vectores[pregunta])[:10]}
+            for pregunta in preguntas
+        }
+    finally:
+        candidatos.EXACTA_HASTA = exacta_hasta
     for pregunta in preguntas:
-        aproximados = {pk for pk, _ in candidatos.candidatos_densos(base, vectores[pregunta])[:10]}
+        aproximados = aproximados_de[pregunta]
         with _sin_indice_vectorial():
             exactos = {pk for pk, _ in candidatos.candidatos_densos(base, vectores[pregunta])[:10]}
         aciertos += len(aproximados & exactos)

@@ -16,7 +16,12 @@ from normativa.busqueda.reordenar import frecuencias_documentales, idf_y_conocid
 from normativa.busqueda.tipos import ErrorDeBusqueda
 from normativa.glosario import nombres_de_las_siglas
 from normativa.models import FragmentoLegal, Norma
-from normativa.selectors import estadisticas_de_lo_buscado, normas_disponibles, por_estado_del_corpus
+from normativa.selectors import (
+    estadisticas_de_lo_buscado,
+    estado_del_corpus,
+    normas_disponibles,
+    por_estado_del_corpus,
+)
 
 CANDIDATOS = 60
 
@@ -28,6 +33,7 @@ POSTINGS_POR_LEXEMA = 2000  # poda por impacto: las apariciones de mayor peso de
 
 
 EF_SEARCH = 120
+EXACTA_HASTA = 10_000  # fragmentos vigentes hasta los que la búsqueda densa es exacta
 
 
 FRACCION_DESCONOCIDA_MAXIMA = 0.25
@@ -69,9 +75,21 @@ def fragmentos_buscables(
 
 
 def candidatos_densos(base: QuerySet[FragmentoLegal], vector: np.ndarray) -> list[tuple[int, float]]:
+    """Los `CANDIDATOS` fragmentos de `base` más cercanos a `vector`.
+
+    Con un corpus de hasta `EXACTA_HASTA` fragmentos se comparan todos (~10 ms con el corpus real): el
+    HNSW es aproximado y, con los filtros de la búsqueda, dejaba fuera hasta un tercio de los 60 más
+    cercanos; además su grafo cambia con cada fila que se agrega o se quita, así que editar el README
+    (sus secciones están en el mismo índice) cambiaba los candidatos de una pregunta de ley. Sobre ese
+    tamaño, el HNSW (a 100 000 fragmentos, recorrerlos todos costaría cientos de ms)."""
+    estado = estado_del_corpus()
+    exacta = estado.documentos + estado.documentos_documentacion <= EXACTA_HASTA
     with transaction.atomic(), connection.cursor() as cursor:
-        # El HNSW explora más candidatos que los pedidos (recall ≥ 0,95 frente al escaneo exacto).
-        cursor.execute("SET LOCAL hnsw.ef_search = %s", [EF_SEARCH])
+        if exacta:
+            cursor.execute("SET LOCAL enable_indexscan = off")
+        else:
+            # El HNSW explora más candidatos que los pedidos (recall ≥ 0,95 frente al escaneo exacto).
+            cursor.execute("SET LOCAL hnsw.ef_search = %s", [EF_SEARCH])
         filas = list(
             base.annotate(distancia=CosineDistance("embedding", vector))
             .order_by("distancia")

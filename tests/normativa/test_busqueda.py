@@ -2,6 +2,7 @@
 
 from dataclasses import replace
 
+import numpy as np
 import pytest
 from django.db import connection
 from django.test.utils import CaptureQueriesContext
@@ -765,3 +766,20 @@ def test_la_similitud_que_calibra_confianza_y_abstencion_es_la_de_la_consulta_en
     for resultado in busqueda.resultados:
         embedding = FragmentoLegal.objects.get(pk=resultado.fragmento_id).embedding
         assert resultado.similitud == pytest.approx(float(entera @ embedding), abs=1e-3)
+
+
+def test_con_el_corpus_real_la_busqueda_densa_trae_los_mas_cercanos_exactos():
+    base = candidatos.fragmentos_buscables(
+        normas=None, temas=None, tipos_documento=None, incluir_derogados=False, incluir_documentacion=False
+    )
+    todos = list(base.values_list("pk", "embedding"))
+    ids = [pk for pk, _ in todos]
+    matriz = np.asarray([np.asarray(vector, dtype=np.float32) for _, vector in todos])
+    for pregunta in ("¿Qué plazo tiene la evaluación de una declaración?", "¿Quién fiscaliza la RCA?"):
+        vector = embeber_consulta(pregunta)
+        similitudes = matriz @ vector / (np.linalg.norm(matriz, axis=1) * np.linalg.norm(vector))
+        exactos = [ids[i] for i in np.argsort(-similitudes)[: candidatos.CANDIDATOS]]
+
+        densos = [pk for pk, _ in candidatos.candidatos_densos(base, vector)]
+
+        assert set(densos) == set(exactos)
