@@ -255,6 +255,7 @@ def _buscar(
         # La definición del término preguntado responde con su primera oración: la definición misma.
         if resultado.fragmento_id in definidas:
             resultado.oracion = primera_oracion(resultado.texto)
+            resultado.rasgos["definicion"] = 1.0  # la seguridad lo lee: la respuesta es la definición
     confianza = confianza_de(
         resultados,
         # Una cita explícita o la definición del término preguntado en primer lugar es evidencia

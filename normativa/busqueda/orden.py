@@ -252,12 +252,22 @@ def definiciones(base: QuerySet[FragmentoLegal], termino: str) -> dict[int, floa
     realces: dict[int, float] = {}
     for pk, definido, peso in candidatos:
         nombre = _normalizar_termino(definido)
-        similitud = max(
-            fuzz.ratio(buscado, forma) for buscado in buscados for forma in (nombre, nombre.split(" o ")[0])
-        )
+        formas = (nombre, nombre.split(" o ")[0])
+        similitud = max(fuzz.ratio(buscado, forma) for buscado in buscados for forma in formas)
+        if any(_con_complemento(buscado, forma) for buscado in buscados for forma in formas):
+            similitud = max(similitud, SIMILITUD_CON_COMPLEMENTO)
         if similitud >= UMBRAL_DEFINICION:
             realces[pk] = REALCE_DEFINICION * peso * similitud / 100
     return realces
+
+
+# La pregunta puede nombrar el término definido seguido de su complemento («… de un proyecto», «… de
+# la faena»): pregunta por el término. Solo términos de dos palabras o más: «zona» no es «zona saturada».
+SIMILITUD_CON_COMPLEMENTO = 95
+
+
+def _con_complemento(buscado: str, definido: str) -> bool:
+    return len(definido.split()) >= 2 and re.match(rf"{re.escape(definido)} (de|del) ", buscado) is not None
 
 
 def _normalizar_termino(texto: str) -> str:

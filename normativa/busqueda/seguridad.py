@@ -96,7 +96,12 @@ def seguridad_de(pregunta: str, busqueda: ResultadoBusqueda) -> Seguridad:
     # los plazos… ¿se entiende aprobada?» no pide un plazo)
     pregunta = nucleo_de_la_pregunta(pregunta)
     falta = _hecho_que_falta(pregunta, [r.oracion or r.texto for r in busqueda.resultados[:1]])
-    nombrado = referencias.termino_definido or (referencias.articulo and cobertura >= COBERTURA_NOMBRADO)
+    # el término por el que pregunta cuenta si lo primero es su definición o si la ley no lo define en
+    # lo encontrado («¿qué es …?» no lo responde la letra que pide ese término en el contenido de un
+    # Estudio, si la definición va segunda)
+    definiciones = [r for r in busqueda.resultados if r.rasgos.get("definicion", 0.0) >= 1.0]
+    define = bool(referencias.termino_definido) and (not definiciones or definiciones[0] is primero)
+    nombrado = define or (referencias.articulo and cobertura >= COBERTURA_NOMBRADO)
     if nombrado and not falta:
         return Seguridad("bastante", "cita el artículo o el término que usted nombró")
     if busqueda.confianza == "LOW" or cobertura < COBERTURA_POCA:

@@ -130,6 +130,9 @@ def test_una_consulta_invalida_da_un_error_en_espanol(argumentos, mensaje):
         ("¿Qué se entiende por daño ambiental?", "Ley 19.300, Art. 2, letra e)"),
         ("¿Qué es una DIA?", "Ley 19.300, Art. 2, letra f)"),
         ("¿Qué es la línea de base?", "Ley 19.300, Art. 2, letra l)"),
+        # el término definido con su complemento («de un EIA», «de contaminación»)
+        ("¿Qué es la línea de base de un EIA?", "Ley 19.300, Art. 2, letra l)"),
+        ("¿Qué es un plan de prevención de contaminación?", "Ley 19.300, Art. 2, letra v)"),
     ],
 )
 def test_una_pregunta_por_una_definicion_trae_primero_la_letra_que_la_define(pregunta, cita):

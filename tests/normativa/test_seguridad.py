@@ -273,3 +273,18 @@ def test_la_composicion_de_otro_organo_no_responde_quienes_integran_el_nombrado(
     assert seguridad.nivel == "medianamente"
     assert "no nombra el órgano" in seguridad.motivo
     assert seguridad_de(pregunta, de_composicion(ministros)).nivel == "bastante"
+
+
+def test_si_la_ley_define_el_termino_pero_lo_primero_no_es_su_definicion_no_es_bastante_por_nombrarlo():
+    definido = Referencias(termino_definido="línea de base")
+    contenido = resultado("Los estudios considerarán la descripción de la línea de base.", familia=0.0)
+    definicion = replace(
+        resultado("Línea de base: la descripción detallada del área de influencia.", familia=0.0),
+        rasgos={"definicion": 1.0},
+    )
+
+    segunda = seguridad_de("¿Qué es la línea de base?", busqueda(contenido, definicion, referencias=definido))
+    primera = seguridad_de("¿Qué es la línea de base?", busqueda(definicion, contenido, referencias=definido))
+
+    assert segunda.nivel == "medianamente"
+    assert primera.nivel == "bastante"
