@@ -92,7 +92,8 @@ def candidatos_densos(base: QuerySet[FragmentoLegal], vector: np.ndarray) -> lis
             cursor.execute("SET LOCAL hnsw.ef_search = %s", [EF_SEARCH])
         filas = list(
             base.annotate(distancia=CosineDistance("embedding", vector))
-            .order_by("distancia")
+            # a igual distancia, siempre el mismo orden (el HNSW solo sirve ordenando por la distancia)
+            .order_by(*(("distancia", "pk") if exacta else ("distancia",)))
             .values_list("pk", "distancia")[:CANDIDATOS]
         )
     return [(pk, float(distancia)) for pk, distancia in filas]
@@ -129,7 +130,9 @@ def candidatos_texto(
     Lee las listas de aparición de `normativa_indice_invertido` (peso de término ya normalizado por
     longitud) y la frecuencia de documento de `normativa_estadistica_lexema`, vistas que refresca la
     ingesta. Los lexemas presentes en más de la mitad de los fragmentos casi no discriminan y se
-    descartan. Los filtros de la búsqueda se aplican a los fragmentos puntuados.
+    descartan. Los filtros de la búsqueda se aplican a los fragmentos puntuados. A igual peso o
+    puntaje decide el id: el orden de un empate no depende de cómo están guardadas las filas (dos
+    artículos casi iguales del reglamento se alternaban tras recargar la documentación).
     """
     if not lexemas:
         return []
@@ -170,14 +173,16 @@ def _bm25(
             SELECT i.fragmento_id, sum(i.peso * q.idf) AS puntaje
               FROM q CROSS JOIN LATERAL (
                      SELECT fragmento_id, peso FROM normativa_indice_invertido
-                      WHERE lexema = q.lexema {filtro} ORDER BY peso DESC LIMIT %s) AS i
+                      WHERE lexema = q.lexema AND documentacion = %s {filtro}
+                      ORDER BY peso DESC, fragmento_id LIMIT %s) AS i
              GROUP BY i.fragmento_id
-             ORDER BY puntaje DESC
+             ORDER BY puntaje DESC, i.fragmento_id
              LIMIT %s
             """,
             [
                 lexemas,
                 [(pesos or {}).get(lexema, 1.0) for lexema in lexemas],
+                estadisticas.documentacion,
                 *parametros,
                 POSTINGS_POR_LEXEMA,
                 limite,

@@ -10,7 +10,8 @@ con él la respuesta (y si una palabra «es del corpus», que decide la abstenci
 - `normativa_estadistica_documentacion` y `documentos_documentacion` son los de la documentación, con
   que se busca en ella (`buscar_documentacion`);
 - `normativa_indice_invertido` sigue teniendo ambos, con el peso de cada fragmento normalizado por la
-  longitud media de su grupo.
+  longitud media de su grupo y el grupo en cada fila: la búsqueda lee las apariciones de mayor peso de
+  cada lexema solo en su grupo (si no, las secciones del README podían sacar de esa poda a artículos).
 """
 
 from django.db import migrations
@@ -51,14 +52,15 @@ WITH vigentes AS ({VIGENTES}),
                  FROM vigentes GROUP BY documentacion),
      apariciones AS (
         SELECT u.lexeme AS lexema,
+               d.documentacion,
                d.id AS fragmento_id,
                (cardinality(u.positions) * 2.2
                 / (cardinality(u.positions) + 1.2 * (0.25 + 0.75 * length(d.busqueda) / media.longitud)))::real
                  AS peso
           FROM vigentes d JOIN media USING (documentacion) CROSS JOIN LATERAL unnest(d.busqueda) AS u)
-SELECT lexema, fragmento_id, peso FROM apariciones ORDER BY lexema, peso DESC;
+SELECT lexema, documentacion, fragmento_id, peso FROM apariciones ORDER BY lexema, documentacion, peso DESC;
 CREATE INDEX normativa_indice_invertido_lexema
-    ON normativa_indice_invertido (lexema, peso DESC) INCLUDE (fragmento_id);
+    ON normativa_indice_invertido (lexema, documentacion, peso DESC) INCLUDE (fragmento_id);
 """
 
 ANTERIOR_VIGENTES = """
