@@ -65,15 +65,18 @@ class Estadisticas:
     documentación del sistema, las de esta. Separadas para que un párrafo nuevo del README no cambie el
     peso de una palabra (ni si «es del corpus») en una pregunta de ley."""
 
-    vista: str
+    vista: str  # lexema → en cuántos fragmentos del grupo está
+    columna: str  # cuántos fragmentos tiene el grupo: columna de `normativa_estadistica_corpus`
     documentacion: bool
 
     def documentos(self, estado: EstadoDelCorpus) -> float:
-        return estado.documentos_documentacion if self.documentacion else estado.documentos
+        return float(getattr(estado, self.columna))  # `EstadoDelCorpus` lleva las columnas con su nombre
 
 
-DE_LA_NORMATIVA = Estadisticas("normativa_estadistica_lexema", documentacion=False)
-DE_LA_DOCUMENTACION = Estadisticas("normativa_estadistica_documentacion", documentacion=True)
+DE_LA_NORMATIVA = Estadisticas("normativa_estadistica_lexema", "documentos", documentacion=False)
+DE_LA_DOCUMENTACION = Estadisticas(
+    "normativa_estadistica_documentacion", "documentos_documentacion", documentacion=True
+)
 _ESTADISTICAS: ContextVar[Estadisticas] = ContextVar("estadisticas_de_lo_buscado", default=DE_LA_NORMATIVA)
 
 

@@ -156,14 +156,13 @@ def _bm25(
     """(fragmento, puntaje BM25) de los mejores `limite`, restringidos a `base` si se indica."""
     filtro, parametros = "", []
     estadisticas = estadisticas_de_lo_buscado()
-    columna = "documentos_documentacion" if estadisticas.documentacion else "documentos"
     if base is not None:
         sql, parametros_base = base.order_by().values("pk").query.sql_with_params()
         filtro, parametros = f"AND fragmento_id IN ({sql})", list(parametros_base)
     with connection.cursor() as cursor:
         cursor.execute(
             f"""
-            WITH c AS (SELECT {columna} AS documentos FROM normativa_estadistica_corpus),
+            WITH c AS (SELECT {estadisticas.columna} AS documentos FROM normativa_estadistica_corpus),
                  q AS (SELECT e.lexema,
                               w.peso
                               * ln(1 + (c.documentos - e.documentos + 0.5) / (e.documentos + 0.5)) AS idf

@@ -277,14 +277,19 @@ _PIDE_CIFRA = re.compile(
 )
 
 
+def _plano(texto: str) -> str:
+    """En minúsculas, sin tildes y con un solo espacio entre palabras: como se escriben los patrones."""
+    return " ".join(sin_tildes(texto).split())
+
+
 def pide_cifra(consulta: str) -> bool:
     """Indica si la consulta pide una cifra: un monto, un umbral, un máximo."""
-    return bool(_PIDE_CIFRA.search(" ".join(sin_tildes(consulta).lower().split())))
+    return bool(_PIDE_CIFRA.search(_plano(consulta)))
 
 
 def pide_plazo(consulta: str) -> bool:
     """Indica si la consulta pide un plazo: «¿en cuánto tiempo?», «¿hasta cuándo?»."""
-    return bool(_PLAZO.pregunta.search(" ".join(sin_tildes(consulta).split())))
+    return bool(_PLAZO.pregunta.search(_plano(consulta)))
 
 
 # Un plazo que se suma a otro: la ampliación o prórroga del plazo, la etapa nueva que se abre («esta vez
@@ -301,13 +306,13 @@ _PIDE_AMPLIACION = re.compile(
 def pide_ampliacion(consulta: str) -> bool:
     """Indica si la consulta pregunta por la ampliación o prórroga de un plazo o por una etapa que se
     repite («¿se repite la etapa de observaciones?»)."""
-    return bool(_PIDE_AMPLIACION.search(" ".join(sin_tildes(consulta).lower().split())))
+    return bool(_PIDE_AMPLIACION.search(_plano(consulta)))
 
 
 def solo_plazo_de_ampliacion(texto: str) -> bool:
-    """Indica si el único plazo del texto (sin tildes) es el de una ampliación o etapa nueva: «podrá
-    ampliar el plazo… hasta por treinta días adicionales» no dice cuánto es el plazo mismo."""
-    normal = " ".join(texto.lower().split())
+    """Indica si el único plazo del texto es el de una ampliación o etapa nueva: «podrá ampliar el
+    plazo… hasta por treinta días adicionales» no dice cuánto es el plazo mismo."""
+    normal = _plano(texto)
     return len(TIEMPO.findall(normal)) == 1 and bool(_AMPLIACION.search(normal))
 
 
@@ -352,9 +357,9 @@ TRAMITES: dict[str, tuple[re.Pattern[str], re.Pattern[str]]] = {
 
 
 def tramites_de(texto: str, *, pregunta: bool = False) -> frozenset[str]:
-    """Los trámites con plazo propio que nombra el texto (sin tildes), leído como ley o, con
-    `pregunta`, como pregunta."""
-    normal = " ".join(texto.lower().split())
+    """Los trámites con plazo propio que nombra el texto, leído como ley o, con `pregunta`, como
+    pregunta."""
+    normal = _plano(texto)
     return frozenset(nombre for nombre, patrones in TRAMITES.items() if patrones[pregunta].search(normal))
 
 

@@ -65,7 +65,7 @@ _INSTITUCION = re.compile(
 
 
 def _instituciones(texto: str) -> frozenset[str]:
-    normal = " ".join(sin_tildes(texto).lower().split())
+    normal = " ".join(sin_tildes(texto).split())
     return frozenset(
         m.group(0).replace("tribunales ambientales", "tribunal ambiental")
         for m in _INSTITUCION.finditer(normal)
@@ -141,9 +141,9 @@ def _duda_de_lo_citado(entera: str, pregunta: str, primero: Resultado, familias:
         return "el artículo es de otra ley que la del órgano que nombra; revise los otros citados"
     if not pide_plazo(pregunta):
         return ""
-    oracion = sin_tildes(primero.oracion or primero.texto)
+    oracion = primero.oracion or primero.texto
     de_la_oracion = tramites_de(oracion)
-    if de_la_oracion and not de_la_oracion & tramites_de(sin_tildes(entera), pregunta=True):
+    if de_la_oracion and not de_la_oracion & tramites_de(entera, pregunta=True):
         return "el plazo que cito es de otro trámite del procedimiento; revise los otros citados"
     if solo_plazo_de_ampliacion(oracion) and not pide_ampliacion(pregunta):
         return "el plazo que cito es una ampliación o una etapa nueva; el plazo mismo puede ser otro"
