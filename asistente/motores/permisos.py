@@ -129,7 +129,10 @@ def _uno(p: dict[str, Any], origen: str, marcas: dict[str, str]) -> str:
 
 def _varios(permisos: list[dict[str, Any]], origen: str, marcas: dict[str, str]) -> str:
     quien = "Su proyecto trae" if origen == "proyecto" else "Lo que describe trae"
-    lineas = [f"{quien} {len(permisos)} permisos ambientales sectoriales del DS 40:"]
+    articulos = [p["articulo"] for p in permisos]
+    cuales = f"Arts. {', '.join(articulos[:-1])} y {articulos[-1]}"
+    # los artículos van en la primera oración: son la respuesta; cada uno se explica después
+    lineas = [f"{quien} {len(permisos)} permisos ambientales sectoriales del DS 40, {cuales}:"]
     for p in permisos:
         por = f" — por {', '.join(_parte(parte) for parte in p['partes'])}" if p["partes"] else ""
         requisito = f" Requisito: {_breve(p['requisito'])}" if p["requisito"] else ""

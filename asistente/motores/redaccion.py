@@ -4,8 +4,9 @@ La búsqueda entrega, por fragmento, la oración que mejor responde (la de los d
 condición). La respuesta empieza por el hecho preguntado cuando la pregunta pide uno y la oración lo trae
 («Cinco días, según el DS 40, Art. 31 [1]: «…»»), sigue con esa oración recortada a lo que responde y
 agrega a lo más dos fuentes de artículos distintos que también responden (cubren buena parte de la
-pregunta); una que no responde no se cita. Con seguridad «poco», los artículos se muestran como pistas, no
-como la respuesta.
+pregunta); una que no responde no se cita. Si la primera responde con seguridad («bastante»), una fuente
+que la apoya se cita solo si agrega un hecho que no se mostró; si no, solo se nombra. Con seguridad
+«poco», los artículos se muestran como pistas, no como la respuesta.
 
 Recortar es elegir incisos (las partes de una oración entre comas), no una ventana de palabras: en una
 oración legal la condición va primero y la consecuencia al final («Transcurridos los plazos…, se
@@ -27,6 +28,7 @@ from asistente.turno.memoria import terminos
 from config.texto import sin_tildes
 from normativa.busqueda.ajenas import nucleo_de_la_pregunta, preguntas_de
 from normativa.busqueda.familias import (
+    PERIODICIDAD,
     Aspecto,
     aspectos_de,
     de_otra_categoria,
@@ -140,18 +142,40 @@ def redactar(fuentes: list[Fuente], *, pregunta: str = "", seguridad: str = "", 
     else:
         lineas = [f"Según {_nombre(primera)}{_epigrafe(primera)}: «{oracion}» [1]"]
     mostradas = [(primera, oracion)]
+    nombradas: list[str] = []  # las que solo se nombran, seguidas, en una línea
     for numero, fuente in enumerate(fuentes[1:], start=2):
         apoyo = _lo_mostrado(fuente, pregunta, primera=False, vistas=vistas)
         que = (
             f"La {_nombre(fuente)} (guía del SEA)" if _tipo(fuente) == "guia" else _mayuscula(_nombre(fuente))
         )
-        if repetida := _la_que_repite(apoyo, mostradas):
+        trae = _lo_que_trae(apoyo, pregunta)
+        repetida = _la_que_repite(apoyo, mostradas)
+        if not repetida and seguridad == "bastante" and not _agrega_un_hecho(trae - vistas, apoyo, mostradas):
+            if not nombradas:
+                lineas.append("")
+            nombradas.append(f"{_nombre(fuente)} [{numero}]")
+            lineas[-1] = f"También trata{'n' if len(nombradas) > 1 else ''} el tema: {'; '.join(nombradas)}."
+            continue
+        nombradas = []
+        if repetida:
             lineas.append(f"{que} dice lo mismo que {_nombre(repetida)} [{numero}].")
             continue
-        vistas |= _lo_que_trae(apoyo, pregunta)
+        vistas |= trae
         mostradas.append((fuente, apoyo))
         lineas.append(f"{que}: «{apoyo}» [{numero}]")
     return "\n\n".join(lineas)
+
+
+def _agrega_un_hecho(nuevo: set[str], apoyo: str, mostradas: list[tuple[Fuente, str]]) -> bool:
+    """Si lo que trae una fuente que apoya y no se mostró (`nuevo`) tiene un hecho (una consecuencia, un
+    deber) o el aspecto preguntado (el órgano, si pregunta «¿quién?»), o si su cita dice una cifra que
+    las mostradas no dicen («diez días» donde la primera dijo «treinta»). Cuando la primera fuente
+    responde con seguridad, una que solo comparte el tema se nombra y no se cita: la respuesta no se
+    vuelve un muro de citas."""
+    if any(t[:1] in "!@" for t in nuevo):
+        return True
+    dichas = set().union(*(_palabras_de(mostrado) for _, mostrado in mostradas))
+    return any(_CIFRA.match(p) for p in _palabras_de(apoyo) - dichas)
 
 
 REPETIDA = 0.85  # parte de las palabras de una cita que ya se mostraron para que no valga repetirla
@@ -175,10 +199,12 @@ def _la_que_repite(texto: str, mostradas: list[tuple[Fuente, str]]) -> Fuente | 
 # Lo que hace distinta a una regla casi igual a otra: su cifra o su plazo («diez días» y no «quince»), y
 # el instrumento (el reglamento repite para la Declaración lo que dijo del Estudio). Palabras recortadas
 # a cinco letras.
-_DISTINTIVA = re.compile(
-    r"\d|(uno?|una|dos|tres|cuatr|cinco|seis|siete|ocho|nueve|diez|once|doce|quinc|veint|trein|cuare|cincu"
-    r"|sesen|noven|cien|cient|mil|decla|estud)$"
+_NUMERO = (
+    r"\d|(dos|tres|cuatr|cinco|seis|siete|ocho|nueve|diez|once|doce|quinc|veint|trein|cuare|cincu"
+    r"|sesen|noven|cien|cient|mil)$"
 )
+_CIFRA = re.compile(_NUMERO)  # «una» es también un artículo: una cifra distinta no es «una»
+_DISTINTIVA = re.compile(rf"{_NUMERO}|(uno?|una|decla|estud)$")
 
 
 def _palabras_de(texto: str) -> set[str]:
@@ -442,6 +468,10 @@ def hecho_preguntado(pregunta: str, oracion: str) -> str:
     mil unidades tributarias anuales»), o «» si la pregunta no pide un plazo o una cifra o la oración no
     lo trae."""
     normal = sin_tildes(nucleo_de_la_pregunta(pregunta))
+    if PERIODICIDAD.pregunta.search(normal):
+        # «¿cada cuánto…?»: el tiempo de la oración que no es una periodicidad (un horizonte, un plazo
+        # para dictar) no responde
+        return _periodicidad_dicha(oracion)
     if (cuantos := _CUANTOS.search(normal.lower())) and (contados := _contados(cuantos.group(1), oracion)):
         return _mayuscula(contados)
     if pide_plazo(normal):
@@ -463,6 +493,17 @@ def hecho_preguntado(pregunta: str, oracion: str) -> str:
         key=lambda par: (_palabras_de_la(la_que_pide, par[0]), _palabras_de_la(pregunta, par[0])),
     )
     return _mayuscula(mejor.group(0))
+
+
+def _periodicidad_dicha(texto: str) -> str:
+    """«Cada cinco años», «Anualmente»: la periodicidad como la dice el texto, o «»."""
+    plano = sin_tildes(texto)
+    m = PERIODICIDAD.respuesta.search(plano)
+    if m is None:
+        return ""
+    # sin_tildes cambia cada carácter por uno: la posición en el texto plegado es la del original
+    dicha = texto[m.start() : m.end()] if len(plano) == len(texto) else m.group(0)
+    return _mayuscula(dicha)
 
 
 def _palabras_de_la(pregunta: str, texto: str) -> int:

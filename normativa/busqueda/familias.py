@@ -437,6 +437,35 @@ ASPECTOS: tuple[Aspecto, ...] = (
 )
 
 
+# «¿Cada cuánto se revisa…?» pide una periodicidad, no un plazo: la responde «a lo menos cada cuatro
+# años» o «anualmente», no el horizonte de un instrumento ni el plazo para dictarlo.
+PERIODICIDAD = Aspecto(
+    "periodicidad",
+    _re(
+        r"\bcada cuant[oa]s?\b|\bcon que (frecuencia|periodicidad|regularidad)\b"
+        r"|\b(que|cual es la) (frecuencia|periodicidad)\b"
+    ),
+    _re(
+        rf"\bcada {_NUMERAL}( \(\d+\))?( (dias|semanas|meses|anos))?\b|\bcada (dia|semana|mes|ano)\b"
+        r"|\b(anual|semestral|trimestral|mensual|periodica)(mente)?\b|\buna vez (al|por) (ano|mes|semestre)\b"
+    ),
+)
+ASPECTOS += (PERIODICIDAD,)
+
+# «¿Qué circunstancias considera…?», «¿cuáles son los requisitos…?»: pide una lista, que la oración
+# anuncia («las siguientes circunstancias:») o nombra; la oración que solo comparte el tema no la trae.
+_LO_ENUMERADO = (
+    r"(circunstancias|criterios|factores|causales|requisitos|contenidos|antecedentes|elementos|materias)"
+)
+ASPECTOS += (
+    Aspecto(
+        "lista",
+        _re(rf"\b(que|cuales|cuales son (las|los)) {_LO_ENUMERADO}\b"),
+        _re(rf"\b(las|los) siguientes\b|\blo siguiente\b|\b{_LO_ENUMERADO}\b"),
+    ),
+)
+
+
 # La categoría de una infracción (Ley 20.417, Art. 36; Ley 21.600, Arts. 116 a 118): si la pregunta nombra
 # una, la oración que la nombra es la que responde (la multa de otra categoría no).
 CATEGORIAS = ("leve", "grave", "gravisima")

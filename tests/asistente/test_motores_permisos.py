@@ -94,6 +94,8 @@ def test_un_proyecto_descrito_con_cuatro_partes_recibe_los_cuatro_permisos(
     for articulo in articulos:
         assert f"**Art. {articulo}**" in charla.texto
     assert charla.texto.index("Art. 135") < charla.texto.index("Art. 160")
+    primera_linea = charla.texto.splitlines()[0]
+    assert primera_linea.endswith("4 permisos ambientales sectoriales del DS 40, Arts. 135, 138, 142 y 160:")
 
 
 def test_un_articulo_nombrado_se_responde_con_su_nombre_y_requisito(

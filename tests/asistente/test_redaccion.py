@@ -325,3 +325,44 @@ def test_una_regla_casi_igual_con_otro_plazo_se_cita_y_no_se_da_por_repetida():
     )
 
     assert "dice lo mismo" not in texto and "diez días" in texto
+
+
+def test_con_seguridad_bastante_la_fuente_que_solo_comparte_el_tema_se_nombra_sin_citarla():
+    fuentes = [
+        fuente(
+            "El titular deberá presentar el plan de cierre al Servicio dentro de treinta días", articulo="4"
+        ),
+        fuente("El plan de cierre de la faena considera las obras que el titular construyó", articulo="9"),
+    ]
+    pregunta = "¿En qué plazo el titular presenta el plan de cierre?"
+
+    segura = redactar(fuentes, pregunta=pregunta, seguridad="bastante")
+    dudosa = redactar(fuentes, pregunta=pregunta, seguridad="medianamente")
+
+    assert "las obras que el titular construyó" not in segura
+    assert segura.endswith("También trata el tema: el DS 40, Art. 9 [2].")
+    assert "«El plan de cierre de la faena considera las obras que el titular construyó» [2]" in dudosa
+
+
+def test_con_seguridad_bastante_la_fuente_que_agrega_otro_plazo_se_cita():
+    texto = redactar(
+        [
+            fuente(
+                "El titular deberá presentar el plan de cierre al Servicio dentro de treinta días",
+                articulo="4",
+            ),
+            fuente("Las observaciones al plan de cierre se responden dentro de diez días", articulo="9"),
+        ],
+        pregunta="¿En qué plazo el titular presenta el plan de cierre?",
+        seguridad="bastante",
+    )
+
+    assert "«Las observaciones al plan de cierre se responden dentro de diez días» [2]" in texto
+    assert "También trata" not in texto
+
+
+def test_cada_cuanto_se_responde_con_la_periodicidad_y_no_con_otro_tiempo_de_la_oracion():
+    oracion = "El plan tendrá un horizonte de treinta años y será actualizado a lo menos cada cinco años."
+
+    assert hecho_preguntado("¿Cada cuántos años se actualiza el plan?", oracion) == "Cada cinco años"
+    assert hecho_preguntado("¿Con qué frecuencia se actualiza?", "Tendrá un horizonte de treinta años.") == ""

@@ -288,3 +288,28 @@ def test_si_la_ley_define_el_termino_pero_lo_primero_no_es_su_definicion_no_es_b
 
     assert segunda.nivel == "medianamente"
     assert primera.nivel == "bastante"
+
+
+def test_cada_cuanto_no_lo_responde_un_plazo_que_no_es_una_periodicidad():
+    horizonte = resultado("El plan de descontaminación considerará un horizonte de diez años para sus metas.")
+    periodica = resultado("Todo plan de descontaminación será revisado, a lo menos, cada cinco años.")
+    pregunta = "¿Cada cuántos años se revisa el plan de descontaminación?"
+
+    sin_periodicidad = seguridad_de(pregunta, busqueda(horizonte))
+    con_periodicidad = seguridad_de(pregunta, busqueda(periodica))
+
+    assert sin_periodicidad.nivel == "poco"
+    assert "cada cuánto" in sin_periodicidad.motivo
+    assert con_periodicidad.nivel == "bastante"
+
+
+def test_si_pide_la_lista_de_circunstancias_no_basta_el_articulo_que_solo_comparte_el_tema():
+    pago = resultado(
+        "La multa será pagada en la Tesorería dentro de diez días desde la notificación de la multa."
+    )
+    lista = resultado("Para determinar la multa se considerarán las siguientes circunstancias:")
+    pregunta = "¿Qué circunstancias se consideran para determinar la multa?"
+
+    assert seguridad_de(pregunta, busqueda(pago, lista)).nivel == "medianamente"
+    assert "la lista que pide" in seguridad_de(pregunta, busqueda(pago, lista)).motivo
+    assert seguridad_de(pregunta, busqueda(lista)).nivel == "bastante"
