@@ -452,6 +452,21 @@ PERIODICIDAD = Aspecto(
 )
 ASPECTOS += (PERIODICIDAD,)
 
+# «¿Qué sanciones arriesga…?», «¿con qué se sanciona?»: la responde la sanción misma (la multa, la
+# clausura), no la oración que clasifica las infracciones o describe el procedimiento.
+ASPECTOS += (
+    Aspecto(
+        "sancion",
+        _re(
+            r"\b(que|cuales|cual es la) (sancion|sanciones|penas?|castigos?)\b"
+            r"|\b(con que|como) se (sanciona|castiga)"
+        ),
+        _re(
+            r"\b(multas?|amonestacion\w*|clausura\w*|revocacion\w*|presidio|reclusion|suspension\w*|caducidad)\b"
+        ),
+    ),
+)
+
 # «¿Qué circunstancias considera…?», «¿cuáles son los requisitos…?»: pide una lista, que la oración
 # anuncia («las siguientes circunstancias:») o nombra; la oración que solo comparte el tema no la trae.
 _LO_ENUMERADO = (
@@ -486,8 +501,16 @@ def de_otra_categoria(pregunta: str, texto: str) -> bool:
     return bool(pedidas and nombradas and not pedidas & nombradas)
 
 
+# «quien» sin tilde es el relativo («se sanciona a quien fracciona»), no la pregunta «¿quién?»; se
+# distinguen solo si el texto escribe tildes (sin ninguna, puede ser cualquiera de los dos).
+_QUIEN_RELATIVO = re.compile(r"\bquien(es)?\b", re.IGNORECASE)
+_CON_TILDES = re.compile(r"[áéíóú]", re.IGNORECASE)
+
+
 def aspectos_de(consulta: str) -> tuple[Aspecto, ...]:
     """Los aspectos que pide la consulta, además de su tema."""
+    if _CON_TILDES.search(consulta):
+        consulta = _QUIEN_RELATIVO.sub("aquel", consulta)
     texto = " ".join(sin_tildes(consulta).split())
     return tuple(a for a in ASPECTOS if a.pregunta.search(texto))
 

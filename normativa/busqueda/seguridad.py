@@ -186,6 +186,8 @@ def _hecho_que_falta(pregunta: str, oraciones: list[str]) -> str:
             pedidos.append(("quién", any(_ORGANO.search(t) for t in textos)))
         elif aspecto.nombre == "consecuencia":
             pedidos.append(("la consecuencia", any(aspecto.respuesta.search(t) for t in textos)))
+        elif aspecto.nombre == "sancion":
+            pedidos.append(("la sanción", any(aspecto.respuesta.search(t) for t in textos)))
         elif aspecto.nombre == "lista":
             pedidos.append(("la lista que pide", any(aspecto.respuesta.search(t) for t in textos)))
         elif aspecto.nombre == "periodicidad":

@@ -157,3 +157,12 @@ def test_la_oracion_que_nombra_solo_otra_categoria_de_infraccion_no_responde():
         "¿Qué multa tiene una infracción grave?", "las infracciones graves, con multa"
     )
     assert not de_otra_categoria("¿Qué multa hay?", "las infracciones leves, con multa")
+
+
+def test_quien_sin_tilde_en_un_texto_con_tildes_es_el_relativo_y_no_pregunta_por_un_organo():
+    def nombres(consulta: str) -> set[str]:
+        return {a.nombre for a in aspectos_de(consulta)}
+
+    assert "quien" not in nombres("¿Con qué se sanciona a quien fracciona un proyecto?")
+    assert "quien" in nombres("¿Ante quién se reclama?")
+    assert "quien" in nombres("ante quien se reclama la multa")  # sin tildes puede ser cualquiera

@@ -313,3 +313,16 @@ def test_si_pide_la_lista_de_circunstancias_no_basta_el_articulo_que_solo_compar
     assert seguridad_de(pregunta, busqueda(pago, lista)).nivel == "medianamente"
     assert "la lista que pide" in seguridad_de(pregunta, busqueda(pago, lista)).motivo
     assert seguridad_de(pregunta, busqueda(lista)).nivel == "bastante"
+
+
+def test_que_sanciones_no_lo_responde_la_oracion_que_clasifica_las_infracciones():
+    clasifica = resultado("Las infracciones se clasificarán en gravísimas, graves y leves.")
+    sanciona = resultado(
+        "Las infracciones graves podrán ser objeto de clausura o multa de hasta cinco mil UTA."
+    )
+    pregunta = "¿Qué sanciones arriesga una infracción grave?"
+
+    assert seguridad_de(pregunta, busqueda(clasifica, sanciona)).motivo.startswith(
+        "el primer artículo no dice la sanción"
+    )
+    assert seguridad_de(pregunta, busqueda(sanciona)).nivel == "bastante"
