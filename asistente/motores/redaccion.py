@@ -32,6 +32,7 @@ from normativa.busqueda.familias import (
     Aspecto,
     aspectos_de,
     de_otra_categoria,
+    nombra_ampliacion,
     pide_cifra,
     pide_plazo,
     tiene_tiempo,
@@ -485,14 +486,45 @@ def hecho_preguntado(pregunta: str, oracion: str) -> str:
     # regla que se pregunta) no es el preguntado
     partes = [p for p in preguntas_de(pregunta) if pide(p)]
     la_que_pide = " ".join(partes) or pregunta
-    con_el_hecho = [(o, m) for o in oraciones_de(oracion) or [oracion] if (m := patron.search(o))]
+    # y de los hechos de una oración, el que está junto a lo preguntado: en «podrán reclamar…, dentro
+    # de quince días. Si no reclama y paga la multa dentro de cinco días, …» el plazo de reclamar es el
+    # primero aunque la segunda oración nombre más palabras de la pregunta
+    con_el_hecho = [(o, m) for o in oraciones_de(oracion) or [oracion] for m in patron.finditer(o)]
     if not con_el_hecho:
         return ""
+    # el plazo de una ampliación responde solo si se pregunta por ella («¿hasta cuánto se puede
+    # ampliar?»), no si se pregunta por el plazo y además si se amplía
+    ampliacion = _pide_la_ampliacion(la_que_pide)
     _, mejor = max(
         con_el_hecho,
-        key=lambda par: (_palabras_de_la(la_que_pide, par[0]), _palabras_de_la(pregunta, par[0])),
+        key=lambda par: (
+            nombra_ampliacion(_alrededor(par[0], par[1], CERCA)) == ampliacion,
+            _palabras_de_la(la_que_pide, _alrededor(par[0], par[1])),
+            _palabras_de_la(la_que_pide, par[0]),
+            _palabras_de_la(pregunta, par[0]),
+        ),
     )
     return _mayuscula(mejor.group(0))
+
+
+ALREDEDOR = 8  # palabras a cada lado de un hecho que dicen de qué es
+CERCA = 4  # palabras a cada lado que dicen si es una ampliación («hasta por sesenta días adicionales»)
+# «¿cuánto…?», «¿qué plazo…?», «¿hasta cuándo…?» y lo que le sigue: si ahí se nombra una ampliación,
+# se pregunta por ella
+_PIDE_EL_PLAZO = re.compile(r"\b(cuant[oa]s?|plazos?|cuando|hasta)\b(?=((?:\s+\S+){0,4}))")
+
+
+def _alrededor(oracion: str, hecho: re.Match[str], palabras: int = ALREDEDOR) -> str:
+    """Las palabras que rodean un hecho en su oración: lo que dice de qué trámite es el plazo."""
+    antes = oracion[: hecho.start()].split()[-palabras:]
+    despues = oracion[hecho.end() :].split()[:palabras]
+    return " ".join([*antes, *despues])
+
+
+def _pide_la_ampliacion(pregunta: str) -> bool:
+    """Si lo que pide el plazo nombra una ampliación: «¿hasta cuántos días se puede ampliar?» sí;
+    «¿cuánto tiempo tiene para calificar y se puede ampliar?» pide el plazo mismo."""
+    return any(nombra_ampliacion(m.group(2)) for m in _PIDE_EL_PLAZO.finditer(sin_tildes(pregunta)))
 
 
 def _periodicidad_dicha(texto: str) -> str:

@@ -309,6 +309,12 @@ def pide_ampliacion(consulta: str) -> bool:
     return bool(_PIDE_AMPLIACION.search(_plano(consulta)))
 
 
+def nombra_ampliacion(texto: str) -> bool:
+    """Indica si el texto habla de una ampliación, prórroga o etapa nueva («hasta por sesenta días
+    adicionales», «esta vez por diez días»)."""
+    return bool(_AMPLIACION.search(_plano(texto)))
+
+
 def solo_plazo_de_ampliacion(texto: str) -> bool:
     """Indica si el único plazo del texto es el de una ampliación o etapa nueva: «podrá ampliar el
     plazo… hasta por treinta días adicionales» no dice cuánto es el plazo mismo."""

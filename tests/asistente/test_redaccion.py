@@ -366,3 +366,26 @@ def test_cada_cuanto_se_responde_con_la_periodicidad_y_no_con_otro_tiempo_de_la_
 
     assert hecho_preguntado("¿Cada cuántos años se actualiza el plan?", oracion) == "Cada cinco años"
     assert hecho_preguntado("¿Con qué frecuencia se actualiza?", "Tendrá un horizonte de treinta años.") == ""
+
+
+def test_el_plazo_que_va_primero_es_el_que_esta_junto_a_lo_preguntado_en_su_oracion():
+    oracion = (
+        "Los afectados podrán reclamar ante el Tribunal dentro del plazo de quince días hábiles. Si el "
+        "infractor no reclama ante el Tribunal y paga la multa dentro de cinco días hábiles, se le rebajará."
+    )
+
+    assert hecho_preguntado("¿En qué plazo se presenta la reclamación?", oracion) == "Quince días hábiles"
+
+
+def test_el_plazo_de_una_ampliacion_va_primero_solo_si_se_pregunta_por_la_ampliacion():
+    oracion = (
+        "El Servicio calificará el Estudio dentro del plazo de ciento veinte días. En casos calificados, "
+        "este plazo podrá ser ampliado hasta por sesenta días adicionales."
+    )
+
+    assert hecho_preguntado("¿Cuánto tiempo tiene para calificar y se puede ampliar?", oracion) == (
+        "Ciento veinte días"
+    )
+    assert (
+        hecho_preguntado("¿Hasta cuántos días se puede ampliar la calificación?", oracion) == "Sesenta días"
+    )
