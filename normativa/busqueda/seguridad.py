@@ -45,6 +45,7 @@ COBERTURA_POCA = 0.12
 # cubrir además esto del resto de la pregunta. (Un término definido sí basta: «¿qué es…?» pide su
 # definición.)
 COBERTURA_NOMBRADO = 0.2
+ACUERDO = 0.99  # el epígrafe y la búsqueda densa señalan el mismo artículo (rasgos normalizados a 1)
 # Un órgano o una autoridad nombrada (quién decide, ante quién se reclama), o la persona a quien la ley
 # da el derecho de pedir (el titular, el directamente afectado, cualquier persona) o que actúa de oficio.
 _ORGANO = re.compile(
@@ -104,7 +105,10 @@ def seguridad_de(pregunta: str, busqueda: ResultadoBusqueda) -> Seguridad:
     nombrado = define or (referencias.articulo and cobertura >= COBERTURA_NOMBRADO)
     if nombrado and not falta:
         return Seguridad("bastante", "cita el artículo o el término que usted nombró")
-    if busqueda.confianza == "LOW" or cobertura < COBERTURA_POCA:
+    # cubrir poco de una pregunta larga (la historia que la rodea) no es «poco» si el epígrafe del
+    # artículo dice lo preguntado y la búsqueda densa también lo pone primero: las dos lo encuentran
+    acuerdo = rasgos.get("epigrafe", 0.0) >= ACUERDO and rasgos.get("denso", 0.0) >= ACUERDO
+    if busqueda.confianza == "LOW" or (cobertura < COBERTURA_POCA and not acuerdo):
         return Seguridad("poco", "ningún artículo trata directamente lo que pregunta")
     if primero.tema is not None and primero.tema < COBERTURA_POCA:
         return Seguridad("poco", "el plazo que encontré es de otro trámite, no del que pregunta")

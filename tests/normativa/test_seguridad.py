@@ -326,3 +326,12 @@ def test_que_sanciones_no_lo_responde_la_oracion_que_clasifica_las_infracciones(
         "el primer artículo no dice la sanción"
     )
     assert seguridad_de(pregunta, busqueda(sanciona)).nivel == "bastante"
+
+
+def test_cubrir_poco_de_una_pregunta_larga_no_es_poco_si_el_epigrafe_y_la_busqueda_densa_coinciden():
+    titularidad = resultado("Los titulares deberán informar de los cambios en la titularidad.", cobertura=0.1)
+    de_acuerdo = replace(titularidad, rasgos={**titularidad.rasgos, "epigrafe": 1.0, "denso": 1.0})
+    pregunta = "Compramos la mina a otra empresa y la resolución sigue a su nombre. ¿Hay que avisar?"
+
+    assert seguridad_de(pregunta, busqueda(titularidad)).nivel == "poco"
+    assert seguridad_de(pregunta, busqueda(de_acuerdo)).nivel == "medianamente"
