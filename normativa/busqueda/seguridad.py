@@ -110,7 +110,7 @@ def seguridad_de(pregunta: str, busqueda: ResultadoBusqueda) -> Seguridad:
     acuerdo = rasgos.get("epigrafe", 0.0) >= ACUERDO and rasgos.get("denso", 0.0) >= ACUERDO
     if busqueda.confianza == "LOW" or (cobertura < COBERTURA_POCA and not acuerdo):
         return Seguridad("poco", "ningún artículo trata directamente lo que pregunta")
-    if primero.tema is not None and primero.tema < COBERTURA_POCA:
+    if primero.tema is not None and primero.tema < COBERTURA_POCA and pide_plazo(pregunta):
         return Seguridad("poco", "el plazo que encontré es de otro trámite, no del que pregunta")
     if falta and _hecho_que_falta(pregunta, [r.oracion or r.texto for r in busqueda.resultados[:3]]):
         return Seguridad("poco", f"ninguno de los artículos más cercanos dice {falta}")

@@ -335,3 +335,11 @@ def test_cubrir_poco_de_una_pregunta_larga_no_es_poco_si_el_epigrafe_y_la_busque
 
     assert seguridad_de(pregunta, busqueda(titularidad)).nivel == "poco"
     assert seguridad_de(pregunta, busqueda(de_acuerdo)).nivel == "medianamente"
+
+
+def test_el_tema_que_cubre_poco_no_se_explica_como_plazo_de_otro_tramite_si_no_se_pregunta_un_plazo():
+    aviso = replace(resultado("Los titulares informarán los cambios de titularidad."), tema=0.05)
+
+    seguridad = seguridad_de("¿Hay que informar el cambio de titularidad?", busqueda(aviso))
+
+    assert "plazo" not in seguridad.motivo
