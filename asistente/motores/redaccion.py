@@ -233,9 +233,9 @@ PALABRAS_CITA = 60  # cada oración que responde, recortada a lo que responde
 PALABRAS_APOYO = 40
 # Lo que cabe de cada extracto: la primera oración entra siempre (recortada); las que siguen, mientras
 # el extracto no pase de esto.
-TOTAL_CITA: int | None = (
-    None  # de la primera, cada oración que la búsqueda eligió (responden partes distintas)
-)
+# De la primera, las oraciones que la búsqueda eligió (responden partes distintas) mientras quepan en
+# cien palabras: la que más responde va siempre.
+TOTAL_CITA: int | None = 100
 TOTAL_APOYO = 50
 TOTAL_PISTA = 70
 PALABRAS_PISTA = 45

@@ -389,3 +389,17 @@ def test_el_plazo_de_una_ampliacion_va_primero_solo_si_se_pregunta_por_la_amplia
     assert (
         hecho_preguntado("¿Hasta cuántos días se puede ampliar la calificación?", oracion) == "Sesenta días"
     )
+
+
+def test_la_cita_de_la_primera_fuente_no_pasa_de_cien_palabras_y_guarda_la_oracion_que_responde():
+    relleno = " ".join(["el titular informará las medidas adoptadas en la faena"] * 5)
+    extracto = (
+        f"Primero, {relleno}. El titular deberá presentar el plan de cierre dentro de treinta días. "
+        f"Luego, {relleno}. Finalmente, {relleno}."
+    )
+
+    texto = redactar([fuente(extracto)], pregunta="¿En qué plazo se presenta el plan de cierre?")
+    cita = texto.split("«", 1)[1].split("»", 1)[0]
+
+    assert "dentro de treinta días" in cita
+    assert len(cita.split()) <= 100
