@@ -263,8 +263,8 @@ def politicas_del_dominio(dominio: Dominio) -> str:
         "- Primero la respuesta, en una a tres oraciones (el plazo con sus días, el umbral con su cifra, la "
         "condición), cada una con su marcador [n]; después, si hace falta, el detalle.",
         "- Después, a lo más dos o tres citas que la apoyen, cada una cortada a la oración que lo dice "
-        "(con «…» donde cortes); ninguna cita que no responda lo preguntado. Sin muros de texto: si sobra, "
-        "ofrece ampliar.",
+        "(con «…» donde cortes); ninguna cita que no responda lo preguntado: un artículo que solo comparte "
+        "el tema se nombra con su [n], sin citarlo. Sin muros de texto: si sobra, ofrece ampliar.",
         "- Cita solo fragmentos que recibiste en este turno; toda afirmación normativa lleva su [n]. No "
         "respondas desde conocimiento general.",
         "- Toda respuesta desde el corpus termina con una línea aparte «_Qué tan seguro estoy: bastante | "

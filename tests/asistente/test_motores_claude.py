@@ -306,6 +306,7 @@ def test_el_modelo_recibe_las_politicas_del_dominio_y_la_busqueda_queda_acotada_
     assert "Primero la respuesta" in sistema and "confianza mínima del dominio: HIGH" in sistema
     # la misma forma que el motor sin conexión: citas que apoyan, cortas, y la línea de seguridad
     assert "ninguna cita que no responda" in sistema and "Qué tan seguro estoy" in sistema
+    assert "solo comparte el tema se nombra con su [n], sin citarlo" in sistema
     assert "seguridad" in _resultado_de_la_herramienta(segundo)
     assert "«Aviso de prueba.»" in sistema and "Normas en alcance: DS 40" in sistema
     resultado = _resultado_de_la_herramienta(segundo)
