@@ -416,7 +416,9 @@ ASPECTOS: tuple[Aspecto, ...] = (
         _re(
             r"\b(se entendera\w*|se tendra\w* por|sancion\w*|multas?|infraccion\w*|gravisima\w*|graves?"
             r"|presidio|clausura|revoca\w*|caducara\w*|aprobad[oa]s?|rechazad[oa]s?|fuerza publica"
-            r"|responsab\w*)\b"
+            # la responsabilidad por el daño, no «el responsable del proyecto» (el titular)
+            r"|responsabilidad\w*|responsables? (del|de la|de los|por el|por la) (dano|perjuicio|infraccion)\w*"
+            r")\b"
         ),
     ),
     Aspecto(

@@ -166,3 +166,10 @@ def test_quien_sin_tilde_en_un_texto_con_tildes_es_el_relativo_y_no_pregunta_por
     assert "quien" not in nombres("¿Con qué se sanciona a quien fracciona un proyecto?")
     assert "quien" in nombres("¿Ante quién se reclama?")
     assert "quien" in nombres("ante quien se reclama la multa")  # sin tildes puede ser cualquiera
+
+
+def test_el_responsable_del_proyecto_no_es_una_consecuencia_y_la_responsabilidad_por_el_dano_si():
+    consecuencia = next(a for a in aspectos_de("¿Qué pasa si no cumplo?") if a.nombre == "consecuencia")
+
+    assert not consecuencia.respuesta.search("el responsable del proyecto podra presentar una nueva declaracion")
+    assert consecuencia.respuesta.search("se presume legalmente la responsabilidad del autor del dano")
