@@ -171,5 +171,7 @@ def test_quien_sin_tilde_en_un_texto_con_tildes_es_el_relativo_y_no_pregunta_por
 def test_el_responsable_del_proyecto_no_es_una_consecuencia_y_la_responsabilidad_por_el_dano_si():
     consecuencia = next(a for a in aspectos_de("¿Qué pasa si no cumplo?") if a.nombre == "consecuencia")
 
-    assert not consecuencia.respuesta.search("el responsable del proyecto podra presentar una nueva declaracion")
+    assert not consecuencia.respuesta.search(
+        "el responsable del proyecto podra presentar una nueva declaracion"
+    )
     assert consecuencia.respuesta.search("se presume legalmente la responsabilidad del autor del dano")
