@@ -417,8 +417,8 @@ ASPECTOS: tuple[Aspecto, ...] = (
             r"\b(se entendera\w*|se tendra\w* por|sancion\w*|multas?|infraccion\w*|gravisima\w*|graves?"
             r"|presidio|clausura|revoca\w*|caducara\w*|aprobad[oa]s?|rechazad[oa]s?|fuerza publica"
             # la responsabilidad por el daño, no «el responsable del proyecto» (el titular)
-            r"|responsabilidad\w*|responsables? (del|de la|de los|por el|por la) (dano|perjuicio|infraccion)\w*"
-            r")\b"
+            r"|responsabilidad\w*"
+            r"|responsables? (del|de la|de los|por el|por la) (dano|perjuicio|infraccion)\w*)\b"
         ),
     ),
     Aspecto(
