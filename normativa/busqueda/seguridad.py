@@ -51,6 +51,8 @@ ACUERDO = 0.99  # el epígrafe y la búsqueda densa señalan el mismo artículo 
 _ORGANO = re.compile(
     r"\b(comision de evaluacion|director\w* (ejecutivo|regional)|comite de ministros|superintenden\w*"
     r"|tribunal\w* ambiental\w*|corte (suprema|de apelaciones)|servicio de (evaluacion|biodiversidad)"
+    # las leyes nombran a su servicio con su nombre corto: «aprobados mediante resolución del Servicio»
+    r"|(?<=\b(el|al) )servicio|(?<=\bdel )servicio"
     r"|ministerio|ministro|municipalidad|juzgado|consejo|secretari\w* regional ministerial|seremi"
     r"|contraloria|gobierno regional|delegad\w* presidencial|consejo de monumentos"
     r"|titular|proponente|interesad[oa]s?|directamente afectad[oa]s?|cualquier persona|de oficio)\b"

@@ -343,3 +343,11 @@ def test_el_tema_que_cubre_poco_no_se_explica_como_plazo_de_otro_tramite_si_no_s
     seguridad = seguridad_de("¿Hay que informar el cambio de titularidad?", busqueda(aviso))
 
     assert "plazo" not in seguridad.motivo
+
+
+def test_quien_lo_responde_tambien_el_servicio_que_la_ley_nombra_con_su_nombre_corto():
+    aprobacion = resultado("Los planes de manejo serán aprobados mediante resolución del Servicio.")
+
+    seguridad = seguridad_de("¿Quién aprueba los planes de manejo?", busqueda(aprobacion))
+
+    assert "quién" not in seguridad.motivo
