@@ -28,10 +28,13 @@ from asistente.turno.memoria import terminos
 from config.texto import sin_tildes
 from normativa.busqueda.ajenas import nucleo_de_la_pregunta, preguntas_de
 from normativa.busqueda.familias import (
+    EN_PALABRAS,
     PERIODICIDAD,
     Aspecto,
     aspectos_de,
+    contados,
     de_otra_categoria,
+    lo_que_se_cuenta,
     nombra_ampliacion,
     pide_cifra,
     pide_plazo,
@@ -450,14 +453,8 @@ _TIEMPO_DICHO = re.compile(
     r"(?:días|meses|años|horas)(?: hábiles| corridos)?)",
     re.IGNORECASE,
 )
-# Una cifra en palabras es la secuencia entera («cinco mil», «ciento veinte mil»), no su última palabra.
-_EN_PALABRAS = (
-    r"(?:(?:un|una|uno|dos|tres|cuatro|cinco|seis|siete|ocho|nueve|diez|once|doce|quince|veinte|veinticinco"
-    r"|treinta|cuarenta|cincuenta|sesenta|setenta|ochenta|noventa|cien|ciento|doscient[oa]s|trescient[oa]s"
-    r"|cuatrocient[oa]s|quinient[oa]s|mil|millon|millones)(?: y |\s)?)+"
-)
 _CIFRA_DICHA = re.compile(
-    r"\b(?:\d[\d.,]*|" + _EN_PALABRAS + r")(?: \([\d.,]+\))? ?"
+    r"\b(?:\d[\d.,]*|" + EN_PALABRAS + r")(?: \([\d.,]+\))? ?"
     r"(?:unidades tributarias (?:anuales|mensuales)|UTA|UTM|por ciento|%|hectáreas|metros cúbicos|toneladas"
     r"|kilómetros|kilovoltios|megawatts?)\b",
     re.IGNORECASE,
@@ -473,8 +470,8 @@ def hecho_preguntado(pregunta: str, oracion: str) -> str:
         # «¿cada cuánto…?»: el tiempo de la oración que no es una periodicidad (un horizonte, un plazo
         # para dictar) no responde
         return _periodicidad_dicha(oracion)
-    if (cuantos := _CUANTOS.search(normal.lower())) and (contados := _contados(cuantos.group(1), oracion)):
-        return _mayuscula(contados)
+    if (nombre := lo_que_se_cuenta(normal)) and (dichos := contados(nombre, oracion)):
+        return _mayuscula(dichos)
     if pide_plazo(normal):
         patron, pide = _TIEMPO_DICHO, pide_plazo
     elif pide_cifra(normal):
@@ -542,22 +539,6 @@ def _palabras_de_la(pregunta: str, texto: str) -> int:
     """Cuántas palabras de la pregunta trae el texto (sin contar sus hechos: aquí se elige entre
     oraciones que traen el hecho)."""
     return sum(1 for traido in _lo_que_trae(texto, pregunta) if traido[:1] not in "!@")
-
-
-# «¿cuántos avisos…?», «¿cuántas plataformas…?»: pide contar algo que no es tiempo.
-_CUANTOS = re.compile(r"\bcuant[oa]s (?!(?:dias|meses|anos|horas|veces)\b)([a-zñ]{4,})")
-
-
-def _contados(nombre: str, oracion: str) -> str:
-    """«al menos cinco avisos», «cuarenta (40) o más plataformas»: cuántos de `nombre` dice la
-    oración, o «»."""
-    raiz = re.escape(nombre[:5])
-    patron = (
-        rf"\b(?:(?:al menos|a lo menos|hasta) )?(?:\d[\d.,]*|{_EN_PALABRAS})(?: \([\d.,]+\))?"
-        rf"(?: o m[aá]s)? {raiz}\w*"
-    )
-    m = re.search(patron, oracion, re.IGNORECASE)
-    return m.group(0).strip() if m else ""
 
 
 def _mayuscula(texto: str) -> str:

@@ -292,6 +292,35 @@ def pide_plazo(consulta: str) -> bool:
     return bool(_PLAZO.pregunta.search(_plano(consulta)))
 
 
+# Una cifra en palabras es la secuencia entera («cinco mil», «ciento veinte mil»), no su última palabra.
+EN_PALABRAS = (
+    r"(?:(?:un|una|uno|dos|tres|cuatro|cinco|seis|siete|ocho|nueve|diez|once|doce|quince|veinte|veinticinco"
+    r"|treinta|cuarenta|cincuenta|sesenta|setenta|ochenta|noventa|cien|ciento|doscient[oa]s|trescient[oa]s"
+    r"|cuatrocient[oa]s|quinient[oa]s|mil|millon|millones)(?: y |\s)?)+"
+)
+
+# «¿cuántos avisos…?», «¿cuántas plataformas…?»: pide contar algo que no es tiempo.
+_CUANTOS = re.compile(r"\bcuant[oa]s (?!(?:dias|meses|anos|horas|veces)\b)([a-zñ]{4,})")
+
+
+def lo_que_se_cuenta(consulta: str) -> str:
+    """Lo que la consulta pide contar («¿cuántas plataformas…?» → «plataformas»), o «»."""
+    m = _CUANTOS.search(_plano(consulta))
+    return m.group(1) if m else ""
+
+
+def contados(nombre: str, texto: str) -> str:
+    """«al menos cinco avisos», «cuarenta (40) o más plataformas»: cuántos de `nombre` dice el texto,
+    o «»."""
+    raiz = re.escape(nombre[:5])
+    patron = (
+        rf"\b(?:(?:al menos|a lo menos|hasta) )?(?:\d[\d.,]*|{EN_PALABRAS})(?: \([\d.,]+\))?"
+        rf"(?: o m[aá]s)? {raiz}\w*"
+    )
+    m = re.search(patron, texto, re.IGNORECASE)
+    return m.group(0).strip() if m else ""
+
+
 # Un plazo que se suma a otro: la ampliación o prórroga del plazo, la etapa nueva que se abre («esta vez
 # por treinta días»), los días adicionales. La ley suele decir el plazo y luego su ampliación.
 _AMPLIACION = re.compile(r"\b(ampli\w*|prorrog\w*|adicional\w*|nueva etapa|esta vez|suspend\w*)\b")

@@ -26,6 +26,8 @@ from normativa.busqueda.ajenas import nucleo_de_la_pregunta
 from normativa.busqueda.familias import (
     aspectos_de,
     categorias_de,
+    contados,
+    lo_que_se_cuenta,
     pide_ampliacion,
     pide_cifra,
     pide_plazo,
@@ -182,6 +184,10 @@ def _hecho_que_falta(pregunta: str, oraciones: list[str]) -> str:
         pedidos.append(("un plazo", any(tiene_tiempo(t) for t in textos)))
     if pide_cifra(normal):
         pedidos.append(("una cifra", any(_CIFRA.search(t) for t in textos)))
+    if nombre := lo_que_se_cuenta(normal):
+        # «¿cuántas audiencias…?»: la oración dice cuántas («a lo menos tres audiencias»)
+        cuantos = "cuántas" if nombre.endswith("as") else "cuántos"
+        pedidos.append((f"{cuantos} {nombre}", any(contados(nombre, t) for t in textos)))
     if categorias := categorias_de(normal):
         # «si la infracción es gravísima…»: la cifra o la sanción de otra categoría no responde
         pedidos.append(

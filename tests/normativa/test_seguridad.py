@@ -351,3 +351,12 @@ def test_quien_lo_responde_tambien_el_servicio_que_la_ley_nombra_con_su_nombre_c
     seguridad = seguridad_de("¿Quién aprueba los planes de manejo?", busqueda(aprobacion))
 
     assert "quién" not in seguridad.motivo
+
+
+def test_cuantas_de_algo_lo_responde_la_oracion_que_las_cuenta():
+    sin_contar = resultado("El Servicio podrá realizar audiencias con la comunidad durante veinte días.")
+    contando = resultado("El Servicio realizará a lo menos tres audiencias con la comunidad.")
+    pregunta = "¿Cuántas audiencias realiza el Servicio con la comunidad?"
+
+    assert "cuántas audiencias" in seguridad_de(pregunta, busqueda(sin_contar)).motivo
+    assert seguridad_de(pregunta, busqueda(contando)).nivel == "bastante"
