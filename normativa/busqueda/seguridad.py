@@ -69,6 +69,14 @@ _INSTITUCION = re.compile(
 )
 
 
+# Una región de Chile nombrada («la Región de Antofagasta», «las Regiones de Arica y Parinacota, de
+# Tarapacá…», «la Región Metropolitana»), en minúsculas y sin tildes.
+_REGION = re.compile(
+    r"\bregion(es)? (de |del )?(arica|tarapaca|antofagasta|atacama|coquimbo|valparaiso|metropolitana"
+    r"|libertador|o'?higgins|maule|nuble|biobio|la araucania|los rios|los lagos|aysen|magallanes)"
+)
+
+
 def _instituciones(texto: str) -> frozenset[str]:
     normal = " ".join(sin_tildes(texto).split())
     return frozenset(
@@ -142,6 +150,12 @@ def _duda_de_lo_citado(entera: str, pregunta: str, primero: Resultado, familias:
     if nombrados and not nombrados & _instituciones(f"{primero.oracion}\n{primero.texto}"):
         # «¿cómo se compone el Consejo Consultivo?» no lo responde la composición del Consejo de Ministros
         return "el artículo no nombra el órgano por el que pregunta; revise los otros citados"
+    if _REGION.search(sin_tildes(pregunta)) and not _REGION.search(
+        sin_tildes(f"{primero.oracion}\n{primero.texto}")
+    ):
+        # «¿qué tribunal conoce en la Región Metropolitana?» no lo responde la regla general del «tribunal
+        # del lugar»: lo que rige en una región lo dice el artículo que la nombra
+        return "el artículo no nombra la región por la que pregunta; revise los otros citados"
     leyes = normas_de_los_organos(entera)
     if leyes and primero.norma not in leyes:
         # la reclamación del reglamento del SEIA tiene plazo y trata de reclamar, pero no es la que da

@@ -360,3 +360,14 @@ def test_cuantas_de_algo_lo_responde_la_oracion_que_las_cuenta():
 
     assert "cuántas audiencias" in seguridad_de(pregunta, busqueda(sin_contar)).motivo
     assert seguridad_de(pregunta, busqueda(contando)).nivel == "bastante"
+
+
+def test_lo_que_rige_en_una_region_lo_responde_el_articulo_que_la_nombra():
+    general = resultado("Será competente el Tribunal Ambiental del lugar donde se aplique el instrumento.")
+    regional = resultado(
+        "Segundo Tribunal Ambiental, con asiento en Santiago y competencia en la Región Metropolitana."
+    )
+    pregunta = "¿Qué tribunal ambiental es competente en la Región Metropolitana?"
+
+    assert "no nombra la región" in seguridad_de(pregunta, busqueda(general)).motivo
+    assert seguridad_de(pregunta, busqueda(regional)).nivel == "bastante"
