@@ -367,6 +367,7 @@ def test_lo_que_rige_en_una_region_lo_responde_el_articulo_que_la_nombra():
     regional = resultado(
         "Segundo Tribunal Ambiental, con asiento en Santiago y competencia en la Región Metropolitana."
     )
+    general, regional = (replace(r, norma="Ley 20.600") for r in (general, regional))
     pregunta = "¿Qué tribunal ambiental es competente en la Región Metropolitana?"
 
     assert "no nombra la región" in seguridad_de(pregunta, busqueda(general)).motivo
