@@ -463,8 +463,8 @@ _CIFRA_DICHA = re.compile(
 
 def hecho_preguntado(pregunta: str, oracion: str) -> str:
     """El hecho que la pregunta pide, dicho como lo dice la oración («Cinco días», «Multa de hasta diez
-    mil unidades tributarias anuales»), o «» si la pregunta no pide un plazo o una cifra o la oración no
-    lo trae."""
+    mil unidades tributarias anuales», «Cada cinco años», «Al menos cinco avisos»), o «» si la pregunta
+    no pide un plazo, una cifra, una periodicidad o cuántos de algo, o la oración no lo trae."""
     normal = sin_tildes(nucleo_de_la_pregunta(pregunta))
     if PERIODICIDAD.pregunta.search(normal):
         # «¿cada cuánto…?»: el tiempo de la oración que no es una periodicidad (un horizonte, un plazo
