@@ -155,11 +155,9 @@ def redactar(fuentes: list[Fuente], *, pregunta: str = "", seguridad: str = "", 
         trae = _lo_que_trae(apoyo, pregunta)
         repetida = _la_que_repite(apoyo, mostradas)
         if not repetida and seguridad == "bastante" and not _agrega_un_hecho(trae - vistas, apoyo, mostradas):
-            if not nombradas:
-                lineas.append("")
             nombradas.append(f"{_nombre(fuente)} [{numero}]")
-            lineas[-1] = f"También trata{'n' if len(nombradas) > 1 else ''} el tema: {'; '.join(nombradas)}."
             continue
+        lineas += _tambien_tratan(nombradas)
         nombradas = []
         if repetida:
             lineas.append(f"{que} dice lo mismo que {_nombre(repetida)} [{numero}].")
@@ -167,7 +165,14 @@ def redactar(fuentes: list[Fuente], *, pregunta: str = "", seguridad: str = "", 
         vistas |= trae
         mostradas.append((fuente, apoyo))
         lineas.append(f"{que}: «{apoyo}» [{numero}]")
-    return "\n\n".join(lineas)
+    return "\n\n".join([*lineas, *_tambien_tratan(nombradas)])
+
+
+def _tambien_tratan(nombradas: list[str]) -> list[str]:
+    """La línea que nombra, sin citarlas, las fuentes seguidas que solo comparten el tema."""
+    if not nombradas:
+        return []
+    return [f"También trata{'n' if len(nombradas) > 1 else ''} el tema: {'; '.join(nombradas)}."]
 
 
 def _agrega_un_hecho(nuevo: set[str], apoyo: str, mostradas: list[tuple[Fuente, str]]) -> bool:

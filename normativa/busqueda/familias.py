@@ -412,6 +412,9 @@ class Aspecto:
     nombre: str
     pregunta: re.Pattern[str]
     respuesta: re.Pattern[str]
+    # Cómo se dice, si la pide, que ninguna oración lo trae («la consecuencia»): sin esto, la falta del
+    # aspecto no baja la seguridad.
+    falta: str = ""
 
 
 ASPECTOS: tuple[Aspecto, ...] = (
@@ -449,6 +452,7 @@ ASPECTOS: tuple[Aspecto, ...] = (
             r"|responsabilidad\w*"
             r"|responsables? (del|de la|de los|por el|por la) (dano|perjuicio|infraccion)\w*)\b"
         ),
+        falta="la consecuencia",
     ),
     Aspecto(
         "obligacion",
@@ -486,12 +490,18 @@ PERIODICIDAD = Aspecto(
         rf"\bcada {_NUMERAL}( \(\d+\))?( (dias|semanas|meses|anos))?\b|\bcada (dia|semana|mes|ano)\b"
         r"|\b(anual|semestral|trimestral|mensual|periodica)(mente)?\b|\buna vez (al|por) (ano|mes|semestre)\b"
     ),
+    falta="cada cuánto",
 )
-ASPECTOS += (PERIODICIDAD,)
 
-# «¿Qué sanciones arriesga…?», «¿con qué se sanciona?»: la responde la sanción misma (la multa, la
-# clausura), no la oración que clasifica las infracciones o describe el procedimiento.
+# «¿Qué circunstancias considera…?», «¿cuáles son los requisitos…?»: pide una lista, que la oración
+# anuncia («las siguientes circunstancias:») o nombra; la oración que solo comparte el tema no la trae.
+_LO_ENUMERADO = (
+    r"(circunstancias|criterios|factores|causales|requisitos|contenidos|antecedentes|elementos|materias)"
+)
 ASPECTOS += (
+    PERIODICIDAD,
+    # «¿Qué sanciones arriesga…?», «¿con qué se sanciona?»: la responde la sanción misma (la multa, la
+    # clausura), no la oración que clasifica las infracciones o describe el procedimiento.
     Aspecto(
         "sancion",
         _re(
@@ -501,19 +511,13 @@ ASPECTOS += (
         _re(
             r"\b(multas?|amonestacion\w*|clausura\w*|revocacion\w*|presidio|reclusion|suspension\w*|caducidad)\b"
         ),
+        falta="la sanción",
     ),
-)
-
-# «¿Qué circunstancias considera…?», «¿cuáles son los requisitos…?»: pide una lista, que la oración
-# anuncia («las siguientes circunstancias:») o nombra; la oración que solo comparte el tema no la trae.
-_LO_ENUMERADO = (
-    r"(circunstancias|criterios|factores|causales|requisitos|contenidos|antecedentes|elementos|materias)"
-)
-ASPECTOS += (
     Aspecto(
         "lista",
         _re(rf"\b(que|cuales|cuales son (las|los)) {_LO_ENUMERADO}\b"),
         _re(rf"\b(las|los) siguientes\b|\blo siguiente\b|\b{_LO_ENUMERADO}\b"),
+        falta="la lista que pide",
     ),
 )
 

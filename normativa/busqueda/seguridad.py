@@ -210,12 +210,6 @@ def _hecho_que_falta(pregunta: str, oraciones: list[str]) -> str:
     for aspecto in aspectos_de(pregunta):
         if aspecto.nombre == "quien":
             pedidos.append(("quién", any(_ORGANO.search(t) for t in textos)))
-        elif aspecto.nombre == "consecuencia":
-            pedidos.append(("la consecuencia", any(aspecto.respuesta.search(t) for t in textos)))
-        elif aspecto.nombre == "sancion":
-            pedidos.append(("la sanción", any(aspecto.respuesta.search(t) for t in textos)))
-        elif aspecto.nombre == "lista":
-            pedidos.append(("la lista que pide", any(aspecto.respuesta.search(t) for t in textos)))
-        elif aspecto.nombre == "periodicidad":
-            pedidos.append(("cada cuánto", any(aspecto.respuesta.search(t) for t in textos)))
+        elif aspecto.falta:
+            pedidos.append((aspecto.falta, any(aspecto.respuesta.search(t) for t in textos)))
     return next((que for que, dicho in pedidos if not dicho), "")
