@@ -19,6 +19,25 @@ _NUMERO_SUELTO = re.compile(
 _DECRETO = re.compile(r"\b(?:d\.?\s?s\.?|decreto(?:\s+supremo)?)\s*(?:n[°º.]?\s*)?(\d{1,4})\b", re.IGNORECASE)
 _REGLAMENTO_SEIA = re.compile(r"\breglamento\s+del?\s+(seia|sistema\s+de\s+evaluaci[oó]n)", re.IGNORECASE)
 _LEY_BASES = re.compile(r"\bley\s+(de\s+)?bases(\s+generales)?\s+del\s+medio\s+ambiente", re.IGNORECASE)
+# Las otras leyes del corpus por el nombre con que se las conoce («la ley marco de cambio climático»).
+_LEYES_POR_SU_NOMBRE = (
+    (re.compile(r"\bley\s+marco\s+(de|sobre|del)\s+cambio\s+clim[aá]tico", re.IGNORECASE), "Ley 21.455"),
+    (
+        re.compile(
+            r"\bley\s+(org[aá]nica\s+)?de\s+la\s+superintendencia\s+del\s+medio\s+ambiente|\blosma\b",
+            re.IGNORECASE,
+        ),
+        "Ley 20.417",
+    ),
+    (
+        re.compile(r"\bley\s+(que\s+crea\s+los\s+|de\s+(los\s+)?)tribunales\s+ambientales", re.IGNORECASE),
+        "Ley 20.600",
+    ),
+    (
+        re.compile(r"\bley\s+(del\s+servicio\s+)?de\s+biodiversidad|\bley\s+(del\s+)?sbap\b", re.IGNORECASE),
+        "Ley 21.600",
+    ),
+)
 _ARTICULO = re.compile(rf"\bart(?:[íi]culo|\.)?\s*(\d{{1,3}})(?:\s*[°º])?(?:\s+{_SUFIJO})?\b", re.IGNORECASE)
 _LETRA = re.compile(r"\b(?:letra|literal)\s+([a-zñ])\b\)?", re.IGNORECASE)
 _LETRA_TRAS_ARTICULO = re.compile(
@@ -59,6 +78,7 @@ def extraer_referencias(consulta: str) -> Referencias:
         normas.append("DS 40")
     if _LEY_BASES.search(consulta):
         normas.append("Ley 19.300")
+    normas.extend(sigla for patron, sigla in _LEYES_POR_SU_NOMBRE if patron.search(consulta))
     articulo = ""
     if en_articulo := _ARTICULO.search(consulta):
         sufijo = (en_articulo.group(2) or "").lower().replace("quater", "quáter")

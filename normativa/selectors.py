@@ -138,8 +138,15 @@ def cita_de(fragmento: FragmentoLegal) -> str:
         return ", ".join(partes)
     cita = f"{norma.sigla}, Art. {fragmento.articulo}{' transitorio' if fragmento.transitorio else ''}"
     if fragmento.letra:
-        cita += f", literal {fragmento.letra}" if "." in fragmento.letra else f", letra {fragmento.letra})"
+        cita += f", {nombre_de_la_division(fragmento.letra)}"
     return cita
+
+
+def nombre_de_la_division(letra: str, *, punto: str = "literal") -> str:
+    """Cómo se nombra una parte del artículo: «letra i)», «número 2)» o, con `punto`, «literal i.1»."""
+    if "." in letra:
+        return f"{punto} {letra}"
+    return f"número {letra})" if letra.isdigit() else f"letra {letra})"
 
 
 def url_de(fragmento: FragmentoLegal) -> str:

@@ -166,7 +166,7 @@ def cita_de_fundamento(f: Fundamento) -> str:
     cita = f"{f['norma']}, Art. {f['articulo']}"
     letra = f.get("letra") or ""
     if letra:
-        cita += f", literal {letra}" if "." in letra else f", letra {letra})"
+        cita += f", {normativa.nombre_de_la_division(letra)}"
     return cita
 
 

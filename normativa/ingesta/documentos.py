@@ -27,6 +27,7 @@ from normativa.parsers import (
     parsear_y_fragmentar,
 )
 from normativa.parsers.base import Fragmento
+from normativa.selectors import nombre_de_la_division
 from normativa.signals import version_ingerida
 
 Progreso = Callable[[str, int, int], None]
@@ -276,9 +277,7 @@ def _breadcrumb(norma: Norma, fragmento: Fragmento) -> str:
     if fragmento.articulo:
         partes.append(f"Artículo {fragmento.articulo}{' transitorio' if fragmento.transitorio else ''}")
     if fragmento.letra:
-        partes.append(
-            f"letra {fragmento.letra})" if "." not in fragmento.letra else f"numeral {fragmento.letra}"
-        )
+        partes.append(nombre_de_la_division(fragmento.letra, punto="numeral"))
     if norma.tipo == Norma.Tipo.GUIA:
         partes[1:1] = [norma.nombre]
     return " › ".join(partes)[:1000]

@@ -3,14 +3,15 @@
 Cada parser lee un formato (XML de BCN, PDF de LeyChile, Markdown, PDF de guía) y devuelve un
 `DocumentoParseado`: artículos con su jerarquía (leyes) o secciones con su encabezado (guías).
 `fragmentar()` convierte eso en fragmentos: un artículo entero, más uno por cada letra y por cada
-numeral («i.1», «i.5.2») si los tiene; las secciones largas de guías se parten en párrafos
-conservando el encabezado en cada trozo.
+numeral («i.1», «i.5.2») si los tiene —o, si no tiene letras, uno por cada número: «1)», «2.-»—; las
+secciones largas de guías se parten en párrafos conservando el encabezado en cada trozo.
 """
 
 from __future__ import annotations
 
 import re
 from collections import Counter
+from collections.abc import Callable
 from dataclasses import dataclass, field, replace
 from datetime import date
 
@@ -148,6 +149,12 @@ _LETRA = re.compile(rf"^([a-zñ](?:\s+{_SUFIJO})?)\)\s", re.IGNORECASE)
 _NUMERAL = re.compile(r"^([a-zñ](?:\.\d+){1,3})\.?\s")
 # Letras dentro de un párrafo largo (Markdown que juntó las letras en una línea).
 _LETRA_EN_LINEA = re.compile(rf"(?:(?<=^)|(?<=[.;:]\s))([a-zñ](?:\s+{_SUFIJO})?)\)\s")
+# Número al inicio de un párrafo: «1)», «2.-», «3.» (las competencias de un tribunal, las clases de
+# infracción con sus letras adentro), o dentro de uno, tras el punto del anterior («… del artículo 32.
+# 2) Área protegida: …», como junta la BCN las definiciones numeradas).
+_NUMERO = re.compile(r"^(\d{1,2})(?:\)|\.-|\.)\s")
+_FUERA_DE_LA_LISTA = re.compile(r"^[«\"]?[A-ZÁÉÍÓÚÑ]")
+_NUMERO_EN_LINEA = re.compile(r"(?:(?<=^)|(?<=[.;:]\s))(\d{1,2})\)\s")
 
 MAXIMO_SECCION = 1400
 
@@ -177,7 +184,7 @@ MAXIMO_CONTEXTO = 500
 # Artículo de definiciones («Para todos los efectos legales, se entenderá por:») y su término
 # definido en cada letra («e) Daño Ambiental: toda pérdida…»).
 _DEFINICIONES = re.compile(r"entender[áa]\s+por", re.IGNORECASE)
-_TERMINO = re.compile(r"^[a-zñ](?:\s+bis)?\)\s*([^:]{3,90}):")
+_TERMINO = re.compile(r"^(?:[a-zñ](?:\s+bis)?|\d{1,2})\)\s*([^:]{3,90}):")
 
 
 def es_modificatorio(texto: str) -> bool:
@@ -197,7 +204,8 @@ def _fragmentos_de_articulo(articulo: Articulo) -> list[Fragmento]:
         transitorio=articulo.transitorio,
         modificatorio=es_modificatorio(articulo.texto),
     )
-    letras = _letras(articulo.texto)
+    # los números de un artículo que modifica otra ley son los cambios que introduce, no partes suyas
+    letras = _divisiones(articulo.texto, con_numeros=not plantilla.modificatorio)
     if not letras:
         return [plantilla]
     # Una letra sola no dice de qué se trata: «i) Proyectos de desarrollo minero…» significa
@@ -238,31 +246,57 @@ def _acotar(texto: str, maximo: int = MAXIMO_CONTEXTO) -> str:
     return texto[:maximo].rsplit(" ", 1)[0] + " …"
 
 
-def _letras(texto: str) -> list[tuple[str, str]]:
-    """Devuelve (letra, texto) de cada letra enumerada del artículo, en orden."""
+def _divisiones(texto: str, *, con_numeros: bool = True) -> list[tuple[str, str]]:
+    """Las letras del artículo (una por párrafo o, si menos de dos abren párrafo, juntas en uno); si no
+    tiene, sus números («1)», «2.-»), que pueden llevar letras adentro (las infracciones gravísimas, a)
+    a g); las graves, a) a g)…); y si tampoco, las letras juntas en un párrafo aunque otras abran uno."""
     parrafos = texto.split("\n")
-    if sum(1 for p in parrafos if _LETRA.match(p)) < 2:
-        parrafos = _separar_letras_en_linea(parrafos)
+    en_linea = _separar_en_linea(parrafos, _LETRA_EN_LINEA)
+    letras = _bloques(
+        parrafos if sum(1 for p in parrafos if _LETRA.match(p)) >= 2 else en_linea, _LETRA, _es_siguiente
+    )
+    if letras or not con_numeros:
+        return letras
+    numeros = _bloques(parrafos, _NUMERO, _es_siguiente_numero) or _bloques(
+        _separar_en_linea(parrafos, _NUMERO_EN_LINEA), _NUMERO, _es_siguiente_numero
+    )
+    if numeros:
+        # lo que sigue a la lista es del artículo, no de su último número («5) La fecha hasta…» y luego
+        # «La emisión de estos avisos deberá ser acreditada…»): un párrafo que no es una letra del número
+        ultimo, texto_ultimo = numeros[-1]
+        lineas = texto_ultimo.split("\n")
+        fin = next(
+            (i for i, linea in enumerate(lineas[1:], start=1) if _FUERA_DE_LA_LISTA.match(linea)), None
+        )
+        return [*numeros[:-1], (ultimo, "\n".join(lineas[:fin]))]
+    return _bloques(en_linea, _LETRA, _es_siguiente)
+
+
+def _bloques(
+    parrafos: list[str], patron: re.Pattern[str], siguiente: Callable[[str, str | None], bool]
+) -> list[tuple[str, str]]:
+    """(división, texto) de cada división enumerada con `patron` al inicio de un párrafo, en orden: una
+    que no sigue a la anterior (una cita «letra c)» o «número 2)») es parte del texto de la anterior."""
     bloques: list[tuple[str, list[str]]] = []
     esperado: str | None = None
     for parrafo in parrafos:
-        coincidencia = _LETRA.match(parrafo)
-        if coincidencia and _es_siguiente(coincidencia.group(1), esperado, bloques):
-            letra = re.sub(r"\s+", " ", coincidencia.group(1).lower())
-            bloques.append((letra, [parrafo]))
-            esperado = letra
+        coincidencia = patron.match(parrafo)
+        if coincidencia and siguiente(coincidencia.group(1), esperado):
+            division = re.sub(r"\s+", " ", coincidencia.group(1).lower())
+            bloques.append((division, [parrafo]))
+            esperado = division
         elif bloques:
             bloques[-1][1].append(parrafo)
     if len(bloques) < 2:
         return []
-    return [(letra, "\n".join(lineas)) for letra, lineas in bloques]
+    return [(division, "\n".join(lineas)) for division, lineas in bloques]
 
 
-def _separar_letras_en_linea(parrafos: list[str]) -> list[str]:
+def _separar_en_linea(parrafos: list[str], patron: re.Pattern[str]) -> list[str]:
     resultado: list[str] = []
     for parrafo in parrafos:
-        cortes = [m.start() for m in _LETRA_EN_LINEA.finditer(parrafo) if m.start() > 0]
-        if len(cortes) < 1 or not _LETRA_EN_LINEA.search(parrafo[: cortes[0] + 3]):
+        cortes = [m.start() for m in patron.finditer(parrafo) if m.start() > 0]
+        if len(cortes) < 1 or not patron.search(parrafo[: cortes[0] + 3]):
             resultado.append(parrafo)
             continue
         inicio = 0
@@ -273,7 +307,7 @@ def _separar_letras_en_linea(parrafos: list[str]) -> list[str]:
     return resultado
 
 
-def _es_siguiente(letra: str, anterior: str | None, bloques: list[tuple[str, list[str]]]) -> bool:
+def _es_siguiente(letra: str, anterior: str | None) -> bool:
     """Acepta «a)» para empezar y luego solo letras que avanzan (evita citas como «letra c)»)."""
     letra = re.sub(r"\s+", " ", letra.lower())
     if anterior is None:
@@ -281,7 +315,12 @@ def _es_siguiente(letra: str, anterior: str | None, bloques: list[tuple[str, lis
     base, base_anterior = letra.split(" ")[0], anterior.split(" ")[0]
     if base == base_anterior:
         return letra != anterior and " " in letra
-    return _orden_letra(base) == _orden_letra(base_anterior) + 1
+    # hay leyes que saltan la «ñ» (Ley 21.455, Art. 3: «n)» y luego «o)»)
+    return _orden_letra(base) == _orden_letra(base_anterior) + 1 or (base_anterior, base) == ("n", "o")
+
+
+def _es_siguiente_numero(numero: str, anterior: str | None) -> bool:
+    return int(numero) == (int(anterior) if anterior else 0) + 1
 
 
 def _orden_letra(letra: str) -> int:

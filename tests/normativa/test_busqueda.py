@@ -133,6 +133,10 @@ def test_una_consulta_invalida_da_un_error_en_espanol(argumentos, mensaje):
         # el término definido con su complemento («de un EIA», «de contaminación»)
         ("¿Qué es la línea de base de un EIA?", "Ley 19.300, Art. 2, letra l)"),
         ("¿Qué es un plan de prevención de contaminación?", "Ley 19.300, Art. 2, letra v)"),
+        # las definiciones numeradas de la ley del Servicio de Biodiversidad y las de la ley de cambio
+        # climático, que la BCN junta en un párrafo
+        ("¿Qué es un área protegida privada?", "Ley 21.600, Art. 3, número 4)"),
+        ("¿Qué se entiende por carbono azul?", "Ley 21.455, Art. 3, letra d)"),
     ],
 )
 def test_una_pregunta_por_una_definicion_trae_primero_la_letra_que_la_define(pregunta, cita):
@@ -140,6 +144,14 @@ def test_una_pregunta_por_una_definicion_trae_primero_la_letra_que_la_define(pre
 
     assert busqueda.referencias.termino_definido
     assert busqueda.resultados[0].cita == cita, citas(busqueda)
+
+
+def test_la_competencia_de_un_tribunal_se_encuentra_en_su_numero_del_articulo_que_las_enumera():
+    busqueda = buscar_normativa(
+        consulta="¿Qué tribunal conoce de una demanda para reparar el medio ambiente dañado?"
+    )
+
+    assert busqueda.resultados[0].cita == "Ley 20.600, Art. 17, número 2)", citas(busqueda)
 
 
 def test_una_letra_se_encuentra_por_el_sentido_que_le_da_su_articulo():

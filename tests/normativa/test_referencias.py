@@ -16,6 +16,11 @@ from normativa.referencias import extraer_referencias
         ("umbral del literal i.5.2", ("DS 40",), "3", "i.5.2"),
         ("reglamento del SEIA, art 26", ("DS 40",), "26", ""),
         ("ley de bases generales del medio ambiente", ("Ley 19.300",), "", ""),
+        # las otras leyes del corpus por su nombre
+        ("¿Qué pide la ley marco de cambio climático a las faenas?", ("Ley 21.455",), "", ""),
+        ("¿Cuándo prescribe una infracción según la LOSMA?", ("Ley 20.417",), "", ""),
+        ("la ley que crea los tribunales ambientales, art. 17", ("Ley 20.600",), "17", ""),
+        ("¿Qué sanciona la ley del Servicio de Biodiversidad?", ("Ley 21.600",), "", ""),
         ("¿qué es una DIA?", (), "", ""),
     ],
 )

@@ -19,7 +19,7 @@ from normativa.parsers import (
     markdown,
     parsear_archivo,
 )
-from normativa.parsers.base import es_modificatorio
+from normativa.parsers.base import Fragmento, es_modificatorio
 
 FUENTES = CORPUS / "fuentes"
 BCN = Path(__file__).resolve().parents[2] / "fixtures" / "bcn"
@@ -223,6 +223,62 @@ def test_un_articulo_con_letras_se_busca_por_su_indice_y_no_por_su_texto_complet
     assert len(articulo_3.texto_busqueda) < 5_000
     assert "i) Proyectos de desarrollo minero" in articulo_3.texto_busqueda
     assert all(not f.texto_busqueda for f in fragmentos if f.letra)
+
+
+def _de_la_ley(nombre: str) -> list[Fragmento]:
+    return fragmentar(markdown.parsear((FUENTES / nombre).read_text()))
+
+
+def test_las_definiciones_numeradas_en_un_solo_parrafo_dan_un_fragmento_por_numero_con_su_termino():
+    definiciones = [
+        f for f in _de_la_ley("ley_21600_legalize-cl_CL-1195666.md") if f.articulo == "3" and f.letra
+    ]
+
+    assert [f.letra for f in definiciones] == [str(n) for n in range(1, 35)]
+    privada = next(f for f in definiciones if f.letra == "4")
+    assert privada.termino_definido == "Área protegida privada"
+    assert privada.texto.startswith("4) Área protegida privada: área protegida creada en espacios")
+    assert "5) Biodiversidad" not in privada.texto
+    assert next(f for f in definiciones if f.letra == "31").termino_definido == "Sitio prioritario"
+
+
+def test_las_letras_juntas_en_un_parrafo_se_separan_aunque_otra_abra_parrafo_y_la_ley_salte_la_enie():
+    definiciones = [
+        f for f in _de_la_ley("ley_21455_legalize-cl_CL-1177286.md") if f.articulo == "3" and f.letra
+    ]
+
+    # la «m)» abre párrafo y las demás van juntas; tras la «n)» sigue la «o)»
+    assert [f.letra for f in definiciones] == list("abcdefghijklmnopqrstuvwx")
+    assert next(f for f in definiciones if f.letra == "d").termino_definido == "Carbono azul"
+    assert next(f for f in definiciones if f.letra == "x").termino_definido == "Zona costera"
+
+
+def test_los_numeros_de_un_articulo_llevan_sus_letras_y_lo_que_sigue_a_la_lista_queda_en_el_articulo():
+    fragmentos = _de_la_ley("ley_21600_legalize-cl_CL-1195666.md")
+    sanciones = {f.letra: f for f in fragmentos if f.articulo == "120"}
+
+    assert list(sanciones) == ["", "1", "2", "3"]
+    assert "a) Multa de hasta 15.000 unidades tributarias mensuales" in sanciones["1"].texto
+    assert "d) Prohibición temporal de ingreso a las áreas protegidas, entre cinco y quince años" in (
+        sanciones["1"].texto
+    )
+    # los criterios para determinar la sanción siguen a la lista: no son de las infracciones leves
+    assert "criterios" not in sanciones["3"].texto and "criterios" in sanciones[""].texto
+    assert "1. En el caso de las infracciones gravísimas" in sanciones[""].texto_busqueda
+
+
+def test_los_numeros_de_un_articulo_que_modifica_otra_ley_no_se_separan():
+    fragmentos = _de_la_ley("ley_21600_legalize-cl_CL-1195666.md")
+
+    assert not [f for f in fragmentos if f.articulo == "150" and f.letra]
+
+
+def test_las_competencias_del_tribunal_ambiental_son_un_fragmento_por_numero():
+    fragmentos = _de_la_ley("ley_20600_legalize-cl_CL-1041361.md")
+    competencias = {f.letra: f.texto for f in fragmentos if f.articulo == "17" and f.letra}
+
+    assert list(competencias) == [str(n) for n in range(1, 12)]
+    assert competencias["2"].startswith("2) Conocer de las demandas para obtener la reparación")
 
 
 @pytest.mark.parametrize(
