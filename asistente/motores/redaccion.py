@@ -28,9 +28,12 @@ from asistente.turno.memoria import terminos
 from config.texto import sin_tildes
 from normativa.busqueda.ajenas import nucleo_de_la_pregunta, preguntas_de
 from normativa.busqueda.familias import (
+    CERCA_DEL_TIEMPO,
     EN_PALABRAS,
     PERIODICIDAD,
+    PREFIJO_DE_ACCION,
     Aspecto,
+    acciones_del_plazo,
     aspectos_de,
     contados,
     de_otra_categoria,
@@ -40,6 +43,7 @@ from normativa.busqueda.familias import (
     pide_plazo,
     tiene_tiempo,
 )
+from normativa.glosario import nombrar_siglas
 from normativa.oraciones import continua_la_anterior, oraciones_de
 
 MAXIMO_FUENTES = 3
@@ -452,11 +456,21 @@ def _ventana_contigua(
     return ("… " if mejor else "") + ventana + (" …" if mejor + maximo < len(palabras) else "")
 
 
+_CUANTOS = (
+    r"(?:\d+|un|una|dos|tres|cuatro|cinco|seis|siete|ocho|nueve|diez|once|doce|quince|veinte|treinta"
+    r"|cuarenta|cincuenta|sesenta|noventa|ciento veinte|ciento ochenta)"
+)
+# «treinta o sesenta días» es un plazo con dos valores: cuál rige lo dice lo que sigue («según se trate
+# de una Declaración o un Estudio»)
 _TIEMPO_DICHO = re.compile(
-    r"(?<![\d:.,])\b(?:(?:\d+|un|una|dos|tres|cuatro|cinco|seis|siete|ocho|nueve|diez|once|doce|quince|veinte|treinta"
-    r"|cuarenta|cincuenta|sesenta|noventa|ciento veinte|ciento ochenta)(?: \(\d+\))? "
+    rf"(?<![\d:.,])\b(?:(?:{_CUANTOS} o )?{_CUANTOS}(?: \(\d+\))? "
     r"(?:días|meses|años|horas)(?: hábiles| corridos)?)",
     re.IGNORECASE,
+)
+# «…, según se trate de una Declaración o un Estudio de Impacto Ambiental»
+_SEGUN_EL_INSTRUMENTO = re.compile(
+    r"^[^.;]{0,80}?segun se trate de (?:una |un |la |el )?(declaracion|estudio)\w*"
+    r"(?: de impacto ambiental)? o (?:de )?(?:una |un |la |el )?(declaracion|estudio)"
 )
 _CIFRA_DICHA = re.compile(
     r"\b(?:\d[\d.,]*|" + EN_PALABRAS + r")(?: \([\d.,]+\))? ?"
@@ -497,16 +511,38 @@ def hecho_preguntado(pregunta: str, oracion: str) -> str:
     # el plazo de una ampliación responde solo si se pregunta por ella («¿hasta cuánto se puede
     # ampliar?»), no si se pregunta por el plazo y además si se amplía
     ampliacion = _pide_la_ampliacion(la_que_pide)
-    _, mejor = max(
+    # y el plazo de lo que se hace en él («¿en qué plazo debe resolver…?»: el de «resolverá», no el de
+    # reclamar de lo resuelto)
+    accion = acciones_del_plazo(la_que_pide) if patron is _TIEMPO_DICHO else frozenset()
+    oracion_del_hecho, mejor = max(
         con_el_hecho,
         key=lambda par: (
             nombra_ampliacion(_alrededor(par[0], par[1], CERCA)) == ampliacion,
+            bool(accion & _comienzos(_alrededor(par[0], par[1], CERCA_DEL_TIEMPO))),
             _palabras_de_la(la_que_pide, _alrededor(par[0], par[1])),
             _palabras_de_la(la_que_pide, par[0]),
             _palabras_de_la(pregunta, par[0]),
         ),
     )
-    return _mayuscula(mejor.group(0))
+    return _mayuscula(_el_que_rige(mejor.group(0), oracion_del_hecho[mejor.end() :], pregunta))
+
+
+def _comienzos(texto: str) -> set[str]:
+    return {p[:PREFIJO_DE_ACCION] for p in re.findall(r"[a-zñ]{4,}", sin_tildes(texto).lower())}
+
+
+def _el_que_rige(hecho: str, despues: str, pregunta: str) -> str:
+    """De «treinta o sesenta días, según se trate de una Declaración o un Estudio», el del instrumento
+    por el que se pregunta («Sesenta días» si pregunta por un Estudio); si no nombra uno, los dos."""
+    alternativa = re.match(rf"({_CUANTOS}) o ({_CUANTOS})(.*)$", hecho, re.IGNORECASE)
+    segun = _SEGUN_EL_INSTRUMENTO.match(sin_tildes(despues).lower())
+    if not alternativa or not segun:
+        return hecho
+    nombrados = {i for i in ("declaracion", "estudio") if i in sin_tildes(nombrar_siglas(pregunta)).lower()}
+    if len(nombrados) != 1:
+        return hecho
+    cual = 1 if segun.group(1) in nombrados else 2
+    return f"{alternativa.group(cual)}{alternativa.group(3)}"
 
 
 ALREDEDOR = 8  # palabras a cada lado de un hecho que dicen de qué es

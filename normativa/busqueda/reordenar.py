@@ -54,7 +54,15 @@ from django.db import connection
 from django.db.models import Q
 
 from config.texto import sin_tildes
-from normativa.busqueda.familias import ASPECTOS, FAMILIAS, RAICES_DE_PLAZO, aspectos_de, tiene_tiempo
+from normativa.busqueda.familias import (
+    ASPECTOS,
+    FAMILIAS,
+    RAICES_DE_PLAZO,
+    acciones_del_plazo,
+    aspectos_de,
+    cerca_del_tiempo,
+    tiene_tiempo,
+)
 from normativa.glosario import NORMA_DEL_ORGANO, normas_de_los_organos
 from normativa.models import FragmentoLegal, Norma
 from normativa.oraciones import (
@@ -176,6 +184,7 @@ def reordenar(
     pide_plazo = "plazo" in familias
     pide = aspectos_de(consulta_texto)
     del_organo = normas_de_los_organos(consulta_texto)
+    accion = acciones_del_plazo(consulta_texto) if pide_plazo else frozenset()
     forma = {r for r in consulta if r in RAICES_DE_PLAZO} if pide_plazo else set()
     total_tema = math.fsum(idf[r] for r in consulta - forma) or 1.0
     candidatos = []
@@ -228,6 +237,15 @@ def reordenar(
                 continue
             if otra := next((o for o in puntuadas if aspecto.nombre in textos[o[3]].aspectos), None):
                 elegidas.append(otra)
+        # Y en una pregunta de plazo, la oración con el plazo de lo que se hace en él («¿en qué plazo
+        # debe resolver…?»: «La autoridad competente resolverá… en un plazo de treinta o sesenta días»),
+        # si las elegidas solo traen el de otro trámite del artículo (reclamar ante el Tribunal)
+        if (
+            accion
+            and not any(accion & textos[o[3]].cerca_del_tiempo for o in elegidas)
+            and (otra := next((o for o in puntuadas if accion & textos[o[3]].cerca_del_tiempo), None))
+        ):
+            elegidas.insert(1, otra)
         tema = max((o[4] for o in elegidas[:MAXIMO_ELEGIDAS]), default=0.0)
         cobertura_extracto = max((o[1] for o in elegidas[:MAXIMO_ELEGIDAS]), default=0.0)
         posiciones = sorted({o[2] for o in elegidas[:MAXIMO_ELEGIDAS]})
@@ -675,6 +693,11 @@ class _Texto:
     def aspectos(self) -> frozenset[str]:
         """Los aspectos (`familias.ASPECTOS`) que responde: el órgano, la consecuencia, la condición…"""
         return frozenset(a.nombre for a in ASPECTOS if a.respuesta.search(self.plegado))
+
+    @functools.cached_property
+    def cerca_del_tiempo(self) -> frozenset[str]:
+        """Lo que rodea sus expresiones de tiempo: de qué trámite es cada plazo."""
+        return cerca_del_tiempo(self.plegado) if self.tiempo else frozenset()
 
     @functools.cached_property
     def continua(self) -> bool:

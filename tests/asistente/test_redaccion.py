@@ -403,3 +403,28 @@ def test_la_cita_de_la_primera_fuente_no_pasa_de_cien_palabras_y_guarda_la_oraci
 
     assert "dentro de treinta días" in cita
     assert len(cita.split()) <= 100
+
+
+def test_de_un_plazo_con_dos_valores_segun_el_instrumento_va_primero_el_del_instrumento_preguntado():
+    alternativa = (
+        "El consejo resolverá el recurso en un plazo de veinte o cuarenta días, según se trate de una "
+        "Declaración o un Estudio de Impacto Ambiental."
+    )
+    assert hecho_preguntado("¿En qué plazo se resuelve el recurso contra un EIA?", alternativa) == (
+        "Cuarenta días"
+    )
+    assert (
+        hecho_preguntado("¿En qué plazo se resuelve el recurso contra una DIA?", alternativa) == "Veinte días"
+    )
+    # sin instrumento en la pregunta, los dos
+    assert hecho_preguntado("¿En qué plazo se resuelve el recurso?", alternativa) == "Veinte o cuarenta días"
+
+
+def test_el_plazo_que_va_primero_es_el_de_lo_que_se_hace_en_el_aunque_lejos_del_plazo():
+    dos_plazos = (
+        "El consejo resolverá, mediante acuerdo fundado, en un plazo fatal de cuarenta días. De lo resuelto "
+        "mediante dicho acuerdo se podrá recurrir, dentro del plazo de diez días, ante la Corte."
+    )
+    assert hecho_preguntado("¿En qué plazo debe resolver el consejo el recurso?", dos_plazos) == (
+        "Cuarenta días"
+    )

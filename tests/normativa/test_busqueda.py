@@ -154,6 +154,19 @@ def test_la_competencia_de_un_tribunal_se_encuentra_en_su_numero_del_articulo_qu
     assert busqueda.resultados[0].cita == "Ley 20.600, Art. 17, número 2)", citas(busqueda)
 
 
+def test_el_extracto_de_una_pregunta_de_plazo_trae_el_plazo_de_lo_que_se_hace_en_el():
+    # el artículo trae también el plazo para reclamar de lo resuelto, con más palabras de la pregunta
+    busqueda = buscar_normativa(
+        consulta="¿En qué plazo debe resolver el Comité de Ministros la reclamación contra un EIA rechazado?"
+    )
+
+    primero = busqueda.resultados[0]
+    assert (primero.norma, primero.articulo) == ("Ley 19.300", "20"), citas(busqueda)
+    assert "resolverá, mediante resolución fundada, en un plazo fatal de treinta o sesenta días" in (
+        primero.oracion
+    )
+
+
 def test_una_letra_se_encuentra_por_el_sentido_que_le_da_su_articulo():
     busqueda = buscar_normativa(
         consulta="¿Cuándo una mina tiene que entrar al sistema de evaluación ambiental?"

@@ -4,10 +4,12 @@ import pytest
 from pgvector.django import CosineDistance
 
 from normativa.busqueda.familias import (
+    acciones_del_plazo,
     afin,
     anclas,
     anclas_por_cercania,
     aspectos_de,
+    cerca_del_tiempo,
     de_otra_categoria,
     familias_de,
     tiene_tiempo,
@@ -175,3 +177,26 @@ def test_el_responsable_del_proyecto_no_es_una_consecuencia_y_la_responsabilidad
         "el responsable del proyecto podra presentar una nueva declaracion"
     )
     assert consecuencia.respuesta.search("se presume legalmente la responsabilidad del autor del dano")
+
+
+@pytest.mark.parametrize(
+    ("pregunta", "acciones"),
+    [
+        ("¿En qué plazo debe resolver el consejo la apelación?", {"resolv"}),
+        ("¿Qué plazo tiene el titular para pronunciarse sobre el informe?", {"pronun"}),
+        # lo que aclara una sigla no es lo que se hace
+        ("¿Cuánto tiempo tiene el SEA (Servicio de Evaluación Ambiental) para evaluar?", {"evalua"}),
+        ("¿Qué es una declaración?", set()),
+    ],
+)
+def test_lo_que_se_hace_en_el_plazo_preguntado_es_el_verbo_que_sigue_a_la_pregunta(pregunta, acciones):
+    assert acciones_del_plazo(pregunta) == acciones
+
+
+def test_lo_que_rodea_un_plazo_dice_de_que_tramite_es():
+    cerca = cerca_del_tiempo(
+        "La autoridad resolverá, mediante resolución fundada, en un plazo de sesenta días."
+    )
+
+    assert {"resolv", "resolu", "sesent"} <= cerca
+    assert cerca_del_tiempo("La autoridad resolverá fundadamente.") == frozenset()
