@@ -19,7 +19,7 @@ _NUMERO_SUELTO = re.compile(
 _DECRETO = re.compile(r"\b(?:d\.?\s?s\.?|decreto(?:\s+supremo)?)\s*(?:n[°º.]?\s*)?(\d{1,4})\b", re.IGNORECASE)
 _REGLAMENTO_SEIA = re.compile(r"\breglamento\s+del?\s+(seia|sistema\s+de\s+evaluaci[oó]n)", re.IGNORECASE)
 _LEY_BASES = re.compile(r"\bley\s+(de\s+)?bases(\s+generales)?\s+del\s+medio\s+ambiente", re.IGNORECASE)
-# Las otras leyes del corpus por el nombre con que se las conoce («la ley marco de cambio climático»).
+# Las otras leyes del corpus por el nombre con que se las conoce («la ley marco sobre cambio climático»).
 _LEYES_POR_SU_NOMBRE = (
     (re.compile(r"\bley\s+marco\s+(de|sobre|del)\s+cambio\s+clim[aá]tico", re.IGNORECASE), "Ley 21.455"),
     (

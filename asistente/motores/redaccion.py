@@ -468,7 +468,7 @@ _TIEMPO_DICHO = re.compile(
     re.IGNORECASE,
 )
 # «…, según se trate de una Declaración o un Estudio de Impacto Ambiental»
-_SEGUN_EL_INSTRUMENTO = re.compile(
+_CUAL_RIGE = re.compile(
     r"^[^.;]{0,80}?segun se trate de (?:una |un |la |el )?(declaracion|estudio)\w*"
     r"(?: de impacto ambiental)? o (?:de )?(?:una |un |la |el )?(declaracion|estudio)"
 )
@@ -535,7 +535,7 @@ def _el_que_rige(hecho: str, despues: str, pregunta: str) -> str:
     """De «treinta o sesenta días, según se trate de una Declaración o un Estudio», el del instrumento
     por el que se pregunta («Sesenta días» si pregunta por un Estudio); si no nombra uno, los dos."""
     alternativa = re.match(rf"({_CUANTOS}) o ({_CUANTOS})(.*)$", hecho, re.IGNORECASE)
-    segun = _SEGUN_EL_INSTRUMENTO.match(sin_tildes(despues).lower())
+    segun = _CUAL_RIGE.match(sin_tildes(despues).lower())
     if not alternativa or not segun:
         return hecho
     nombrados = {i for i in ("declaracion", "estudio") if i in sin_tildes(nombrar_siglas(pregunta)).lower()}

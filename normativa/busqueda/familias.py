@@ -273,7 +273,12 @@ RAICES_DE_PLAZO = frozenset(
 # «¿cuánto…?», «¿qué monto…?», «¿qué umbral?», el máximo o el mínimo de una multa: pide una cifra.
 _PIDE_CIFRA = re.compile(
     r"\bcuant[oa]s?\b(?! (tiempo|dias|meses|anos|demora|tarda|dura))|\bmonto\b|\bumbral\b"
-    r"|\b(maxim|minim)[oa]s?\b"
+    # «como mínimo», «lo máximo posible» no piden una cifra: dicen cuánto de algo se pide
+    r"|(?<!como )(?<!lo )\b(maxim|minim)[oa]s?\b"
+)
+# «¿qué criterios considera para determinar el monto…?» pide la lista de criterios, no el monto
+_PIDE_LOS_CRITERIOS = re.compile(
+    r"\b(criterios?|circunstancias?|factores|elementos)\b.*\bmonto\b|\bcomo se (determina|calcula|fija)"
 )
 
 
@@ -284,7 +289,8 @@ def _plano(texto: str) -> str:
 
 def pide_cifra(consulta: str) -> bool:
     """Indica si la consulta pide una cifra: un monto, un umbral, un máximo."""
-    return bool(_PIDE_CIFRA.search(_plano(consulta)))
+    normal = _plano(consulta)
+    return bool(_PIDE_CIFRA.search(normal)) and not _PIDE_LOS_CRITERIOS.search(normal)
 
 
 def pide_plazo(consulta: str) -> bool:

@@ -85,8 +85,11 @@ def _instituciones(texto: str) -> frozenset[str]:
     )
 
 
+# Una cifra: un número que no es el de una lista («2.-», «4)») ni el de una norma o un artículo
+# («artículo 36», «Ley Nº 19.300»), o uno en palabras («diez mil»; «una» es también un artículo).
 _CIFRA = re.compile(
-    r"\d|\b(un|una|dos|tres|cuatro|cinco|seis|siete|ocho|nueve|diez|veinte|treinta|cien|mil)\b"
+    r"(?<!articulo )(?<!articulos )(?<!ley )(?<!ds )(?<!nº )(?<!n° )(?<![\w.,])\d+(?:[.,]\d+)*(?![\d)]|\.-)"
+    r"|\b(dos|tres|cuatro|cinco|seis|siete|ocho|nueve|diez|veinte|treinta|cien|mil)\b"
 )
 
 

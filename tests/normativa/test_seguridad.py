@@ -372,3 +372,31 @@ def test_lo_que_rige_en_una_region_lo_responde_el_articulo_que_la_nombra():
 
     assert "no nombra la región" in seguridad_de(pregunta, busqueda(general)).motivo
     assert seguridad_de(pregunta, busqueda(regional)).nivel == "bastante"
+
+
+def test_el_numero_de_una_lista_o_de_un_articulo_no_es_la_cifra_que_pide_la_pregunta():
+    clases = resultado(
+        "Las infracciones se clasificarán en gravísimas, graves y leves. 1.- Son infracciones gravísimas las "
+        "que infrinjan el artículo 10 de la ley Nº 19.300. 2.- Son graves las demás."
+    )
+    con_la_cifra = resultado(
+        "La infracción grave se sanciona con multa de hasta cinco mil unidades tributarias."
+    )
+
+    pregunta = "¿Cuál es la multa máxima de una infracción grave?"
+    assert seguridad_de(pregunta, busqueda(clases)).nivel == "poco"
+    assert seguridad_de(pregunta, busqueda(con_la_cifra)).nivel == "bastante"
+
+
+def test_los_criterios_para_fijar_el_monto_o_lo_que_se_pide_como_minimo_no_piden_una_cifra():
+    criterios = resultado(
+        "Para determinar la sanción se considerarán las siguientes circunstancias: a) la importancia del "
+        "daño causado; b) el beneficio económico obtenido con la infracción."
+    )
+    seguridad = seguridad_de(
+        "¿Qué criterios se consideran para fijar el monto de la multa?", busqueda(criterios)
+    )
+    assert seguridad.nivel != "poco" and "cifra" not in seguridad.motivo
+    contenido = resultado("La declaración deberá contener la descripción del proyecto y sus antecedentes.")
+    seguridad = seguridad_de("¿Qué debe contener como mínimo la declaración?", busqueda(contenido))
+    assert "cifra" not in seguridad.motivo
