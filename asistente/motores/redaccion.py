@@ -28,15 +28,14 @@ from asistente.turno.memoria import terminos
 from config.texto import sin_tildes
 from normativa.busqueda.ajenas import nucleo_de_la_pregunta, preguntas_de
 from normativa.busqueda.familias import (
-    CERCA_DEL_TIEMPO,
     EN_PALABRAS,
     PERIODICIDAD,
-    PREFIJO_DE_ACCION,
     Aspecto,
     acciones_del_plazo,
     aspectos_de,
     contados,
     de_otra_categoria,
+    hace_en_el_plazo,
     lo_que_se_cuenta,
     nombra_ampliacion,
     pide_cifra,
@@ -518,17 +517,13 @@ def hecho_preguntado(pregunta: str, oracion: str) -> str:
         con_el_hecho,
         key=lambda par: (
             nombra_ampliacion(_alrededor(par[0], par[1], CERCA)) == ampliacion,
-            bool(accion & _comienzos(_alrededor(par[0], par[1], CERCA_DEL_TIEMPO))),
+            bool(accion) and hace_en_el_plazo(accion, par[0]),
             _palabras_de_la(la_que_pide, _alrededor(par[0], par[1])),
             _palabras_de_la(la_que_pide, par[0]),
             _palabras_de_la(pregunta, par[0]),
         ),
     )
     return _mayuscula(_el_que_rige(mejor.group(0), oracion_del_hecho[mejor.end() :], pregunta))
-
-
-def _comienzos(texto: str) -> set[str]:
-    return {p[:PREFIJO_DE_ACCION] for p in re.findall(r"[a-zñ]{4,}", sin_tildes(texto).lower())}
 
 
 def _el_que_rige(hecho: str, despues: str, pregunta: str) -> str:

@@ -301,48 +301,52 @@ def pide_plazo(consulta: str) -> bool:
 # Lo que se hace en el plazo preguntado: el verbo en infinitivo que sigue a «¿qué plazo…?», «¿cuántos
 # días…?», «¿hasta cuándo…?» («… debe resolver el Comité», «… tiene la SMA para pronunciarse»); no el
 # órgano que lo hace, que la ley suele nombrar de otro modo («la autoridad competente resolverá»).
-_PIDE_EL_PLAZO = re.compile(r"\b(?:plazos?|cuant[oa]s?|cuando|hasta)\b((?:\s+\S+){0,8})")
-_INFINITIVO = re.compile(r"\b([a-zñ]{2,}(?:ar|er|ir))(?:se|lo|la|los|las)?\b")
+_PIDE_EL_PLAZO = re.compile(
+    r"\b(?:plazos?|cuant[oa]s? (?:dias|meses|anos|tiempo|horas)|hasta|dentro de cuanto)\b((?:\s+\S+){0,8})"
+)
+_INFINITIVO = re.compile(r"\b([a-zñ]{3,})(?:ar|er|ir)(?:se|lo|la|los|las)?\b")
 # verbos que solo acompañan, y palabras que terminan como un infinitivo sin serlo
 _AUXILIARES = frozenset(
     {
-        "tener", "deber", "poder", "haber", "estar", "hacer", "titular", "lugar", "particular", "similar",
-        "mayor", "menor", "anterior", "posterior", "superior", "inferior", "interior", "exterior",
+        "ten", "deb", "pod", "hab", "est", "hac", "titul", "lug", "particul", "simil", "may", "men",
+        "anteri", "posteri", "superi", "inferi", "interi", "exteri",
     }
 )  # fmt: skip
-PREFIJO_DE_ACCION = 6  # «resolv» (resolverá) no es «resolu» (resolución); «pronun» es pronunciarse
+
+
+RAIZ_LARGA = 6
 
 
 def acciones_del_plazo(consulta: str) -> frozenset[str]:
-    """Los comienzos (seis letras) de lo que se hace en el plazo que la consulta pide: «¿En qué plazo
-    debe resolver el Comité…?» → {resolv}; vacío si no pide un plazo o no dice qué se hace."""
+    """La raíz de lo que se hace en el plazo que la consulta pide (el infinitivo sin su terminación):
+    «¿En qué plazo debe resolver el Comité…?» → {resolv}, que está en «resolverá» y no en «resolución»;
+    «… hay que pagarla?» → {pag}, que está en «pague». Vacío si no pide un plazo o no dice qué se hace."""
     # sin lo que aclara una sigla: «SEA (Servicio de Evaluación Ambiental)»
     normal = re.sub(r"\([^)]*\)", " ", _plano(consulta).lower())
     if not pide_plazo(normal):
         return frozenset()
     return frozenset(
-        m.group(1)[:PREFIJO_DE_ACCION]
+        # una raíz larga se acorta: el participio de «interponer» es «interpuesto»
+        m.group(1)[:RAIZ_LARGA] if len(m.group(1)) > RAIZ_LARGA + 1 else m.group(1)
         for pedido in _PIDE_EL_PLAZO.finditer(normal)
         for m in _INFINITIVO.finditer(pedido.group(1))
         if m.group(1) not in _AUXILIARES
     )
 
 
-_UNIDAD_DE_TIEMPO = frozenset({"dia", "dias", "mes", "meses", "ano", "anos", "hora", "horas"})
-CERCA_DEL_TIEMPO = 12  # palabras a cada lado de «treinta días»: el verbo del trámite suele ir lejos
+_CLAUSULA = re.compile(r"(?<=[.;:])\s+")
 
 
-def cerca_del_tiempo(texto: str) -> frozenset[str]:
-    """Los comienzos (seis letras) de las palabras que rodean cada expresión de tiempo del texto: en
-    «La autoridad resolverá… en un plazo de sesenta días», «resolv» está junto al plazo."""
-    palabras = re.findall(r"[a-zñ0-9]+", _plano(texto).lower())
-    return frozenset(
-        cercana[:PREFIJO_DE_ACCION]
-        for i, palabra in enumerate(palabras)
-        if palabra in _UNIDAD_DE_TIEMPO
-        for cercana in palabras[max(0, i - CERCA_DEL_TIEMPO) : i + CERCA_DEL_TIEMPO + 1]
-        if len(cercana) >= 4
-    )
+def hace_en_el_plazo(acciones: frozenset[str], texto: str) -> bool:
+    """Si alguna cláusula del texto (entre puntos, puntos y comas o dos puntos) trae un plazo y una de
+    las `acciones`: «La autoridad competente resolverá… en un plazo fatal de treinta o sesenta días»
+    sí para {resolv}; «De lo resuelto… se podrá reclamar dentro del plazo de treinta días», no."""
+    for clausula in _CLAUSULA.split(_plano(texto).lower()):
+        if TIEMPO.search(clausula):
+            palabras = re.findall(r"[a-zñ]+", clausula)
+            if any(p.startswith(accion) for accion in acciones for p in palabras):
+                return True
+    return False
 
 
 # Una cifra en palabras es la secuencia entera («cinco mil», «ciento veinte mil»), no su última palabra.

@@ -60,7 +60,7 @@ from normativa.busqueda.familias import (
     RAICES_DE_PLAZO,
     acciones_del_plazo,
     aspectos_de,
-    cerca_del_tiempo,
+    hace_en_el_plazo,
     tiene_tiempo,
 )
 from normativa.glosario import NORMA_DEL_ORGANO, normas_de_los_organos
@@ -242,8 +242,8 @@ def reordenar(
         # si las elegidas solo traen el de otro trámite del artículo (reclamar ante el Tribunal)
         if (
             accion
-            and not any(accion & textos[o[3]].cerca_del_tiempo for o in elegidas)
-            and (otra := next((o for o in puntuadas if accion & textos[o[3]].cerca_del_tiempo), None))
+            and not any(hace_en_el_plazo(accion, o[3]) for o in elegidas)
+            and (otra := next((o for o in puntuadas if hace_en_el_plazo(accion, o[3])), None))
         ):
             elegidas.insert(1, otra)
         tema = max((o[4] for o in elegidas[:MAXIMO_ELEGIDAS]), default=0.0)
@@ -693,11 +693,6 @@ class _Texto:
     def aspectos(self) -> frozenset[str]:
         """Los aspectos (`familias.ASPECTOS`) que responde: el órgano, la consecuencia, la condición…"""
         return frozenset(a.nombre for a in ASPECTOS if a.respuesta.search(self.plegado))
-
-    @functools.cached_property
-    def cerca_del_tiempo(self) -> frozenset[str]:
-        """Lo que rodea sus expresiones de tiempo: de qué trámite es cada plazo."""
-        return cerca_del_tiempo(self.plegado) if self.tiempo else frozenset()
 
     @functools.cached_property
     def continua(self) -> bool:

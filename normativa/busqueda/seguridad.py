@@ -24,9 +24,11 @@ from typing import Literal
 from config.texto import sin_tildes
 from normativa.busqueda.ajenas import nucleo_de_la_pregunta
 from normativa.busqueda.familias import (
+    acciones_del_plazo,
     aspectos_de,
     categorias_de,
     contados,
+    hace_en_el_plazo,
     lo_que_se_cuenta,
     pide_ampliacion,
     pide_cifra,
@@ -172,6 +174,10 @@ def _duda_de_lo_citado(entera: str, pregunta: str, primero: Resultado, familias:
         return "el plazo que cito es de otro trámite del procedimiento; revise los otros citados"
     if solo_plazo_de_ampliacion(oracion) and not pide_ampliacion(pregunta):
         return "el plazo que cito es una ampliación o una etapa nueva; el plazo mismo puede ser otro"
+    if (accion := acciones_del_plazo(pregunta)) and not hace_en_el_plazo(accion, oracion):
+        # «¿qué plazo tiene el órgano para pronunciarse…?» no lo responde el plazo del titular para
+        # presentar lo que el órgano revisa, aunque la oración trate de lo mismo
+        return "el plazo que cito es de otra actuación que la que pregunta; revise los otros citados"
     return ""
 
 

@@ -9,9 +9,9 @@ from normativa.busqueda.familias import (
     anclas,
     anclas_por_cercania,
     aspectos_de,
-    cerca_del_tiempo,
     de_otra_categoria,
     familias_de,
+    hace_en_el_plazo,
     tiene_tiempo,
 )
 from normativa.embeddings import embeber_consulta
@@ -184,8 +184,11 @@ def test_el_responsable_del_proyecto_no_es_una_consecuencia_y_la_responsabilidad
     [
         ("¿En qué plazo debe resolver el consejo la apelación?", {"resolv"}),
         ("¿Qué plazo tiene el titular para pronunciarse sobre el informe?", {"pronun"}),
+        ("¿En qué plazo hay que pagarla?", {"pag"}),
         # lo que aclara una sigla no es lo que se hace
-        ("¿Cuánto tiempo tiene el SEA (Servicio de Evaluación Ambiental) para evaluar?", {"evalua"}),
+        ("¿Cuánto tiempo tiene el SEA (Servicio de Evaluación Ambiental) para evaluar?", {"evalu"}),
+        # «¿cuántos avisos…?» no pide un plazo aunque siga un «cuando»
+        ("¿Cuántos avisos hay que pasar cuando se ingresa?", set()),
         ("¿Qué es una declaración?", set()),
     ],
 )
@@ -193,10 +196,16 @@ def test_lo_que_se_hace_en_el_plazo_preguntado_es_el_verbo_que_sigue_a_la_pregun
     assert acciones_del_plazo(pregunta) == acciones
 
 
-def test_lo_que_rodea_un_plazo_dice_de_que_tramite_es():
-    cerca = cerca_del_tiempo(
-        "La autoridad resolverá, mediante resolución fundada, en un plazo de sesenta días."
+def test_el_plazo_de_lo_que_se_hace_es_el_de_la_clausula_que_lo_nombra():
+    dos_plazos = (
+        "La autoridad resolverá, mediante resolución fundada, en un plazo de sesenta días. De lo resuelto se "
+        "podrá reclamar dentro de diez días."
     )
-
-    assert {"resolv", "resolu", "sesent"} <= cerca
-    assert cerca_del_tiempo("La autoridad resolverá fundadamente.") == frozenset()
+    assert hace_en_el_plazo(frozenset({"resolv"}), dos_plazos)
+    assert not hace_en_el_plazo(
+        frozenset({"resolv"}), "De lo resuelto se podrá reclamar dentro de diez días."
+    )
+    # un participio irregular lleva la raíz acortada: «interponer» → «interp»
+    assert hace_en_el_plazo(
+        acciones_del_plazo("¿En qué plazo se puede interponer?"), "Será interpuesto en diez días."
+    )

@@ -400,3 +400,16 @@ def test_los_criterios_para_fijar_el_monto_o_lo_que_se_pide_como_minimo_no_piden
     contenido = resultado("La declaración deberá contener la descripción del proyecto y sus antecedentes.")
     seguridad = seguridad_de("¿Qué debe contener como mínimo la declaración?", busqueda(contenido))
     assert "cifra" not in seguridad.motivo
+
+
+def test_el_plazo_de_otra_actuacion_del_mismo_tramite_no_da_bastante():
+    presentar = resultado(
+        "Iniciado el procedimiento, el infractor presentará un plan de acciones en un plazo de diez días."
+    )
+    pregunta = "¿Qué plazo tiene la autoridad para pronunciarse sobre el plan de acciones?"
+    seguridad = seguridad_de(pregunta, busqueda(presentar))
+    assert seguridad.nivel == "medianamente" and "otra actuación" in seguridad.motivo
+    pronunciarse = resultado(
+        "La autoridad deberá pronunciarse sobre el plan de acciones en el plazo de veinte días."
+    )
+    assert seguridad_de(pregunta, busqueda(pronunciarse)).nivel == "bastante"
