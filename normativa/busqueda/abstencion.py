@@ -34,6 +34,11 @@ PUNTOS_PARA_ABSTENERSE = 2
 # conjuntos públicos: el centro del hueco entre la pregunta ajena con una palabra ajena más parecida
 # a lo que se mostraría (0,866) y la del corpus con una palabra ajena menos parecida (0,887).
 SIMILITUD_MINIMA = 0.87
+# Y sobre la cual no hay tema ajeno aunque la pregunta use palabras que el corpus no usa («¿qué
+# documentos acompañan la solicitud del permiso…?» tiene el artículo del permiso a 0,92): el centro del
+# hueco entre la pregunta ajena más parecida a lo que se mostraría en los conjuntos públicos (0,874) y
+# la del corpus menos parecida que se abstenía por dos palabras ajenas (0,889).
+SIMILITUD_DEL_CORPUS = 0.88
 
 
 def similitudes_de(
@@ -66,8 +71,9 @@ class SenalesDeAbstencion:
     - que ninguno de los fragmentos que se mostrarían llegue a `SIMILITUD_MINIMA` de similitud densa
       con la pregunta suma otro;
     con `PUNTOS_PARA_ABSTENERSE` o más, y al menos una palabra ajena, la pregunta es de un tema que el
-    corpus no trata. Sin palabra ajena no hay tema ajeno: una pregunta dicha con el vocabulario del
-    corpus pero en palabras de faena cubre poco y se parece poco, y aun así es del corpus. Citar solo
+    corpus no trata, salvo que lo mostrado llegue a `SIMILITUD_DEL_CORPUS`. Sin palabra ajena no hay
+    tema ajeno: una pregunta dicha con el vocabulario del corpus pero en palabras de faena cubre poco y
+    se parece poco, y aun así es del corpus. Citar solo
     normas que no están cargadas es estar fuera; citar un artículo, un término definido, una norma
     cargada o nombrar una sigla del SEIA es estar dentro. El punto de operación se eligió sobre la
     curva de falsas abstenciones y abstenciones omitidas de todos los conjuntos públicos
@@ -96,7 +102,7 @@ class SenalesDeAbstencion:
     ) -> bool:
         if self.normas_ausentes:
             return True
-        if self.cita_el_corpus or not self.ajenas:
+        if self.cita_el_corpus or not self.ajenas or self.similitud >= SIMILITUD_DEL_CORPUS:
             return False
         return self.puntos(cobertura_minima=cobertura_minima, similitud_minima=similitud_minima) >= minimo
 

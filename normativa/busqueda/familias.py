@@ -305,10 +305,11 @@ _PIDE_EL_PLAZO = re.compile(
     r"\b(?:plazos?|cuant[oa]s? (?:dias|meses|anos|tiempo|horas)|hasta|dentro de cuanto)\b((?:\s+\S+){0,8})"
 )
 _INFINITIVO = re.compile(r"\b([a-zñ]{3,})(?:ar|er|ir)(?:se|lo|la|los|las)?\b")
-# verbos que solo acompañan, y palabras que terminan como un infinitivo sin serlo
+# verbos que solo acompañan («pedir» reposición es interponerla), y palabras que terminan como un
+# infinitivo sin serlo
 _AUXILIARES = frozenset(
     {
-        "ten", "deb", "pod", "hab", "est", "hac", "titul", "lug", "particul", "simil", "may", "men",
+        "ten", "deb", "pod", "hab", "est", "hac", "ped", "titul", "lug", "particul", "simil", "may", "men",
         "anteri", "posteri", "superi", "inferi", "interi", "exteri",
     }
 )  # fmt: skip

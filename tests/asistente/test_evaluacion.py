@@ -148,7 +148,8 @@ def test_la_curva_de_abstencion_cuenta_falsas_y_omitidas_en_cada_punto_de_operac
     dentro = Item("n", "¿Plazo?", "normativa", [{"norma": "DS 40", "articulo": "50"}], [])
     fuera = Item("f", "¿IVA?", "fuera_de_corpus", [], [])
     respondida = puntuar(dentro, Observada("Según el DS 40…", [{"norma": "DS 40", "articulo": "50"}]))
-    respondida.senales = SenalesDeAbstencion(ajenas=("cancha",), cobertura=0.1, similitud=0.9)  # 2 puntos
+    # 2 puntos (la similitud, bajo la que ya dice que la pregunta es del corpus)
+    respondida.senales = SenalesDeAbstencion(ajenas=("cancha",), cobertura=0.1, similitud=0.875)
     omitida = puntuar(fuera, Observada("Según el DS 40…", [{"norma": "DS 40", "articulo": "3"}]))
     # 1 punto por la palabra, otro si se exige similitud 0,86
     omitida.senales = SenalesDeAbstencion(ajenas=("impuesto",), cobertura=0.5, similitud=0.85)

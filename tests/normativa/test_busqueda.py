@@ -11,7 +11,7 @@ from normativa import services
 from normativa.busqueda import candidatos
 from normativa.busqueda import orden as modulo_orden
 from normativa.busqueda import reordenar as modulo_reordenar
-from normativa.busqueda.abstencion import SIMILITUD_MINIMA, SenalesDeAbstencion
+from normativa.busqueda.abstencion import SIMILITUD_DEL_CORPUS, SIMILITUD_MINIMA, SenalesDeAbstencion
 from normativa.busqueda.hibrida import buscar_documentacion, buscar_normativa
 from normativa.busqueda.orden import PESO_MODIFICATORIO, pesos_normativos
 from normativa.busqueda.reordenar import CANDIDATOS_REORDENADOS, la_ley_primero, reordenar
@@ -531,6 +531,14 @@ def test_una_palabra_ajena_y_lo_que_se_mostraria_poco_parecido_bastan_para_abste
 
     assert senales.puntos() == 2 and senales.fuera_del_corpus()
     assert not replace(senales, similitud=SIMILITUD_MINIMA + 0.02).fuera_del_corpus()
+
+
+def test_lo_mostrado_muy_parecido_a_la_pregunta_la_hace_del_corpus_aunque_traiga_palabras_ajenas():
+    # «¿qué documentos acompañan la solicitud del permiso…?»: el artículo del permiso a 0,92
+    senales = SenalesDeAbstencion(ajenas=("documentos", "solicitud"), cobertura=0.36, similitud=0.92)
+
+    assert senales.puntos() == 2 and not senales.fuera_del_corpus()
+    assert replace(senales, similitud=SIMILITUD_DEL_CORPUS - 0.005).fuera_del_corpus()
 
 
 def test_sin_palabra_ajena_no_hay_abstencion_aunque_lo_mostrado_cubra_poco_y_se_parezca_poco():
