@@ -313,9 +313,7 @@ _AUXILIARES = frozenset(
         "anteri", "posteri", "superi", "inferi", "interi", "exteri",
     }
 )  # fmt: skip
-
-
-RAIZ_LARGA = 6
+RAIZ_LARGA = 6  # una raíz más larga que esto y una letra se acorta: «interpon» → «interp» (interpuesto)
 
 
 def acciones_del_plazo(consulta: str) -> frozenset[str]:
@@ -327,7 +325,6 @@ def acciones_del_plazo(consulta: str) -> frozenset[str]:
     if not pide_plazo(normal):
         return frozenset()
     return frozenset(
-        # una raíz larga se acorta: el participio de «interponer» es «interpuesto»
         m.group(1)[:RAIZ_LARGA] if len(m.group(1)) > RAIZ_LARGA + 1 else m.group(1)
         for pedido in _PIDE_EL_PLAZO.finditer(normal)
         for m in _INFINITIVO.finditer(pedido.group(1))

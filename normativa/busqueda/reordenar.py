@@ -461,7 +461,12 @@ def _rrf(posicion: int | None) -> float:
 def primera_oracion(texto: str) -> str:
     """Hasta el primer punto seguido (en una definición, «g) Modificación de proyecto o actividad:
     Realización de obras…», el término y su definición, sin cortar en los dos puntos)."""
-    return " ".join(_PUNTO_SEGUIDO.split(texto.strip(), maxsplit=1)[0].split())
+    # «i bis). Evaluación Ambiental Estratégica: …»: el punto tras la letra no cierra una oración
+    texto = _LETRA_CON_PUNTO.sub(r"\1)", texto.strip(), count=1)
+    return " ".join(_PUNTO_SEGUIDO.split(texto, maxsplit=1)[0].split())
+
+
+_LETRA_CON_PUNTO = re.compile(r"^([a-zñ](?: \w+)?|\d{1,2})\)\.")
 
 
 # Lo que se pregunta de un texto entero (el inicio de un fragmento, lo que anuncia una lista, las

@@ -144,7 +144,8 @@ def quitar_columna_de_notas(texto: str, *, columna: int | None = None) -> str:
 # --- fragmentación ----------------------------------------------------------------------------
 
 # Letra al inicio de un párrafo: «a)», «a bis)», «ñ)».
-_LETRA = re.compile(rf"^([a-zñ](?:\s+{_SUFIJO})?)\)\s", re.IGNORECASE)
+# (a veces con un punto tras el paréntesis: «i bis). Evaluación Ambiental Estratégica: …»)
+_LETRA = re.compile(rf"^([a-zñ](?:\s+{_SUFIJO})?)\)\.?\s", re.IGNORECASE)
 # Numeral al inicio de un párrafo: «i.1.», «i.5.2», «a.2.1».
 _NUMERAL = re.compile(r"^([a-zñ](?:\.\d+){1,3})\.?\s")
 # Letras dentro de un párrafo largo (Markdown que juntó las letras en una línea).
@@ -153,8 +154,10 @@ _LETRA_EN_LINEA = re.compile(rf"(?:(?<=^)|(?<=[.;:]\s))([a-zñ](?:\s+{_SUFIJO})?
 # infracción con sus letras adentro), o dentro de uno, tras el punto del anterior («… del artículo 32.
 # 2) Área protegida: …», como junta la BCN las definiciones numeradas).
 _NUMERO = re.compile(r"^(\d{1,2})(?:\)|\.-|\.)\s")
-_FUERA_DE_LA_LISTA = re.compile(r"^[«\"]?[A-ZÁÉÍÓÚÑ]")
 _NUMERO_EN_LINEA = re.compile(r"(?:(?<=^)|(?<=[.;:]\s))(\d{1,2})\)\s")
+# Un párrafo que empieza con mayúscula tras el último número ya no es de la lista (sus letras, «a)», van
+# en minúscula): es el resto del artículo.
+_FUERA_DE_LA_LISTA = re.compile(r"^[«\"]?[A-ZÁÉÍÓÚÑ]")
 
 MAXIMO_SECCION = 1400
 
@@ -184,7 +187,7 @@ MAXIMO_CONTEXTO = 500
 # Artículo de definiciones («Para todos los efectos legales, se entenderá por:») y su término
 # definido en cada letra («e) Daño Ambiental: toda pérdida…»).
 _DEFINICIONES = re.compile(r"entender[áa]\s+por", re.IGNORECASE)
-_TERMINO = re.compile(r"^(?:[a-zñ](?:\s+bis)?|\d{1,2})\)\s*([^:]{3,90}):")
+_TERMINO = re.compile(r"^(?:[a-zñ](?:\s+bis)?|\d{1,2})\)\.?\s*([^:]{3,90}):")
 
 
 def es_modificatorio(texto: str) -> bool:

@@ -146,6 +146,14 @@ def test_una_pregunta_por_una_definicion_trae_primero_la_letra_que_la_define(pre
     assert busqueda.resultados[0].cita == cita, citas(busqueda)
 
 
+def test_la_definicion_de_una_letra_con_punto_tras_el_parentesis_se_cita_entera():
+    busqueda = buscar_normativa(consulta="¿Qué es la evaluación ambiental estratégica?")
+
+    primero = busqueda.resultados[0]
+    assert primero.cita == "Ley 19.300, Art. 2, letra i bis)", citas(busqueda)
+    assert primero.oracion.startswith("i bis) Evaluación Ambiental Estratégica: el procedimiento")
+
+
 def test_la_competencia_de_un_tribunal_se_encuentra_en_su_numero_del_articulo_que_las_enumera():
     busqueda = buscar_normativa(
         consulta="¿Qué tribunal conoce de una demanda para reparar el medio ambiente dañado?"

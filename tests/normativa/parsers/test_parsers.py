@@ -82,6 +82,14 @@ def test_el_articulo_11_da_un_fragmento_por_letra_y_el_articulo_entero(ley_xml):
     assert fragmentos[0].jerarquia[-1].startswith("Párrafo 2º Del Sistema de Evaluación")
 
 
+def test_una_letra_con_un_punto_tras_el_parentesis_es_su_propio_fragmento(ley_xml):
+    letras = {f.letra: f for f in fragmentar(ley_xml) if f.articulo == "2" and f.letra.startswith("i")}
+
+    assert list(letras) == ["i", "i bis"]
+    assert letras["i bis"].termino_definido == "Evaluación Ambiental Estratégica"
+    assert "Evaluación Ambiental Estratégica" not in letras["i"].texto
+
+
 def test_los_articulos_bis_y_quater_se_normalizan(ley_xml):
     numeros = {a.numero for a in ley_xml.articulos}
     assert {"7 bis", "7 quinquies", "25 quáter", "31 bis", "31 ter"} <= numeros
