@@ -455,14 +455,14 @@ def _ventana_contigua(
     return ("… " if mejor else "") + ventana + (" …" if mejor + maximo < len(palabras) else "")
 
 
-_CUANTOS = (
+_NUMERO_DEL_TIEMPO = (
     r"(?:\d+|un|una|dos|tres|cuatro|cinco|seis|siete|ocho|nueve|diez|once|doce|quince|veinte|treinta"
     r"|cuarenta|cincuenta|sesenta|noventa|ciento veinte|ciento ochenta)"
 )
 # «treinta o sesenta días» es un plazo con dos valores: cuál rige lo dice lo que sigue («según se trate
 # de una Declaración o un Estudio»)
 _TIEMPO_DICHO = re.compile(
-    rf"(?<![\d:.,])\b(?:(?:{_CUANTOS} o )?{_CUANTOS}(?: \(\d+\))? "
+    rf"(?<![\d:.,])\b(?:(?:{_NUMERO_DEL_TIEMPO} o )?{_NUMERO_DEL_TIEMPO}(?: \(\d+\))? "
     r"(?:días|meses|años|horas)(?: hábiles| corridos)?)",
     re.IGNORECASE,
 )
@@ -517,7 +517,7 @@ def hecho_preguntado(pregunta: str, oracion: str) -> str:
         con_el_hecho,
         key=lambda par: (
             nombra_ampliacion(_alrededor(par[0], par[1], CERCA)) == ampliacion,
-            bool(accion) and hace_en_el_plazo(accion, par[0]),
+            hace_en_el_plazo(accion, par[0]),
             _palabras_de_la(la_que_pide, _alrededor(par[0], par[1])),
             _palabras_de_la(la_que_pide, par[0]),
             _palabras_de_la(pregunta, par[0]),
@@ -529,7 +529,7 @@ def hecho_preguntado(pregunta: str, oracion: str) -> str:
 def _el_que_rige(hecho: str, despues: str, pregunta: str) -> str:
     """De «treinta o sesenta días, según se trate de una Declaración o un Estudio», el del instrumento
     por el que se pregunta («Sesenta días» si pregunta por un Estudio); si no nombra uno, los dos."""
-    alternativa = re.match(rf"({_CUANTOS}) o ({_CUANTOS})(.*)$", hecho, re.IGNORECASE)
+    alternativa = re.match(rf"({_NUMERO_DEL_TIEMPO}) o ({_NUMERO_DEL_TIEMPO})(.*)$", hecho, re.IGNORECASE)
     segun = _CUAL_RIGE.match(sin_tildes(despues).lower())
     if not alternativa or not segun:
         return hecho

@@ -301,7 +301,7 @@ def pide_plazo(consulta: str) -> bool:
 # Lo que se hace en el plazo preguntado: el verbo en infinitivo que sigue a «¿qué plazo…?», «¿cuántos
 # días…?», «¿hasta cuándo…?» («… debe resolver el Comité», «… tiene la SMA para pronunciarse»); no el
 # órgano que lo hace, que la ley suele nombrar de otro modo («la autoridad competente resolverá»).
-_PIDE_EL_PLAZO = re.compile(
+_LO_QUE_SE_HACE_EN_EL_PLAZO = re.compile(
     r"\b(?:plazos?|cuant[oa]s? (?:dias|meses|anos|tiempo|horas)|hasta|dentro de cuanto)\b((?:\s+\S+){0,8})"
 )
 _INFINITIVO = re.compile(r"\b([a-zñ]{3,})(?:ar|er|ir)(?:se|lo|la|los|las)?\b")
@@ -326,7 +326,7 @@ def acciones_del_plazo(consulta: str) -> frozenset[str]:
         return frozenset()
     return frozenset(
         m.group(1)[:RAIZ_LARGA] if len(m.group(1)) > RAIZ_LARGA + 1 else m.group(1)
-        for pedido in _PIDE_EL_PLAZO.finditer(normal)
+        for pedido in _LO_QUE_SE_HACE_EN_EL_PLAZO.finditer(normal)
         for m in _INFINITIVO.finditer(pedido.group(1))
         if m.group(1) not in _AUXILIARES
     )
@@ -339,6 +339,8 @@ def hace_en_el_plazo(acciones: frozenset[str], texto: str) -> bool:
     """Si alguna cláusula del texto (entre puntos, puntos y comas o dos puntos) trae un plazo y una de
     las `acciones`: «La autoridad competente resolverá… en un plazo fatal de treinta o sesenta días»
     sí para {resolv}; «De lo resuelto… se podrá reclamar dentro del plazo de treinta días», no."""
+    if not acciones:
+        return False
     for clausula in _CLAUSULA.split(_plano(texto).lower()):
         if TIEMPO.search(clausula):
             palabras = re.findall(r"[a-zñ]+", clausula)
