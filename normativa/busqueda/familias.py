@@ -483,8 +483,9 @@ ASPECTOS: tuple[Aspecto, ...] = (
             r"|\balguien\b"
         ),
         _re(
-            r"\b(servicio|superintendencia|comite de ministros|director\w* (ejecutivo|regional)|comision"
-            r"|tribunal\w* ambiental\w*|ministerio|municipalidad|direccion\w* de obras|consejo|titular"
+            r"\b(servicio|superintendencia|comites?|director\w* (ejecutivo|regional)|comision"
+            r"|tribunal\w* ambiental\w*|ministerios?|municipalidad(es)?|alcaldes?|direccion\w* de obras"
+            r"|consejos?|gobiernos? regional\w*|delegad\w* presidencial\w*|titular"
             r"|interesad\w*|directamente afectad\w*|de oficio|a peticion|cualquier persona"
             r"|organizaciones ciudadanas|personas naturales)\b"
         ),
@@ -528,9 +529,11 @@ ASPECTOS: tuple[Aspecto, ...] = (
         ),
         _re(
             r"\b(siempre que|a condicion de|requisitos?|condicion\w*|a fin de|con el objeto de|de manera que"
-            r"|asegur\w*|permit\w*|equivalente\w*|deberan? (ser|contar|cumplir|acreditar)|se requerira"
+            r"|asegur\w*|permit\w*|equivalente\w*|deberan? (ser|tener|poseer|contar|cumplir|acreditar|reunir)"
+            r"|se requerira"
             r"|requiere\w*|sera necesari\w*)\b"
         ),
+        falta="la condición o el requisito que pide",
     ),
 )
 

@@ -107,7 +107,10 @@ _PUNTO_SEGUIDO = re.compile(r"(?<=\.)\s+(?=[A-ZÁÉÍÓÚÑ])")
 _PRIMERA_LETRA = re.compile(r"\n\s*a\)\s")
 LARGO_INICIO = 600  # el inicio de un artículo con letras es una o dos oraciones
 LARGO_ANTESALA = 250  # lo que anuncia la lista: la oración justo antes de la letra a)
-_ANUNCIA_CONTENIDOS = re.compile(r"contenidos?|contener|antecedentes|requisitos|informacion")
+# «contendrá, al menos:», «deberá contener:», «los siguientes contenidos:»
+_ANUNCIA_CONTENIDOS = re.compile(
+    r"contenidos?|conte(ner|ndran?)|contienen?|antecedentes|requisitos|informacion"
+)
 # Los instrumentos se nombran con mayúscula en la ley y el reglamento («la Declaración», «el Estudio»).
 _DECLARACION = re.compile(r"\bDeclaraci[oó]n(es)?\b")
 _ESTUDIO = re.compile(r"\bEstudios?\b")

@@ -57,7 +57,8 @@ _ORGANO = re.compile(
     r"|tribunal\w* ambiental\w*|corte (suprema|de apelaciones)|servicio de (evaluacion|biodiversidad)"
     # las leyes nombran a su servicio con su nombre corto: «aprobados mediante resolución del Servicio»
     r"|(?<=\b(el|al) )servicio|(?<=\bdel )servicio"
-    r"|ministerio|ministro|municipalidad|juzgado|consejo|secretari\w* regional ministerial|seremi"
+    r"|ministerios?|ministros?|municipalidad(es)?|alcaldes?|juzgados?|consejos?|comites?"
+    r"|secretari\w* regional\w* ministerial\w*|seremi"
     r"|contraloria|gobierno regional|delegad\w* presidencial|consejo de monumentos"
     r"|titular|proponente|interesad[oa]s?|directamente afectad[oa]s?|cualquier persona|de oficio)\b"
 )

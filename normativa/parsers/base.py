@@ -184,6 +184,7 @@ _MODIFICATORIO = re.compile(
     r"Sustit[úu]ye(?:n)?se|Der[óo]ga(?:n)?se|Interc[áa]la(?:n)?se|Incorp[óo]ra(?:n)?se|Elim[íi]na(?:n)?se)\b"
 )
 MAXIMO_CONTEXTO = 500
+MAXIMO_COLA = 1000  # caracteres de lo que sigue a la lista en el índice del artículo
 # Artículo de definiciones («Para todos los efectos legales, se entenderá por:») y su término
 # definido en cada letra («e) Daño Ambiental: toda pérdida…»).
 _DEFINICIONES = re.compile(r"entender[áa]\s+por", re.IGNORECASE)
@@ -217,7 +218,12 @@ def _fragmentos_de_articulo(articulo: Articulo) -> list[Fragmento]:
     # Y un artículo con letras se busca por su encabezado y el comienzo de cada letra (su índice):
     # su texto completo (38 000 caracteres el Art. 3 del DS 40) coincidiría con cualquier pregunta,
     # y el detalle ya lo representan sus letras.
-    indice = "\n".join([encabezado, *(_acotar(t.split("\n")[0], 160) for _, t in letras)])
+    # Lo que sigue a la lista (el plazo para responder, quién lo resuelve) es del artículo y solo está en
+    # su texto: entra también en su índice.
+    cola = articulo.texto.partition(letras[-1][1])[2].strip()
+    indice = "\n".join(
+        [encabezado, *(_acotar(t.split("\n")[0], 160) for _, t in letras), _acotar(cola, MAXIMO_COLA)]
+    ).strip()
     fragmentos = [replace(plantilla, texto_busqueda=indice)]
     define = bool(_DEFINICIONES.search(encabezado))
     for letra, texto in letras:
@@ -258,7 +264,9 @@ def _divisiones(texto: str, *, con_numeros: bool = True) -> list[tuple[str, str]
     letras = _bloques(
         parrafos if sum(1 for p in parrafos if _LETRA.match(p)) >= 2 else en_linea, _LETRA, _es_siguiente
     )
-    if letras or not con_numeros:
+    if letras:
+        return _sin_lo_que_sigue_a_la_lista(letras)
+    if not con_numeros:
         return letras
     numeros = _bloques(parrafos, _NUMERO, _es_siguiente_numero) or _bloques(
         _separar_en_linea(parrafos, _NUMERO_EN_LINEA), _NUMERO, _es_siguiente_numero
@@ -273,6 +281,25 @@ def _divisiones(texto: str, *, con_numeros: bool = True) -> list[tuple[str, str]
         )
         return [*numeros[:-1], (ultimo, "\n".join(lineas[:fin]))]
     return _bloques(en_linea, _LETRA, _es_siguiente)
+
+
+# El fin de una letra que no cierra la lista («…de emergencia;», «…ambiental, y»): las letras son
+# incisos de una sola enumeración.
+_SIGUE_LA_LISTA = re.compile(r"(;|,? [yo]|;\s*[yo])\s*$")
+
+
+def _sin_lo_que_sigue_a_la_lista(letras: list[tuple[str, str]]) -> list[tuple[str, str]]:
+    """Si las letras son incisos de una enumeración (la penúltima termina en «;» o en «y») y la última
+    la cierra con un punto, los párrafos que le siguen y empiezan con mayúscula son del artículo, no de
+    la última letra: «e) Las que tengan por finalidad … otorgamiento.» y luego «El proponente podrá
+    solicitar la extensión del plazo…». Una letra de varios párrafos (las definiciones, las tipologías
+    del Art. 3 del DS 40) no termina en «;» y queda entera."""
+    penultima = letras[-2][1].split("\n")
+    ultima = letras[-1][1].split("\n")
+    if len(penultima) > 1 or not _SIGUE_LA_LISTA.search(penultima[0]) or not ultima[0].rstrip().endswith("."):
+        return letras
+    fin = next((i for i, linea in enumerate(ultima[1:], start=1) if _FUERA_DE_LA_LISTA.match(linea)), None)
+    return [*letras[:-1], (letras[-1][0], "\n".join(ultima[:fin]))]
 
 
 def _bloques(

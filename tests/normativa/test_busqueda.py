@@ -426,6 +426,16 @@ def test_una_letra_de_una_lista_de_contenidos_no_tapa_al_articulo_que_responde()
     assert "20.283" in busqueda.resultados[0].oracion  # qué permiso es: el de la ley de bosque nativo
 
 
+def test_quien_elabora_un_plan_lo_responde_el_articulo_y_no_las_letras_de_lo_que_el_plan_contendra():
+    # «Los planes … contendrán, al menos: a) …»: cada letra es un contenido del plan, no quién lo elabora
+    busqueda = buscar_normativa(
+        consulta="¿Quién elabora el plan de acción regional de cambio climático?", top_k=3
+    )
+
+    assert busqueda.resultados[0].cita == "Ley 21.455, Art. 11"
+    assert "Comités Regionales" in busqueda.resultados[0].oracion
+
+
 def test_la_oracion_que_depende_del_plazo_elegido_va_con_el():
     busqueda = buscar_normativa(
         consulta="¿Qué pasa si un organismo sectorial no se pronuncia sobre un permiso al final del EIA?"

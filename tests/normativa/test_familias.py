@@ -3,7 +3,9 @@
 import pytest
 from pgvector.django import CosineDistance
 
+from config.texto import sin_tildes
 from normativa.busqueda.familias import (
+    ASPECTOS,
     acciones_del_plazo,
     afin,
     anclas,
@@ -69,6 +71,20 @@ def test_una_pregunta_ajena_al_seia_no_tiene_familia():
 )
 def test_lo_que_la_pregunta_pide_ademas_de_su_tema_se_reconoce_por_su_forma(pregunta, aspecto):
     assert aspecto in [a.nombre for a in aspectos_de(pregunta)]
+
+
+@pytest.mark.parametrize(
+    ("oracion", "aspecto"),
+    [
+        ("Dos de ellos deberán tener título de abogado y diez años de ejercicio.", "condicion"),
+        ("La elaboración de los planes corresponderá a los Comités Regionales.", "quien"),
+        ("Las municipalidades deberán elaborar planes comunales.", "quien"),
+    ],
+)
+def test_la_oracion_que_dice_el_requisito_o_el_organo_responde_ese_aspecto(oracion, aspecto):
+    respuesta = next(a.respuesta for a in ASPECTOS if a.nombre == aspecto)
+
+    assert respuesta.search(sin_tildes(oracion).lower())
 
 
 def test_formar_parte_de_un_organo_no_es_preguntar_por_la_calidad_de_parte():

@@ -413,3 +413,23 @@ def test_el_plazo_de_otra_actuacion_del_mismo_tramite_no_da_bastante():
         "La autoridad deberá pronunciarse sobre el plan de acciones en el plazo de veinte días."
     )
     assert seguridad_de(pregunta, busqueda(pronunciarse)).nivel == "bastante"
+
+
+def test_quien_lo_responden_tambien_los_organos_en_plural_y_los_comites():
+    for oracion in (
+        "La elaboración de los planes de cuenca corresponderá a los Comités de Cuenca.",
+        "Las municipalidades deberán elaborar los planes de acción local.",
+    ):
+        seguridad = seguridad_de("¿A quién corresponde elaborar los planes?", busqueda(resultado(oracion)))
+
+        assert "quién" not in seguridad.motivo, oracion
+
+
+def test_si_pide_los_requisitos_y_la_oracion_no_dice_ninguno_no_es_bastante():
+    eleccion = resultado("El presidente del consejo será elegido por sus miembros en la primera sesión.")
+    requisitos = resultado("Los consejeros deberán tener título profesional y cinco años de experiencia.")
+    pregunta = "¿Qué requisitos deben cumplir los consejeros?"
+
+    assert seguridad_de(pregunta, busqueda(eleccion)).nivel != "bastante"
+    assert "requisito" in seguridad_de(pregunta, busqueda(eleccion)).motivo
+    assert "requisito" not in seguridad_de(pregunta, busqueda(requisitos)).motivo

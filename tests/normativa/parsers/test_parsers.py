@@ -19,7 +19,7 @@ from normativa.parsers import (
     markdown,
     parsear_archivo,
 )
-from normativa.parsers.base import Fragmento, es_modificatorio
+from normativa.parsers.base import Articulo, DocumentoParseado, Fragmento, es_modificatorio
 
 FUENTES = CORPUS / "fuentes"
 BCN = Path(__file__).resolve().parents[2] / "fixtures" / "bcn"
@@ -273,6 +273,32 @@ def test_los_numeros_de_un_articulo_llevan_sus_letras_y_lo_que_sigue_a_la_lista_
     # los criterios para determinar la sanción siguen a la lista: no son de las infracciones leves
     assert "criterios" not in sanciones["3"].texto and "criterios" in sanciones[""].texto
     assert "1. En el caso de las infracciones gravísimas" in sanciones[""].texto_busqueda
+
+
+def test_lo_que_sigue_a_una_enumeracion_de_letras_es_del_articulo_y_entra_en_su_indice():
+    fragmentos = _de_la_ley("ds40_2012_reglamento_seia_completo.md")
+    informe = {f.letra: f for f in fragmentos if f.articulo == "50" and not f.transitorio}
+
+    # «d) …;» y «e) … otorgamiento.» cierran la lista: el plazo para responder y su extensión son del
+    # artículo, no de la letra e)
+    assert informe["e"].texto.startswith("e) Las que tengan por finalidad pronunciarse")
+    assert "hasta por dos veces" not in informe["e"].texto
+    assert "hasta por dos veces" in informe[""].texto
+    assert "hasta por dos veces" in informe[""].texto_busqueda
+
+
+def test_la_ultima_letra_de_una_lista_de_parrafos_enteros_guarda_sus_incisos():
+    # la penúltima termina en punto: las letras son párrafos completos, no incisos de una enumeración
+    texto = (
+        "Artículo 9.- Para los efectos de este artículo:\n"
+        "a) Se entenderá por faena el conjunto de instalaciones.\n"
+        "b) Se entenderá por cierre el término de las operaciones.\n"
+        "El cierre comprende también las obras de estabilidad física."
+    )
+    documento = DocumentoParseado(titulo="Prueba", articulos=[Articulo(numero="9", texto=texto)])
+    letras = {f.letra: f.texto for f in fragmentar(documento)}
+
+    assert "obras de estabilidad física" in letras["b"]
 
 
 def test_los_numeros_de_un_articulo_que_modifica_otra_ley_no_se_separan():
