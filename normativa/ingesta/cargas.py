@@ -118,6 +118,17 @@ def carga_procesar(*, carga: CargaDocumento) -> CargaDocumento:
             resultado = documento_ingerir(ruta=ruta, datos=datos, formato=carga.formato, progreso=progreso)
         except ErrorDeParseo as error:
             return _carga_terminar(carga, estado=CargaDocumento.Estado.FALLIDA, mensaje=str(error))
+    if resultado.reactivada:
+        return _carga_terminar(
+            carga,
+            estado=CargaDocumento.Estado.COMPLETADA,
+            mensaje=(
+                f"Vuelve a estar vigente una versión anterior de {resultado.norma.sigla}, ya cargada "
+                f"({resultado.fragmentos} fragmentos)."
+            ),
+            version=resultado.version,
+            hechos=resultado.fragmentos,
+        )
     if not resultado.creada:
         return _carga_terminar(
             carga,

@@ -64,7 +64,7 @@ def corpus_cargar(*, progreso: Progreso | None = None) -> list[ResultadoIngesta]
                 parseado=parseados.get(ruta),
             )
         )
-    if any(r.creada for r in resultados):
+    if any(r.cambio_lo_vigente for r in resultados):
         estadisticas_refrescar(tablas=True)  # una vez para todo el lote, no por documento
     # Lo ingerido ya trae sus oraciones; esto alcanza a lo cargado antes de guardarlas o con otra
     # versión del análisis (una consulta si no falta nada).
@@ -102,7 +102,7 @@ def documentacion_cargar(
     retiradas = VersionNorma.objects.filter(norma__tipo=Norma.Tipo.DOCUMENTACION, vigente=True).exclude(
         norma__sigla__in=siglas
     )
-    if retiradas.update(vigente=False) or any(r.creada for r in resultados):
+    if retiradas.update(vigente=False) or any(r.cambio_lo_vigente for r in resultados):
         estadisticas_refrescar(tablas=True)  # una vez para todo el lote
     return resultados
 

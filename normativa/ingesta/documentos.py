@@ -68,6 +68,13 @@ class ResultadoIngesta:
     creada: bool
     fragmentos: int
     embebidos: int
+    # El contenido era el de una versión anterior, que vuelve a ser la vigente (sus fragmentos ya
+    # existían): la búsqueda cambia igual que con una versión nueva.
+    reactivada: bool = False
+
+    @property
+    def cambio_lo_vigente(self) -> bool:
+        return self.creada or self.reactivada
 
 
 def documento_ingerir(
@@ -232,7 +239,7 @@ def _guardar_version(
     )
     if not creada:  # se vuelve a una versión anterior: sus fragmentos ya existen
         return ResultadoIngesta(
-            norma, version, creada=False, fragmentos=version.fragmentos.count(), embebidos=0
+            norma, version, creada=False, fragmentos=version.fragmentos.count(), embebidos=0, reactivada=True
         )
     for fila in filas:
         fila.norma, fila.version = norma, version

@@ -95,6 +95,25 @@ def test_subir_un_documento_lo_encola_y_el_worker_lo_ingiere_con_avance(
     assert tasks.carga_procesar(carga.pk) == "completada", "procesar dos veces no ingiere dos veces"
 
 
+def test_subir_de_nuevo_el_texto_anterior_de_una_norma_lo_vuelve_a_dejar_vigente(
+    curadora, django_capture_on_commit_callbacks
+):
+    anterior = NORMA_JSON
+    corregida = NORMA_JSON.replace(b"humedales altoandinos", b"bofedales altoandinos")
+    for contenido in (anterior, corregida, anterior):
+        archivo = SimpleUploadedFile("humedales.json", contenido, content_type="application/json")
+        with django_capture_on_commit_callbacks(execute=False):
+            curadora.post(CARGAR, {"archivo": archivo, "sigla": "Ley 99.994", "tipo": "ley", "nombre": "H"})
+        assert tasks.carga_procesar(CargaDocumento.objects.latest("pk").pk) == "completada"
+
+    ultima = CargaDocumento.objects.latest("pk")
+    assert "Vuelve a estar vigente una versión anterior de Ley 99.994" in ultima.mensaje
+    resultados = buscar_normativa(consulta="humedales altoandinos", normas=["Ley 99.994"], modo="texto")
+    assert [r.texto for r in resultados.resultados] == [
+        "Artículo 1.- Esta ley protege los humedales altoandinos."
+    ]
+
+
 @pytest.mark.parametrize(
     ("nombre", "contenido", "datos", "mensaje"),
     [

@@ -8,6 +8,7 @@ from django.db import connection
 from django.db.models import Manager, QuerySet
 
 from normativa import indice, oraciones, services
+from normativa.busqueda.candidatos import candidatos_texto
 from normativa.busqueda.reordenar import frecuencias_documentales
 from normativa.ingesta import corpus, documentos
 from normativa.ingesta.documentos import DatosNorma, documento_ingerir
@@ -293,3 +294,27 @@ def test_las_frecuencias_que_lee_la_busqueda_siguen_a_la_ingesta(tmp_path):
     )
 
     assert frecuencias_documentales(["criogen"])[1] == {"criogen": 2}
+
+
+def test_volver_a_una_version_anterior_la_deja_vigente_y_la_busqueda_por_texto_la_encuentra(
+    tmp_path, monkeypatch
+):
+    # el corpus del repositorio, reducido a esta ley: se carga, cambia y vuelve a su texto anterior
+    ruta = escribir(tmp_path, LEY)
+    monkeypatch.setattr(corpus, "fuentes_del_corpus", lambda: [(ruta, DATOS, None)])
+    monkeypatch.setattr(corpus, "permisos_catalogar", lambda: None)
+    primera = corpus.corpus_cargar()[0]
+    escribir(tmp_path, LEY.replace("suelo congelado", "suelo criogénico"))
+    corpus.corpus_cargar()
+    escribir(tmp_path, LEY)
+
+    vuelta = corpus.corpus_cargar()[0]
+
+    assert vuelta.reactivada and not vuelta.creada and vuelta.version == primera.version
+    assert fragmentos().get(version__vigente=True, articulo="2", letra="b").version == primera.version
+    with connection.cursor() as cursor:
+        cursor.execute("SELECT documentos FROM normativa_estadistica_lexema WHERE lexema = 'criogen'")
+        assert cursor.fetchone() is None, "lo que solo decía la versión retirada ya no se cuenta"
+    vigentes = set(fragmentos().filter(version__vigente=True).values_list("pk", flat=True))
+    encontrados = [pk for pk, _ in candidatos_texto(FragmentoLegal.objects.all(), ["congel"])]
+    assert encontrados and set(encontrados) <= vigentes

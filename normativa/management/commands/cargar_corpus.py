@@ -41,11 +41,14 @@ class Command(BaseCommand):
             for barra in barras.values():
                 barra.close()
         nuevos = [r for r in resultados if r.creada]
+        reactivadas = sum(r.reactivada for r in resultados)
         embebidos = sum(r.embebidos for r in resultados)
         fragmentos = sum(r.fragmentos for r in resultados)
+        de_vuelta = f", {reactivadas} vuelven a una versión anterior" if reactivadas else ""
         self.stdout.write(
             f"Corpus: {len(resultados)} documentos, {fragmentos} fragmentos; "
-            f"{len(nuevos)} versiones nuevas, {embebidos} fragmentos embebidos (el resto desde caché)."
+            f"{len(nuevos)} versiones nuevas{de_vuelta}, {embebidos} fragmentos embebidos (el resto desde "
+            "caché)."
         )
         self.stdout.write(
             f"Documentación del sistema: {len(documentacion)} documentos, "

@@ -62,6 +62,12 @@ class Command(BaseCommand):
         finally:
             if barra is not None:
                 barra.close()
+        if resultado.reactivada:
+            self.stdout.write(
+                f"{resultado.norma.sigla}: vuelve a estar vigente una versión anterior, ya cargada "
+                f"({resultado.fragmentos} fragmentos)."
+            )
+            return
         if not resultado.creada:
             self.stdout.write(f"{resultado.norma.sigla}: sin cambios ({resultado.fragmentos} fragmentos).")
             return
