@@ -162,8 +162,10 @@ FAMILIAS: tuple[Familia, ...] = (
         "permiso",
         "permisos ambientales sectoriales (PAS)",
         _re(r"\bpas\b|\bpermisos? (ambiental(es)? )?sectorial\w*|\bque permisos?\b|\bpermisos? (de|para)\b"),
+        # el epígrafe del permiso abre una línea del artículo, aunque sea largo (no se lee como epígrafe)
         _re(
-            r"^permiso (para|de)\b|\bpermisos? ambientales? sectoriales?\b|\brequisitos para su otorgamiento"
+            r"(?m)^permiso (para|de)\b|\bpermisos? ambientales? sectoriales?\b"
+            r"|\brequisitos para su otorgamiento"
         ),
     ),
     Familia(

@@ -155,7 +155,7 @@ def reordenar(
         return []
     filas = _filas(ids)
     encabezados, inicios, antesalas = _encabezados(list(filas.values()))
-    instrumento = _instrumento_de(set(map(raiz, lexemas)))
+    instrumento = _instrumento_de(set(map(raiz, lexemas)), consulta_texto)
     if instrumento:
         _leer_instrumentos_de_parrafos(filas.values())
     idf = _idf_por_raiz(_idf(lexemas))
@@ -494,11 +494,21 @@ _OTRO = {"dia": "eia", "eia": "dia"}
 _LEYES_DE_ORGANOS = frozenset(norma for _, norma in NORMA_DEL_ORGANO)
 
 
-def _instrumento_de(raices: set[str]) -> str:
-    """El instrumento del que habla la pregunta, si nombra uno solo: «dia», «eia» o «». Las siglas
-    ya vienen expandidas («DIA (Declaración…)»); «día» de plazo no cuenta."""
-    dia = "decla" in raices
-    eia = "estud" in raices
+# Nombrar el instrumento es decir «Declaración» o «Estudio» (las siglas ya vienen expandidas: «DIA
+# (Declaración de Impacto Ambiental)»): «declarada Monumento Histórico» no es la Declaración, ni «el
+# estudio de ruido» o «el estudio hidrogeológico» son el Estudio.
+_NOMBRA_DECLARACION = re.compile(r"\bdeclaracion(es)?\b(?! jurada)")
+_NOMBRA_ESTUDIO = re.compile(r"\bestudios?\b(?! del? (?!impacto))(?! [a-z]+ic[oa]s?\b)")
+
+
+def _instrumento_de(raices: set[str], consulta: str = "") -> str:
+    """El instrumento del que habla la pregunta, si nombra uno solo: «dia», «eia» o «». Sin el texto
+    de la consulta, por las raíces de sus palabras; «día» de plazo no cuenta."""
+    if consulta:
+        plano = sin_tildes(consulta).lower()
+        dia, eia = bool(_NOMBRA_DECLARACION.search(plano)), bool(_NOMBRA_ESTUDIO.search(plano))
+    else:
+        dia, eia = "decla" in raices, "estud" in raices
     return "dia" if dia and not eia else "eia" if eia and not dia else ""
 
 

@@ -771,6 +771,31 @@ def test_un_articulo_que_no_nombra_el_instrumento_toma_el_de_su_parrafo():
     assert not art_45 or art_45[0].rasgos["instrumento_ajeno"] == 1.0
 
 
+@pytest.mark.parametrize(
+    ("consulta", "instrumento"),
+    [
+        ("El galpón está junto a una casona declarada Monumento Histórico", ""),
+        ("El estudio hidrogeológico no estará listo para la DIA (Declaración de Impacto Ambiental)", "dia"),
+        ("El estudio de suelos irá como anexo de la DIA (Declaración de Impacto Ambiental)", "dia"),
+        ("¿Cuánto demora la calificación del Estudio de Impacto Ambiental?", "eia"),
+        ("¿Cuánto demora el estudio?", "eia"),
+    ],
+)
+def test_el_instrumento_de_la_pregunta_es_el_que_nombra_y_no_una_palabra_parecida(consulta, instrumento):
+    assert modulo_reordenar._instrumento_de(set(), consulta) == instrumento
+
+
+def test_el_permiso_para_intervenir_un_monumento_historico_esta_entre_los_primeros():
+    # su epígrafe es largo (nombra todo lo que autoriza) y el monumento está «declarado»
+    busqueda = buscar_normativa(
+        consulta="Queremos reparar una bodega declarada Monumento Histórico y levantar otra a su lado. ¿Qué "
+        "permiso sectorial se necesita?",
+        top_k=5,
+    )
+
+    assert "DS 40, Art. 131" in [r.cita for r in busqueda.resultados]
+
+
 def test_una_pregunta_que_nombra_a_la_sma_no_trae_primero_el_articulo_parecido_de_la_ley_del_sbap():
     busqueda = buscar_normativa(consulta="¿En cuánto tiempo prescriben las infracciones que persigue la SMA?")
 

@@ -95,6 +95,8 @@ def test_formar_parte_de_un_organo_no_es_preguntar_por_la_calidad_de_parte():
 
 def test_la_afinidad_reconoce_la_clase_del_fragmento_por_su_encabezado():
     assert afin(("permiso",), "permiso para la corta, destruccion o descepado de formaciones xerofiticas")
+    # el epígrafe largo de un permiso no se lee como epígrafe: abre la segunda línea del artículo
+    assert afin(("permiso",), "\narticulo 131.-\npermiso para realizar trabajos de conservacion")
     assert not afin(("caducidad",), "permiso para la corta de bosque nativo")
     # así anuncia la ley a los miembros de un órgano o sus funciones
     assert afin(("composicion",), "articulo 81.- correspondera al servicio:\na) la administracion del")
