@@ -495,7 +495,7 @@ _LEYES_DE_ORGANOS = frozenset(norma for _, norma in NORMA_DEL_ORGANO)
 
 
 # Nombrar el instrumento es decir «Declaración» o «Estudio» (las siglas ya vienen expandidas: «DIA
-# (Declaración de Impacto Ambiental)»): «declarada Monumento Histórico» no es la Declaración, ni «el
+# (Declaración de Impacto Ambiental)»): «un edificio declarado patrimonio» no es la Declaración, ni «el
 # estudio de ruido» o «el estudio hidrogeológico» son el Estudio.
 _NOMBRA_DECLARACION = re.compile(r"\bdeclaracion(es)?\b(?! jurada)")
 _NOMBRA_ESTUDIO = re.compile(r"\bestudios?\b(?! del? (?!impacto))(?! [a-z]+ic[oa]s?\b)")
