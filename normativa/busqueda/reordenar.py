@@ -104,7 +104,10 @@ PESOS: dict[str, float] = {
 
 _ENCABEZADO = re.compile(r"^\s*art[ií]culo\s+[^\n]{1,40}?\.?-\s*\n([^\n]{3,140}?)\.(\s|$)", re.IGNORECASE)
 _PUNTO_SEGUIDO = re.compile(r"(?<=\.)\s+(?=[A-ZÁÉÍÓÚÑ])")
-_PRIMERA_LETRA = re.compile(r"\n\s*a\)\s")
+# La primera división del artículo: su letra a) o, si sus divisiones son números con letras adentro
+# («1. En el caso de las infracciones gravísimas: a) Multa…»), su número 1: lo que la anuncia es lo
+# anterior al número, no la primera línea del número.
+_PRIMERA_DIVISION = re.compile(r"\n\s*(a\)|1(\.-?|\)))\s")
 LARGO_INICIO = 600  # el inicio de un artículo con letras es una o dos oraciones
 LARGO_ANTESALA = 250  # lo que anuncia la lista: la oración justo antes de la letra a)
 # «contendrá, al menos:», «deberá contener:», «los siguientes contenidos:»
@@ -618,7 +621,7 @@ def _partes_del_articulo(texto: str) -> tuple[str | None, str | None, str | None
     """(epígrafe, inicio antes de la primera letra si es corto, antesala de la lista) de un artículo;
     None la parte que no tiene."""
     epigrafe = m.group(1).strip() if (m := _ENCABEZADO.match(texto[:300])) else None
-    if not (letra := _PRIMERA_LETRA.search(texto)):
+    if not (letra := _PRIMERA_DIVISION.search(texto)):
         return epigrafe, None, None
     inicio = texto[: letra.start()] if letra.start() <= LARGO_INICIO else None
     return epigrafe, inicio, texto[max(0, letra.start() - LARGO_ANTESALA) : letra.start()]

@@ -796,6 +796,17 @@ def test_el_permiso_para_intervenir_un_monumento_historico_esta_entre_los_primer
     assert "DS 40, Art. 131" in [r.cita for r in busqueda.resultados]
 
 
+def test_un_numero_con_letras_se_lee_con_lo_que_anuncia_la_lista_de_numeros_y_no_con_el_numero_1():
+    busqueda = buscar_normativa(
+        consulta="¿Qué multa corresponde a una infracción grave según la ley del Servicio de Biodiversidad?",
+        top_k=6,
+    )
+
+    graves = next(r for r in busqueda.resultados if r.cita == "Ley 21.600, Art. 120, número 2)")
+    assert graves.oracion.startswith("Las infracciones a esta ley podrán ser objeto de alguna de las")
+    assert "gravísimas" not in graves.oracion and "Multa de hasta 10.000" in graves.oracion
+
+
 def test_una_pregunta_que_nombra_a_la_sma_no_trae_primero_el_articulo_parecido_de_la_ley_del_sbap():
     busqueda = buscar_normativa(consulta="¿En cuánto tiempo prescriben las infracciones que persigue la SMA?")
 
