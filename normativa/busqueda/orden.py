@@ -25,7 +25,7 @@ from normativa.glosario import expandir_siglas, nombrar_siglas
 from normativa.models import FragmentoLegal
 from normativa.referencias import Referencias
 
-ANCLAS_POR_FAMILIA = 4
+ANCLAS_POR_FAMILIA = 5
 
 
 EPIGRAFE_NOMBRADO = 0.6  # del peso IDF del epígrafe de un ancla que la pregunta debe decir

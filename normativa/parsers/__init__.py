@@ -19,7 +19,7 @@ __all__ = [
 
 # Forma parte de la huella de cada versión: si un parser cambia cómo divide o limpia el texto, el
 # mismo archivo produce una versión nueva (y solo se re-embeben los fragmentos que cambiaron).
-VERSION_PARSERS = "2026-11-28.5"
+VERSION_PARSERS = "2026-11-28.7"
 
 
 FORMATOS = ("xml", "md", "json", "pdf", "pdf-ley", "md-doc")

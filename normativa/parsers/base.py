@@ -283,9 +283,10 @@ def _divisiones(texto: str, *, con_numeros: bool = True) -> list[tuple[str, str]
     return _bloques(en_linea, _LETRA, _es_siguiente)
 
 
-# El fin de una letra que no cierra la lista («…de emergencia;», «…ambiental, y»): las letras son
-# incisos de una sola enumeración.
-_SIGUE_LA_LISTA = re.compile(r"(;|,? [yo]|;\s*[yo])\s*$")
+# El fin de una letra de un solo párrafo que no es la última («…de emergencia;», «…ambiental, y», o
+# una oración entera: «a) El perfil … será definido por el Consejo.»): las letras son incisos de una
+# sola enumeración.
+_SIGUE_LA_LISTA = re.compile(r"(;|,? [yo]|;\s*[yo]|\.)\s*$")
 
 
 def _sin_lo_que_sigue_a_la_lista(letras: list[tuple[str, str]]) -> list[tuple[str, str]]:

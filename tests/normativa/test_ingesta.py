@@ -316,5 +316,5 @@ def test_volver_a_una_version_anterior_la_deja_vigente_y_la_busqueda_por_texto_l
         cursor.execute("SELECT documentos FROM normativa_estadistica_lexema WHERE lexema = 'criogen'")
         assert cursor.fetchone() is None, "lo que solo decía la versión retirada ya no se cuenta"
     vigentes = set(fragmentos().filter(version__vigente=True).values_list("pk", flat=True))
-    encontrados = [pk for pk, _ in candidatos_texto(FragmentoLegal.objects.all(), ["congel"])]
+    encontrados = [pk for pk, _ in candidatos_texto(fragmentos(FragmentoLegal.todos), ["congel"])]
     assert encontrados and set(encontrados) <= vigentes

@@ -287,11 +287,12 @@ def test_lo_que_sigue_a_una_enumeracion_de_letras_es_del_articulo_y_entra_en_su_
     assert "hasta por dos veces" in informe[""].texto_busqueda
 
 
-def test_la_ultima_letra_de_una_lista_de_parrafos_enteros_guarda_sus_incisos():
-    # la penúltima termina en punto: las letras son párrafos completos, no incisos de una enumeración
+def test_la_ultima_letra_de_una_lista_de_letras_de_varios_parrafos_guarda_los_suyos():
+    # la penúltima tiene dos párrafos: las letras no son incisos de una enumeración sino textos enteros
     texto = (
         "Artículo 9.- Para los efectos de este artículo:\n"
         "a) Se entenderá por faena el conjunto de instalaciones.\n"
+        "Comprende también sus caminos de acceso.\n"
         "b) Se entenderá por cierre el término de las operaciones.\n"
         "El cierre comprende también las obras de estabilidad física."
     )
@@ -299,6 +300,16 @@ def test_la_ultima_letra_de_una_lista_de_parrafos_enteros_guarda_sus_incisos():
     letras = {f.letra: f.texto for f in fragmentar(documento)}
 
     assert "obras de estabilidad física" in letras["b"]
+
+
+def test_una_enumeracion_de_oraciones_enteras_deja_en_el_articulo_lo_que_le_sigue():
+    fragmentos = _de_la_ley("ley_20600_legalize-cl_CL-1041361.md")
+    nombramiento = {f.letra: f.texto for f in fragmentos if f.articulo == "2" and not f.transitorio}
+
+    # «a) El perfil … será definido por el Consejo.» y «b) De no haber … según corresponda.»; lo que
+    # sigue (la Corte Suprema, los suplentes) es del artículo
+    assert nombramiento["b"].endswith("según corresponda.")
+    assert "ministros suplentes" in nombramiento[""]
 
 
 def test_los_numeros_de_un_articulo_que_modifica_otra_ley_no_se_separan():
