@@ -118,31 +118,24 @@ def carga_procesar(*, carga: CargaDocumento) -> CargaDocumento:
             resultado = documento_ingerir(ruta=ruta, datos=datos, formato=carga.formato, progreso=progreso)
         except ErrorDeParseo as error:
             return _carga_terminar(carga, estado=CargaDocumento.Estado.FALLIDA, mensaje=str(error))
-    if resultado.reactivada:
-        return _carga_terminar(
-            carga,
-            estado=CargaDocumento.Estado.COMPLETADA,
-            mensaje=(
-                f"Vuelve a estar vigente una versión anterior de {resultado.norma.sigla}, ya cargada "
-                f"({resultado.fragmentos} fragmentos)."
-            ),
-            version=resultado.version,
-            hechos=resultado.fragmentos,
-        )
-    if not resultado.creada:
+    if not resultado.cambio_lo_vigente:
         return _carga_terminar(
             carga,
             estado=CargaDocumento.Estado.SIN_CAMBIOS,
             mensaje=f"El contenido ya era la versión vigente ({resultado.fragmentos} fragmentos).",
             version=resultado.version,
         )
+    mensaje = (
+        f"Versión nueva de {resultado.norma.sigla}: {resultado.fragmentos} fragmentos, "
+        f"{resultado.embebidos} embebidos (el resto desde caché)."
+        if resultado.creada
+        else f"Vuelve a estar vigente una versión anterior de {resultado.norma.sigla}, ya cargada "
+        f"({resultado.fragmentos} fragmentos)."
+    )
     return _carga_terminar(
         carga,
         estado=CargaDocumento.Estado.COMPLETADA,
-        mensaje=(
-            f"Versión nueva de {resultado.norma.sigla}: {resultado.fragmentos} fragmentos, "
-            f"{resultado.embebidos} embebidos (el resto desde caché)."
-        ),
+        mensaje=mensaje,
         version=resultado.version,
         hechos=resultado.fragmentos,
     )

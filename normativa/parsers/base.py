@@ -290,11 +290,11 @@ _SIGUE_LA_LISTA = re.compile(r"(;|,? [yo]|;\s*[yo]|\.)\s*$")
 
 
 def _sin_lo_que_sigue_a_la_lista(letras: list[tuple[str, str]]) -> list[tuple[str, str]]:
-    """Si las letras son incisos de una enumeración (la penúltima termina en «;» o en «y») y la última
-    la cierra con un punto, los párrafos que le siguen y empiezan con mayúscula son del artículo, no de
-    la última letra: «e) Las que tengan por finalidad … otorgamiento.» y luego «El proponente podrá
-    solicitar la extensión del plazo…». Una letra de varios párrafos (las definiciones, las tipologías
-    del Art. 3 del DS 40) no termina en «;» y queda entera."""
+    """Si las letras son incisos de una enumeración (la penúltima es un solo párrafo que termina en «;»,
+    en «y» o en punto) y la última la cierra con un punto, los párrafos que le siguen y empiezan con
+    mayúscula son del artículo, no de la última letra: «e) Las que tengan por finalidad …
+    otorgamiento.» y luego «El proponente podrá solicitar la extensión del plazo…». Si la penúltima
+    tiene varios párrafos (las letras son textos enteros), la última queda entera."""
     penultima = letras[-2][1].split("\n")
     ultima = letras[-1][1].split("\n")
     if len(penultima) > 1 or not _SIGUE_LA_LISTA.search(penultima[0]) or not ultima[0].rstrip().endswith("."):
