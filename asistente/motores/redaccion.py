@@ -157,7 +157,11 @@ def redactar(fuentes: list[Fuente], *, pregunta: str = "", seguridad: str = "", 
         )
         trae = _lo_que_trae(apoyo, pregunta)
         repetida = _la_que_repite(apoyo, mostradas)
-        if not repetida and seguridad == "bastante" and not _agrega_un_hecho(trae - vistas, apoyo, mostradas):
+        if (
+            not repetida
+            and seguridad == "bastante"
+            and not _agrega_un_hecho(trae - vistas, apoyo, mostradas, pregunta=pregunta)
+        ):
             nombradas.append(f"{_nombre(fuente)} [{numero}]")
             continue
         lineas += _tambien_tratan(nombradas)
@@ -178,14 +182,22 @@ def _tambien_tratan(nombradas: list[str]) -> list[str]:
     return [f"También trata{'n' if len(nombradas) > 1 else ''} el tema: {'; '.join(nombradas)}."]
 
 
-def _agrega_un_hecho(nuevo: set[str], apoyo: str, mostradas: list[tuple[Fuente, str]]) -> bool:
+def _agrega_un_hecho(
+    nuevo: set[str], apoyo: str, mostradas: list[tuple[Fuente, str]], *, pregunta: str = ""
+) -> bool:
     """Si lo que trae una fuente que apoya y no se mostró (`nuevo`) tiene un hecho (una consecuencia, un
     deber) o el aspecto preguntado (el órgano, si pregunta «¿quién?»), o si su cita dice una cifra que
     las mostradas no dicen («diez días» donde la primera dijo «treinta»). Cuando la primera fuente
     responde con seguridad, una que solo comparte el tema se nombra y no se cita: la respuesta no se
-    vuelve un muro de citas."""
-    if any(t[:1] in "!@" for t in nuevo):
+    vuelve un muro de citas. Un número nuevo es un hecho solo si la pregunta pide una cifra o un plazo:
+    los «cinco kilómetros» de la definición de una aplicación de plaguicidas no responden una pregunta
+    que no pide ninguna distancia."""
+    preguntado = _lo_preguntado(pregunta)
+    cuenta_cifras = not pregunta or preguntado.plazo or pide_cifra(preguntado.nucleo)
+    if any(t[:1] in "!@" and (cuenta_cifras or not t[1:2].isdigit()) for t in nuevo):
         return True
+    if not cuenta_cifras:
+        return False
     dichas = set().union(*(_palabras_de(mostrado) for _, mostrado in mostradas))
     return any(_CIFRA.match(p) for p in _palabras_de(apoyo) - dichas)
 

@@ -361,6 +361,21 @@ def test_con_seguridad_bastante_la_fuente_que_agrega_otro_plazo_se_cita():
     assert "También trata" not in texto
 
 
+def test_con_seguridad_bastante_un_numero_nuevo_solo_se_cita_si_la_pregunta_pide_una_cifra_o_un_plazo():
+    fuentes = [
+        fuente("El titular presentará el plan de cierre ante el Servicio", articulo="4"),
+        fuente("El plan de cierre de la faena cubre las obras ubicadas a menos de 5 km", articulo="9"),
+    ]
+
+    sin_cifra = redactar(fuentes, pregunta="¿Ante quién se presenta el plan de cierre?", seguridad="bastante")
+    con_cifra = redactar(
+        fuentes, pregunta="¿Cuál es la distancia máxima que cubre el plan de cierre?", seguridad="bastante"
+    )
+
+    assert sin_cifra.endswith("También trata el tema: el DS 40, Art. 9 [2].")
+    assert "«El plan de cierre de la faena cubre las obras ubicadas a menos de 5 km» [2]" in con_cifra
+
+
 def test_cada_cuanto_se_responde_con_la_periodicidad_y_no_con_otro_tiempo_de_la_oracion():
     oracion = "El plan tendrá un horizonte de treinta años y será actualizado a lo menos cada cinco años."
 
