@@ -274,12 +274,7 @@ def _divisiones(texto: str, *, con_numeros: bool = True) -> list[tuple[str, str]
     if numeros:
         # lo que sigue a la lista es del artículo, no de su último número («5) La fecha hasta…» y luego
         # «La emisión de estos avisos deberá ser acreditada…»): un párrafo que no es una letra del número
-        ultimo, texto_ultimo = numeros[-1]
-        lineas = texto_ultimo.split("\n")
-        fin = next(
-            (i for i, linea in enumerate(lineas[1:], start=1) if _FUERA_DE_LA_LISTA.match(linea)), None
-        )
-        return [*numeros[:-1], (ultimo, "\n".join(lineas[:fin]))]
+        return _sin_la_cola(numeros)
     return _bloques(en_linea, _LETRA, _es_siguiente)
 
 
@@ -299,8 +294,15 @@ def _sin_lo_que_sigue_a_la_lista(letras: list[tuple[str, str]]) -> list[tuple[st
     ultima = letras[-1][1].split("\n")
     if len(penultima) > 1 or not _SIGUE_LA_LISTA.search(penultima[0]) or not ultima[0].rstrip().endswith("."):
         return letras
-    fin = next((i for i, linea in enumerate(ultima[1:], start=1) if _FUERA_DE_LA_LISTA.match(linea)), None)
-    return [*letras[:-1], (letras[-1][0], "\n".join(ultima[:fin]))]
+    return _sin_la_cola(letras)
+
+
+def _sin_la_cola(divisiones: list[tuple[str, str]]) -> list[tuple[str, str]]:
+    """Las divisiones, con la última cortada antes de su primer párrafo que empieza con mayúscula."""
+    ultima, texto = divisiones[-1]
+    lineas = texto.split("\n")
+    fin = next((i for i, linea in enumerate(lineas[1:], start=1) if _FUERA_DE_LA_LISTA.match(linea)), None)
+    return [*divisiones[:-1], (ultima, "\n".join(lineas[:fin]))]
 
 
 def _bloques(
