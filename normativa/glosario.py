@@ -60,6 +60,9 @@ JERGA: dict[str, str] = {
     ),
     r"trashumancia|veranadas?|crianceros?|arrieros?": "sistemas de vida y costumbres de grupos humanos",
     r"pirquen\w*|pirquiner\w*": "pequeña minería",
+    # El consultor llama «umbral» a lo que el reglamento escribe como una cantidad «igual o superior a»
+    # o «superior a» (Art. 3 del DS 40); la palabra no está en ninguna norma del corpus.
+    r"umbral(es)?": "cantidad igual o superior a",
     # La Comisión o el Director Ejecutivo «se pronuncian» sobre una Declaración o un Estudio: eso es
     # lo que el consultor llama evaluarla, aprobarla o cuánto se demora.
     r"(evalu\w*|aprob\w*|demor\w*|tard\w*)\b[^.?]{0,25}\b(la|una|el|un|nuestra|nuestro) (dia|eia|"

@@ -4,10 +4,9 @@ las obras sobre un glaciar, el polvorín, el embalse) y las que traen un permiso
 depósito de relaves, el botadero, la planta de aguas servidas, la bodega de residuos peligrosos…).
 
 El motor decide con t/mes, plataformas, m³/mes, m³ totales y hectáreas (DS 40 Art. 3 letra i). Un
-consultor las dice como las piensa: toneladas al año, al día o por hora (con las horas y los días de
-operación), «12 mil», «1,2 millones», metros
-cúbicos al mes durante tantos meses. Aquí se convierten, y cada conversión queda anotada como un
-supuesto que la respuesta muestra («66.000 t/año ÷ 12 = 5.500 t/mes»).
+consultor las dice como las piensa: toneladas al año, al día o por hora (con el régimen de turnos que
+se trabaja), «12 mil», «1,2 millones», metros cúbicos al mes durante tantos meses. Aquí se convierten,
+y cada conversión queda anotada como un supuesto que la respuesta muestra («66.000 t/año ÷ 12 = 5.500 t/mes»).
 
 El texto llega sin tildes y en minúsculas (`config.texto.sin_tildes`).
 """
@@ -36,7 +35,10 @@ _T_DIA = re.compile(_CIFRA + _TONELADAS + _POR_DIA + "|" + _CIFRA + r"\s*(?:tpd|
 _POR_HORA = r"\s*(?:(?:al|por|/|cada|a la)\s*hora\b|/\s*h\b)"
 _T_HORA = re.compile(_CIFRA + _TONELADAS + _POR_HORA + "|" + _CIFRA + r"\s*(?:tph|t/h)\b")
 _DIAS_AL_MES = re.compile(r"(\d{1,2})\s*dias\s*(?:de \w+ )?(?:al|por|cada|del|en el|/)\s*mes")
-_HORAS_AL_DIA = re.compile(r"(\d{1,2})\s*(?:horas|h)\s*(?:de \w+ )?(?:al|por|cada|/)\s*dia")
+_HORAS_AL_DIA = re.compile(r"(\d{1,2})\s*(?:horas|h)\s*(?:de \w+ )?(?:(?:al|por|cada|/)\s*dia\b|diarias\b)")
+# «tres turnos de 8 h», «2 turnos de 12 horas»: las horas al día son los turnos por su largo.
+_TURNOS = re.compile(r"\b(\d|un|uno|dos|tres|cuatro)\s+turnos?\s+de\s+(\d{1,2})\s*(?:horas|h)\b")
+_CUANTOS_TURNOS = {"un": 1, "uno": 1, "dos": 2, "tres": 3, "cuatro": 4}
 HORAS_POR_DIA = 24  # si el mensaje da toneladas por hora sin decir cuántas horas al día se opera
 _M3_MES = re.compile(_CIFRA + _METROS + _POR_MES + "|" + r"\bmensual\w*\D{0,30}?" + _CIFRA + _METROS)
 _M3 = re.compile(_CIFRA + _METROS)
@@ -94,8 +96,11 @@ _MURO = re.compile(
     + r"\s*(?:m|metros)\b(?!\s*cub|3|³)"
 )
 # Obras en un humedal urbano (Ley 19.300 Art. 10 s): rellenarlo, drenarlo, intervenirlo; no estar junto a él.
+# Estar en él también es intervenirlo: «el botadero ocupará un sector del humedal urbano», «obras en un
+# humedal urbano»; estar cerca no («en las cercanías de…», «a 300 m de…»).
 _HUMEDAL_URBANO = re.compile(
-    r"\b(?:rellen\w*|dren\w*|sec\w*|interven\w*|afect\w*|alter\w*|dentro|sobre)\b[^.;]{0,30}?"
+    r"\b(?:rellen\w*|dren\w*|sec\w*|interven\w*|afect\w*|alter\w*|dentro|sobre|en|inclu\w*|abarc\w*"
+    r"|ocup\w*)\b(?:(?!\bcerca|\bcercan|\bproxim|\bjunto|\bcolind|\baleda|\bvecin|\d)[^.;]){0,30}?"
     r"\bhumedal\w* urban\w*"
 )
 # Polvorín o almacenamiento de explosivos (ñ.2): la capacidad, en kg o toneladas.
@@ -109,13 +114,22 @@ _POLVORIN = re.compile(
     + r"\s*(?:kg|kilos|kilogramos|toneladas|tons?|t)\s+(?:de\s+)?(?:explosiv\w*|nitrato de amonio|anfo"
     r"|emulsion\w*|dinamita|agentes? de tronadura)\b"
 )
+# Cuántas personas atiende la planta de aguas servidas: la dotación que aloja la faena o las que dice que
+# atiende.
+_DOTACION = re.compile(_CIFRA + r"\s*(?:trabajadores|personas|habitantes|operarios|camas)\b")
 _NEGACION = re.compile(r"\b(?:no|sin|nunca|ningun\w*|lejos)\b")
 # El embalse de agua (a.1 y PAS 155) por su capacidad; un tranque o embalse de relaves no es una presa de
 # agua (es la parte del PAS 135).
+# La capacidad va después de la obra («una represa de 6 m de alto, que embalsaría 120.000 m³») o
+# antes del verbo («80.000 m³ embalsados»).
 _EMBALSE = re.compile(
-    r"(?:\b(?:embalse|tranque|represa|reservorio)s?\b|\b(?:estanque|piscina)s? de agua\b)[^.;]{0,40}?"
+    r"(?:\b(?:embals\w*|tranques?|represas?|reservorios?)\b|\b(?:estanque|piscina)s? de agua\b)[^.;]{0,60}?"
     + _CIFRA
     + _METROS
+    + r"|"
+    + _CIFRA
+    + _METROS
+    + r"[^.;]{0,20}?\bembals\w*"
 )
 _CAUDAL = re.compile(
     r"\b(?:acueducto|canal|aduccion|tuberia de agua|conduccion de agua)\w*\b[^.;]{0,60}?"
@@ -307,6 +321,11 @@ def componentes_dichos(normal: str, supuestos: list[str] | None = None) -> dict[
     for campo, patrones in _PARTES_CON_PERMISO.items():
         if any((m := p.search(normal)) and not _negada(normal, m) for p in patrones):
             dichos[campo] = True
+    if dichos.get("planta_aguas_servidas") and (m := _DOTACION.search(normal)):
+        # la planta del campamento atiende a su dotación (o.4 la compara con 2.500 habitantes)
+        dichos["aguas_servidas_habitantes"] = _cifra(m)
+        if supuestos is not None and "habitantes" not in m.group(0):
+            supuestos.append(f"la planta de aguas servidas atiende a {m.group(0)}")
     return dichos
 
 
@@ -412,8 +431,7 @@ def cantidades_dichas(normal: str) -> Cantidades:
     elif m := _T_HORA.search(normal):
         # «180 t/h, 20 horas al día, 26 días al mes»: la capacidad horaria por el régimen de operación
         horaria = _cifra(m)
-        horas_dichas = _HORAS_AL_DIA.search(normal)
-        horas = int(horas_dichas.group(1)) if horas_dichas and 0 < int(horas_dichas.group(1)) <= 24 else 0
+        horas = _horas_al_dia(normal)
         n, dicho = _dias_al_mes(normal)
         mensual = horaria * (horas or HORAS_POR_DIA) * n
         c.valores["capacidad_extraccion_t_mes"] = mensual
@@ -444,6 +462,19 @@ def cantidades_dichas(normal: str) -> Cantidades:
     if m := _HECTAREAS.search(normal):
         c.valores["superficie_ha"] = _cifra(m)
     return c
+
+
+def _horas_al_dia(normal: str) -> int:
+    """Cuántas horas trabaja la faena en una jornada según el mensaje («20 horas al día», «18 horas
+    diarias», «tres turnos de 8 h»), o 0 si no las dice (o dice más de 24)."""
+    if turnos := _TURNOS.search(normal):
+        cuantos = turnos.group(1)
+        horas = int(cuantos if cuantos.isdigit() else _CUANTOS_TURNOS[cuantos]) * int(turnos.group(2))
+    elif dichas := _HORAS_AL_DIA.search(normal):
+        horas = int(dichas.group(1))
+    else:
+        return 0
+    return horas if 0 < horas <= 24 else 0
 
 
 def _dias_al_mes(normal: str) -> tuple[int, bool]:

@@ -516,7 +516,12 @@ def hecho_preguntado(pregunta: str, oracion: str) -> str:
     # y de los hechos de una oración, el que está junto a lo preguntado: en «podrán reclamar…, dentro
     # de quince días. Si no reclama y paga la multa dentro de cinco días, …» el plazo de reclamar es el
     # primero aunque la segunda oración nombre más palabras de la pregunta
-    con_el_hecho = [(o, m) for o in oraciones_de(oracion) or [oracion] for m in patron.finditer(o)]
+    con_el_hecho = [
+        (o, m)
+        for o in oraciones_de(oracion) or [oracion]
+        for m in patron.finditer(o)
+        if not _ya_lo_dijo(pregunta, m.group(0), o[m.end() :])
+    ]
     if not con_el_hecho:
         return ""
     # el plazo de una ampliación responde solo si se pregunta por ella («¿hasta cuánto se puede
@@ -536,6 +541,22 @@ def hecho_preguntado(pregunta: str, oracion: str) -> str:
         ),
     )
     return _mayuscula(_el_que_rige(mejor.group(0), oracion_del_hecho[mejor.end() :], pregunta))
+
+
+_CIFRAS = re.compile(r"\d+(?:\.\d{3})*(?:,\d+)?")
+_ENTRE_PARENTESIS = re.compile(r"^(?:\s+\w+){0,2}\s*\(([\d.,]+)")  # «… toneladas mensuales (5.000 t/mes)»
+
+
+def _ya_lo_dijo(pregunta: str, hecho: str, despues: str) -> bool:
+    """Si la pregunta ya trae el hecho («Con 20 plataformas justas, ¿cuentan los sondajes?»): la
+    cifra que el usuario dio no es lo que pregunta, y la respuesta no empieza por ella. Se compara la
+    cifra en dígitos (la ley la repite entre paréntesis: «cinco mil toneladas (5.000 t/mes)») y, si no
+    los tiene, el hecho dicho en palabras («treinta días»)."""
+    cifras = _CIFRAS.findall(hecho) or _ENTRE_PARENTESIS.findall(despues)
+    dichas = {c.replace(".", "") for c in _CIFRAS.findall(pregunta)}
+    if cifras:
+        return any(c.replace(".", "").rstrip(",") in dichas for c in cifras)
+    return sin_tildes(hecho).lower() in sin_tildes(pregunta).lower()
 
 
 def _el_que_rige(hecho: str, despues: str, pregunta: str) -> str:

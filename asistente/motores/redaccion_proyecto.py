@@ -122,12 +122,16 @@ class _Marcas:
         return (" " + "".join(marcas)) if marcas else ""
 
 
+# Un proyecto descrito sin región se evalúa igual si nada de lo descrito tiene un umbral regional.
+SIN_REGION = "no indicó la región, pero los umbrales de lo que describe son los mismos en todo el país"
+
+
 def _la_via(resultado: dict[str, Any], *, no_leidas: bool, dichas: Mapping[str, str], marca: _Marcas) -> str:
     """El primer párrafo: la vía y, en la misma oración, por qué (lo que hace ingresar el proyecto con su
     cifra frente al umbral, y los efectos del Art. 11 con la frase del usuario), o por qué no se puede
     descartar el ingreso."""
     clasificacion = resultado["clasificacion"]
-    lugar = ", ".join(x for x in (resultado.get("comuna"), resultado.get("region")) if x)
+    lugar = ", ".join(x for x in (resultado.get("comuna"), resultado.get("region")) if x) or SIN_REGION
     if clasificacion == "NO_INGRESA" and resultado.get("sin_cantidad_del_tipo"):
         return (
             f"Con las partes que describe ({lugar}), ninguna hace ingresar el proyecto al SEIA; pero no "

@@ -34,8 +34,13 @@ from asistente.registro import ErrorDeHerramienta, Fuente, ejecutar
 from asistente.turno.memoria import solo_preferencias
 from asistente.turno.tipos import Respuesta, Turno
 from config.texto import sin_tildes
+from proyectos.analisis.componentes import COMPONENTES_CON_UMBRAL_REGIONAL
+from proyectos.analisis.ingreso import TIPOS_CON_UMBRAL_REGIONAL
 
 NOMBRE = "reglas"
+# La región con que se evalúa un proyecto descrito sin región cuando ningún umbral de lo descrito depende
+# de ella (la respuesta no la nombra).
+REGION_CUALQUIERA = "13"
 # Quien describe su propio proyecto («tenemos una mina…», «queremos sacar…», «nuestra faena…»).
 _EN_PRIMERA_PERSONA = re.compile(
     r"\b(tenemos|tengo|queremos|quiero|vamos a|voy a|nuestr[oa]s?|mi (proyecto|mina|faena|planta)|estamos"
@@ -233,12 +238,13 @@ class MotorReglas:
             or not (por_partes or (e.tipo and cantidades_del_tipo(e)) or tipo_sin_cantidad(e, texto))
         ):
             return None
-        depende = e.tipo in ("prospeccion", "aridos_cauce")
+        depende = e.tipo in TIPOS_CON_UMBRAL_REGIONAL
         if not e.region and not (pide_via(texto) and (depende or _EN_PRIMERA_PERSONA.search(texto))):
             # «si una mina produce 4.800 t/mes, ¿se considera…?», «¿una faena de 5.000 t/mes exactas
             # entra?»: pregunta por la ley, y su umbral no depende de la región
             return None
-        if not e.region:
+        depende_de_la_region = depende or bool(set(e.componentes) & COMPONENTES_CON_UMBRAL_REGIONAL)
+        if not e.region and depende_de_la_region:
             return Respuesta(
                 "¿En qué región está el proyecto? "
                 + (
@@ -249,11 +255,13 @@ class MotorReglas:
                 ),
                 sugerencias=["En Antofagasta", "En Atacama", "En Valparaíso"],
             )
+        # sin región, si nada de lo descrito tiene un umbral regional, cualquiera da el mismo resultado
+        region = e.region or REGION_CUALQUIERA
         # por sus partes: las cantidades leídas (el volumen de turba, los m³ del tranque) son de las partes
         parametros: dict[str, Any] = (
-            {"tipo": TIPO_DE_LAS_PARTES, "region": e.region}
+            {"tipo": TIPO_DE_LAS_PARTES, "region": region}
             if por_partes
-            else {"tipo": e.tipo, "region": e.region, **e.cantidades}
+            else {"tipo": e.tipo, "region": region, **e.cantidades}
         )
         if e.comuna:
             parametros["comuna"] = e.comuna
@@ -269,6 +277,8 @@ class MotorReglas:
         resultado = llamada["resultado"]
         if por_partes:  # el tipo solo sirvió para evaluar las partes: sus permisos no son del proyecto
             resultado = {**resultado, "permisos": permisos_de_las_partes(resultado["permisos"])}
+        if not e.region:
+            resultado = {**resultado, "region": ""}
         no_leidas, sin_efecto = _cifras_sin_leer(texto, e, resultado, por_partes=por_partes)
         texto_respuesta, fuentes = redactar_evaluacion(
             resultado,

@@ -65,6 +65,10 @@ GENERACION_MW = Decimal(3)
 # DS 40, Art. 3, literal k.1: «Instalaciones fabriles cuya potencia instalada sea igual o superior a dos
 # mil kilovoltios-ampere (2.000 KVA)».
 POTENCIA_FABRIL_KVA = Decimal(2000)
+# DS 40, Art. 3, literal o.4: «Plantas de tratamiento de aguas de origen domiciliario, que atiendan a una
+# población igual o mayor a dos mil quinientos (2.500) habitantes» (la planta del campamento atiende a su
+# dotación).
+AGUAS_SERVIDAS_HABITANTES = Decimal(2500)
 # DS 40, Art. 3, letra ñ: producción, almacenamiento, transporte, disposición o reutilización habituales de
 # sustancias peligrosas. Por clase, la producción, disposición o reutilización «que se realice durante un
 # semestre o más … en una cantidad igual o superior a» tantos kg/día, y la «capacidad de almacenamiento …
@@ -126,6 +130,8 @@ ETIQUETAS = {
     "obras_en_glaciar": "si hay obras o actividades sobre un glaciar",
     "extraccion_turba": "si se extrae turba",
     "obras_en_humedal_urbano": "si hay obras en un humedal urbano",
+    "aguas_servidas_habitantes": "la población que atiende la planta de tratamiento de aguas servidas "
+    "(habitantes; en un campamento, su dotación)",
     # Partes que traen un permiso ambiental sectorial (Título VII del DS 40).
     "deposito_relaves": "si hay un depósito de relaves (tranque, embalse o relaves espesados, en pasta o "
     "filtrados)",
@@ -160,6 +166,10 @@ ETIQUETAS = {
     "construcciones_fuera_limite_urbano": "si hay construcciones fuera de los límites urbanos (campamento, "
     "oficinas, talleres) o se subdividen terrenos rurales",
 }
+# Las partes cuyo umbral cambia con la región (a.2.1, a.2.4, a.3, a.4); las demás valen igual en todo el país.
+COMPONENTES_CON_UMBRAL_REGIONAL = frozenset(
+    {"vegas_bofedales_ha", "humedal_drenado_ha", "dragado_m3", "cauce_movido_m3"}
+)
 # Campo → literal que lo evalúa (para la ayuda de formularios y de la API).
 LITERAL_DE_CAMPO = {
     "presa_altura_m": "a.1",
@@ -189,6 +199,7 @@ LITERAL_DE_CAMPO = {
     "obras_en_glaciar": "a.5",
     "extraccion_turba": "i.6",
     "obras_en_humedal_urbano": "s de la Ley 19.300",
+    "aguas_servidas_habitantes": "o.4",
 }
 # Campo → artículo del DS 40 del permiso ambiental sectorial que trae (las reglas, en `permisos.py`).
 PAS_DE_CAMPO: dict[str, tuple[int, ...]] = {
@@ -198,6 +209,7 @@ PAS_DE_CAMPO: dict[str, tuple[int, ...]] = {
     "deposito_relaves": (135,),
     "botadero_esteriles": (136,),
     "planta_aguas_servidas": (138,),
+    "aguas_servidas_habitantes": (138,),
     "tratamiento_residuos_liquidos": (139,),
     "sitio_residuos": (140,),
     "relleno_sanitario": (141,),
@@ -264,6 +276,7 @@ class Componentes:
     obras_en_glaciar: bool = False
     extraccion_turba: bool = False
     obras_en_humedal_urbano: bool = False
+    aguas_servidas_habitantes: Decimal | None = None
     deposito_relaves: bool = False
     botadero_esteriles: bool = False
     planta_aguas_servidas: bool = False
@@ -363,6 +376,13 @@ def comparaciones_de_componentes(componentes: Componentes, *, codigo_region: str
         sufijo=" instalados",
     )
     resultado += _sustancias(c)
+    resultado += comparar_con_umbral(
+        "o.4",
+        c.aguas_servidas_habitantes,
+        AGUAS_SERVIDAS_HABITANTES,
+        unidad="habitantes",
+        prefijo="planta de aguas servidas que atiende a ",
+    )
     if c.obras_en_humedal_urbano:
         resultado.append(
             Comparacion("s", "obras o actividades en un humedal urbano (cualquier tamaño)", True)

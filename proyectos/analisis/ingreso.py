@@ -97,6 +97,11 @@ def tipologias_de_ingreso(*, tipo: str, codigo_region: str, cantidades: Cantidad
     return [Tipologia(literal, "; ".join(motivos)) for literal, motivos in cumplidas.items()]
 
 
+# Los tipos cuyo umbral cambia con la región (i.2: 40 o 20 plataformas; i.5.2: 20.000 o 50.000 m³); en los
+# demás, la región no cambia el resultado de la comparación.
+TIPOS_CON_UMBRAL_REGIONAL = frozenset({"prospeccion", "aridos_cauce"})
+
+
 def comparaciones(*, tipo: str, codigo_region: str, cantidades: Cantidades) -> list[Comparacion]:
     """Cada cantidad dada frente a su umbral (en el orden del literal), cumpla o no: lo que permite
     decir por qué un proyecto no ingresa, no solo por qué ingresa. Una cantidad ausente no se compara."""

@@ -186,6 +186,12 @@ REGLAS: tuple[Regla, ...] = (
     ),
     _regla("ñ.6", ("límites A2 del Decreto Supremo Nº 12, de 1985", "5000 A1"), (), "d77a5295568296b7"),
     _regla("ñ.7", ("aprobación multilateral",), (), "1241220a65055172"),
+    _regla(
+        "o.4",
+        ("igual o mayor a dos mil quinientos (2.500) habitantes",),
+        (c.AGUAS_SERVIDAS_HABITANTES,),
+        "b0bd5007e903b5d8",
+    ),
     _regla("p", ("áreas colocadas bajo protección oficial",), (), "c79bff47b99936c2"),
     _regla("s", ("dentro del límite urbano", "indistintamente de su superficie"), (), "bea57568748c779b"),
 )

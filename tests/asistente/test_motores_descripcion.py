@@ -69,6 +69,23 @@ def test_las_toneladas_por_hora_se_multiplican_por_las_horas_y_los_dias_de_opera
     assert supuestos == ["95 t/h × 16 h/día × 25 días = 38.000 t/mes"]
 
 
+@pytest.mark.parametrize(
+    ("regimen", "horas"),
+    [
+        ("con dos turnos de 8 horas y 25 días de operación al mes", 16),
+        ("en 3 turnos de 8 h, 25 días al mes", 24),
+        ("operando 20 horas diarias y 25 días al mes", 20),
+    ],
+)
+def test_las_horas_de_operacion_se_leen_de_los_turnos_o_de_las_horas_diarias(
+    regimen: str, horas: int
+) -> None:
+    valores, supuestos = _leer(f"la mina extrae 100 toneladas por hora, {regimen}")
+
+    assert valores["capacidad_extraccion_t_mes"] == 100 * horas * 25
+    assert "supuse" not in supuestos[0]
+
+
 def test_la_capacidad_a_la_que_se_quiere_subir_es_la_que_se_compara() -> None:
     valores, supuestos = _leer(
         "Hoy operamos con 4.200 t/mes y vamos a aumentar la producción hasta 6.100 t/mes"
@@ -132,6 +149,18 @@ def test_los_sondajes_sin_plataformas_dichas_cuentan_una_plataforma_cada_uno_y_s
         ("guardaremos 40 toneladas de ANFO para las tronaduras", {"explosivos_almacenamiento_kg": 40_000}),
         ("vamos a dragar 25.000 m3 de la laguna", {"dragado_m3": 25_000}),
         ("un tranque de agua con un muro de 8 metros", {"presa_altura_m": 8}),
+        (
+            "un tranque de agua con un muro de 4 metros que embalsará 80.000 m³",
+            {"presa_altura_m": 4, "embalse_m3": 80_000},
+        ),
+        ("quedarán 60.000 m3 de agua embalsados tras el muro", {"embalse_m3": 60_000}),
+        ("un terreno que incluye parte de un humedal urbano", {"obras_en_humedal_urbano": True}),
+        ("la planta está en las cercanías de un humedal urbano", {}),
+        (
+            "un campamento para 300 trabajadores con su planta de aguas servidas",
+            {"planta_aguas_servidas": True, "aguas_servidas_habitantes": 300},
+        ),
+        ("un campamento para 300 trabajadores", {}),
         ("el acopio va a rellenar parte de un humedal urbano", {"obras_en_humedal_urbano": True}),
         ("la planta queda junto a un humedal urbano", {}),
         ("el botadero queda lejos del glaciar", {"botadero_esteriles": True}),

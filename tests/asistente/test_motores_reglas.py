@@ -297,10 +297,28 @@ def test_una_pregunta_por_el_umbral_con_una_cifra_y_sin_region_se_responde_con_l
 
 
 @pytest.mark.usefixtures("corpus")
-def test_quien_describe_su_mina_sin_region_recibe_la_pregunta_por_la_region(
+def test_quien_describe_su_mina_sin_region_recibe_la_evaluacion_si_el_umbral_no_depende_de_ella(
     usuaria: CrearUsuaria, conversar: Conversar
 ) -> None:
     charla = conversar(usuaria(), "Tenemos una mina de 7.500 t/mes. ¿Entra al SEIA?")
+
+    primero = charla.texto.split("\n\n")[0]
+    assert "no indicó la región" in primero and "7.500 t/mes > 5.000 t/mes" in primero
+    assert "Región Metropolitana" not in charla.texto  # la región con que se evaluó no se nombra
+
+
+@pytest.mark.usefixtures("corpus")
+@pytest.mark.parametrize(
+    "descripcion",
+    [
+        "Tenemos una campaña de 30 plataformas de sondaje.",
+        "Tenemos una mina de 3.000 t/mes y vamos a dragar 30.000 m³ de una laguna.",
+    ],
+)
+def test_quien_describe_sin_region_algo_con_umbral_regional_recibe_la_pregunta_por_la_region(
+    usuaria: CrearUsuaria, conversar: Conversar, descripcion: str
+) -> None:
+    charla = conversar(usuaria(), f"{descripcion} ¿Entra al SEIA?")
 
     assert charla.texto.startswith("¿En qué región está el proyecto?")
 

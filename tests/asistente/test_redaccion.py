@@ -127,6 +127,15 @@ def test_la_cifra_preguntada_va_primero():
     assert hecho_preguntado("¿Qué multa máxima arriesga?", multa) == "Diez mil unidades tributarias anuales"
 
 
+def test_la_cifra_que_la_pregunta_ya_trae_no_va_primero():
+    umbral = "Es planta grande aquella cuya capacidad es superior a cinco mil metros cúbicos (5.000 m³)."
+    pregunta = "Para el umbral de 5.000 m³ de una planta, ¿cuenta el agua de lluvia?"
+    assert hecho_preguntado(pregunta, umbral) == ""
+    assert hecho_preguntado("¿Cuál es el umbral de una planta grande?", umbral) == "Cinco mil metros cúbicos"
+    plazo = "El titular podrá reclamar dentro de treinta días."
+    assert hecho_preguntado("¿Los treinta días para reclamar son hábiles?", plazo) == ""
+
+
 def test_el_plazo_que_va_primero_es_el_de_la_oracion_que_responde_no_el_de_otro_tramite():
     dos_tramites = (
         "De lo que resuelva el consejo podrá apelarse ante la Corte dentro de diez días. "

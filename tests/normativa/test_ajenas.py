@@ -4,6 +4,7 @@ import pytest
 
 from normativa.busqueda.ajenas import _palabras_del_tema, es_ajena, nucleo_de_la_pregunta, palabras_ajenas
 from normativa.busqueda.hibrida import buscar_normativa
+from normativa.glosario import expandir_consulta
 
 
 def test_el_tema_no_cuenta_verbos_palabras_comunes_nombres_propios_ni_interrogativos():
@@ -112,3 +113,11 @@ def test_una_palabra_de_la_jerga_de_faena_del_glosario_no_es_ajena():
     # «cancha» no está en el corpus, pero «cancha de acopio» es jerga de faena con su término legal.
     assert "cancha" not in palabras_ajenas("¿Qué permiso requiere la cancha de acopio?", [])
     assert "cancha" in palabras_ajenas("¿Qué permiso requiere la cancha de fútbol del campamento?", [])
+
+
+@pytest.mark.django_db
+@pytest.mark.usefixtures("corpus")
+def test_el_umbral_es_jerga_del_consultor_por_la_cantidad_que_fija_la_norma():
+    # ninguna norma del corpus dice «umbral»: escribe «igual o superior a» una cantidad
+    assert "umbral" not in palabras_ajenas("¿Cuál es el umbral de toneladas para una mina?", [])
+    assert expandir_consulta("¿Qué umbral tiene una mina?").endswith("(cantidad igual o superior a)")

@@ -1,11 +1,16 @@
 """Las otras partes de una faena: cada literal del Art. 3 del DS 40 en su límite exacto."""
 
+from dataclasses import fields
 from decimal import Decimal
 from typing import Any
 
 import pytest
 
-from proyectos.analisis.componentes import Componentes, comparaciones_de_componentes
+from proyectos.analisis.componentes import (
+    COMPONENTES_CON_UMBRAL_REGIONAL,
+    Componentes,
+    comparaciones_de_componentes,
+)
 
 
 def cumplidos(region: str = "02", **partes: Any) -> list[str]:
@@ -167,3 +172,27 @@ def test_producir_o_transportar_menos_de_un_semestre_no_es_habitual_pero_almacen
 def test_las_radiactivas_sobre_los_limites_del_ds_12_ingresan_por_n6_y_su_transporte_por_n7() -> None:
     assert cumplidos(radiactivas_sobre_limites=True) == ["ñ.6"]
     assert cumplidos(transporte_radiactivo_multilateral=True) == ["ñ.7"]
+
+
+@pytest.mark.parametrize(("habitantes", "ingresa"), [(2499, False), (2500, True), (300, False)])
+def test_la_planta_de_aguas_servidas_ingresa_por_o4_desde_2500_habitantes_inclusive(
+    habitantes: int, ingresa: bool
+) -> None:
+    assert cumplidos(aguas_servidas_habitantes=habitantes) == (["o.4"] if ingresa else [])
+
+
+_REGIONES = ("15", "01", "02", "03", "04", "05", "13", "06", "07", "16", "08", "09", "14", "10", "11", "12")
+
+
+@pytest.mark.parametrize("campo", [f.name for f in fields(Componentes)])
+def test_solo_las_partes_declaradas_con_umbral_regional_cambian_con_la_region(campo: str) -> None:
+    # cada parte con valores a ambos lados de los umbrales: si alguna región compara distinto, la parte
+    # debe estar entre las declaradas regionales (el chat evalúa sin región las demás)
+    si_no = Componentes.__dataclass_fields__[campo].type == "bool"
+    valores: list[Any] = [True] if si_no else [Decimal(v) for v in (3, 15, 25, 60_000, 120_000)]
+    comparadas = (
+        {tuple(comparaciones_de_componentes(Componentes(**{campo: v}), codigo_region=r)) for r in _REGIONES}
+        for v in valores
+    )
+
+    assert any(len(c) > 1 for c in comparadas) == (campo in COMPONENTES_CON_UMBRAL_REGIONAL)

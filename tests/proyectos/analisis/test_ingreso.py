@@ -7,12 +7,20 @@ from typing import Any
 
 import pytest
 
-from proyectos.analisis.ingreso import Cantidades, Comparacion, comparaciones, tipologias_de_ingreso
+from proyectos.analisis.ingreso import (
+    TIPOS,
+    TIPOS_CON_UMBRAL_REGIONAL,
+    Cantidades,
+    Comparacion,
+    comparaciones,
+    tipologias_de_ingreso,
+)
 from proyectos.selectors import region_resolver
 
 CASOS = Path(__file__).resolve().parents[2] / "fixtures" / "analisis"
 ESPERADO = json.loads((CASOS / "esperado.json").read_text(encoding="utf-8"))
 
+REGIONES = ("15", "01", "02", "03", "04", "05", "13", "06", "07", "16", "08", "09", "14", "10", "11", "12")
 ARICA, ANTOFAGASTA, ATACAMA, COQUIMBO, VALPARAISO, METROPOLITANA, MAGALLANES = (
     "15",
     "02",
@@ -173,3 +181,24 @@ def test_un_pozo_compara_cada_cantidad_dada_y_ninguna_ausente():
         ("2.500 m³/mes < 10.000 m³/mes", False),
         ("7 ha ≥ 5 ha", True),
     ]
+
+
+@pytest.mark.parametrize("tipo", TIPOS)
+def test_solo_los_tipos_declarados_con_umbral_regional_cambian_con_la_region(tipo: str) -> None:
+    # el chat evalúa sin región un proyecto de los demás tipos: en ellos ninguna región compara distinto
+    cantidades = [
+        Cantidades(
+            capacidad_extraccion_t_mes=Decimal(v),
+            plataformas=v,
+            aridos_m3_mes=Decimal(v),
+            aridos_m3_total=Decimal(v),
+            superficie_ha=Decimal(v),
+        )
+        for v in (4, 25, 30_000, 60_000)
+    ]
+    cambia = any(
+        len({tuple(comparaciones(tipo=tipo, codigo_region=r, cantidades=c)) for r in REGIONES}) > 1
+        for c in cantidades
+    )
+
+    assert cambia == (tipo in TIPOS_CON_UMBRAL_REGIONAL)
