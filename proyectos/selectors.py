@@ -47,6 +47,17 @@ _ALIAS_REGIONES = {
     "nuble": "16",
     "bio bio": "08",
 }
+# «Quinta Región», «III Región», «Región V»: la numeración con que todavía se las nombra (la de sus códigos).
+_ORDINALES = {
+    "primera": 1, "segunda": 2, "tercera": 3, "cuarta": 4, "quinta": 5, "sexta": 6, "septima": 7,
+    "setima": 7, "octava": 8, "novena": 9, "decima": 10, "undecima": 11, "decimoprimera": 11,
+    "duodecima": 12, "decimosegunda": 12, "decimotercera": 13, "decimocuarta": 14, "decimoquinta": 15,
+    "decimosexta": 16,
+}  # fmt: skip
+# («región i.1» no es una región: es un literal del Art. 3)
+_REGION_NUMERADA = re.compile(
+    rf"\b(?:({'|'.join(_ORDINALES)}|[ivx]{{1,4}})\s+region\b|\bregion\s+([ivx]{{1,4}})\b(?!\s*\d))"
+)
 _claves_de_regiones: list[tuple[str, str]] = []  # (clave normalizada, nombre oficial); ver abajo
 _PREFIJO_REGION = re.compile(r"^(?:(?:[ivx]+|\d{1,2})\s*(?:a\s+)?)?region\s+(?:de\s+la\s+|del\s+|de\s+)?")
 
@@ -74,6 +85,11 @@ def region_mencionada(*, texto: str) -> str | None:
     for clave, oficial in _claves_region():
         if re.search(rf"\b{re.escape(clave)}\b", normal):
             return oficial
+    for m in _REGION_NUMERADA.finditer(normal):
+        numero = m.group(1) or m.group(2)
+        codigo = _ORDINALES.get(numero) or _ROMANOS.get(numero)
+        if codigo:
+            return str(Region.objects.get(codigo=f"{codigo:02d}").nombre)
     return None
 
 

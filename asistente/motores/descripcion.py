@@ -6,7 +6,7 @@ depósito de relaves, el botadero, la planta de aguas servidas, la bodega de res
 El motor decide con t/mes, plataformas, m³/mes, m³ totales y hectáreas (DS 40 Art. 3 letra i). Un
 consultor las dice como las piensa: toneladas al año, al día o por hora (con el régimen de turnos que
 se trabaja), «12 mil», «1,2 millones», metros cúbicos al mes durante tantos meses. Aquí se convierten,
-y cada conversión queda anotada como un supuesto que la respuesta muestra («66.000 t/año ÷ 12 = 5.500 t/mes»).
+y cada conversión queda anotada como un supuesto que la respuesta muestra («54.000 t/año ÷ 12 = 4.500 t/mes»).
 
 El texto llega sin tildes y en minúsculas (`config.texto.sin_tildes`).
 """
@@ -42,6 +42,12 @@ _CUANTOS_TURNOS = {"un": 1, "uno": 1, "dos": 2, "tres": 3, "cuatro": 4}
 HORAS_POR_DIA = 24  # si el mensaje da toneladas por hora sin decir cuántas horas al día se opera
 _M3_MES = re.compile(_CIFRA + _METROS + _POR_MES + "|" + r"\bmensual\w*\D{0,30}?" + _CIFRA + _METROS)
 _M3 = re.compile(_CIFRA + _METROS)
+# El volumen total dicho además del mensual: «serán 75.000 m³ totales, a razón de 3.000 m³ por mes».
+_TOTAL = r"(?:en total|totales|vida util|todo el proyecto|toda la (?:explotacion|operacion|faena))"
+_M3_TOTAL = re.compile(
+    # sin otra cifra entre el volumen y «en total» («4.000 m³ por mes y 3 ha en total»: el total es de ha)
+    _CIFRA + _METROS + r"[^.;\d]{0,40}?" + _TOTAL + "|" + _TOTAL + r"[^.;\d]{0,30}?" + _CIFRA + _METROS
+)
 # Varias fuentes de lo mismo (dos faenas que alimentan una planta, «una … y la otra …»): se suman. Lo
 # que precede a la capacidad que tendrá tras un cambio («de 3.000 a 4.500 t/mes»).
 _VARIAS_FUENTES = re.compile(
@@ -159,6 +165,13 @@ _ALMACENADO = re.compile(
     + _CIFRA
     + r"\s*(toneladas|tons?|t|kg|kilos|kilogramos|m3|m³|metros cubicos|litros|lts?)\b"
 )
+# El transporte terrestre de sustancias peligrosas (ñ.5): por camión, tren o carretera, en t/día o kg/día.
+_TRANSPORTADO = re.compile(
+    r"\b(?:transport\w*|traer|traeremos|trae|traen|llev\w*|traslad\w*|despach\w*|camion\w*|por tierra"
+    r"|por carretera|ferrocarril|tren)\b"
+)
+_POR_DIA_TRANSPORTADO = re.compile(_CIFRA + r"\s*(toneladas|tons?|t|kg|kilos|kilogramos)" + _POR_DIA)
+_EXPLOSIVOS = re.compile(r"\bexplosiv\w*|\bnitrato de amonio\b|\banfo\b|\bemulsion\w*")
 _CANTIDAD_GUARDADA = re.compile(
     _CIFRA + r"\s*(toneladas|tons?|t|kg|kilos|kilogramos|m3|m³|metros cubicos|litros|lts?)\b"
 )
@@ -318,6 +331,8 @@ def componentes_dichos(normal: str, supuestos: list[str] | None = None) -> dict[
         por_litros = m.group(m.lastindex or 0).startswith(("l", "lt"))
         dichos["acueducto_m3_s"] = _cifra(m) / (1000 if por_litros else 1)
     dichos.update(_sustancias_almacenadas(normal, supuestos if supuestos is not None else []))
+    if (t_dia := _sustancias_transportadas(normal)) is not None:
+        dichos["transporte_sustancias_t_dia"] = t_dia
     for campo, patrones in _PARTES_CON_PERMISO.items():
         if any((m := p.search(normal)) and not _negada(normal, m) for p in patrones):
             dichos[campo] = True
@@ -358,6 +373,16 @@ def _sustancias_almacenadas(normal: str, supuestos: list[str]) -> dict[str, floa
                 continue  # un volumen sin densidad conocida no se convierte
             almacenadas[f"{clase}_almacenamiento_kg"] = kilos
     return almacenadas
+
+
+def _sustancias_transportadas(normal: str) -> float | None:
+    """Las toneladas diarias de sustancias peligrosas que se transportan por tierra, dichas en la misma
+    frase que el transporte y la sustancia («traer en camiones 300 t/día de ácido sulfúrico»)."""
+    for frase in re.split(r"(?<!\d)\.(?!\d)|;", normal):
+        peligrosa = _EXPLOSIVOS.search(frase) or any(p.search(frase) for _, p, _ in _CLASES_DE_SUSTANCIA)
+        if peligrosa and _TRANSPORTADO.search(frase) and (m := _POR_DIA_TRANSPORTADO.search(frase)):
+            return _cifra(m) / (1000 if m.group(3) in ("kg", "kilos", "kilogramos") else 1)
+    return None
 
 
 def _cantidad_de(sustancia: re.Match[str], cantidades: list[re.Match[str]]) -> re.Match[str]:
@@ -401,6 +426,17 @@ def cantidades_dichas(normal: str) -> Cantidades:
     ):
         c.valores["capacidad_extraccion_t_mes"] = _cifra(tendra)
         c.supuestos.append(f"{numero_cl(_cifra(tendra))} t/mes: {CON_EL_CAMBIO}")
+    elif len(mensuales) == 2 and (
+        incremento := next((m for m in mensuales if _es_incremento(normal, m)), None)
+    ):
+        # «hoy son 2.600 t/mes y se suman 2.900 t/mes adicionales»: la que tendrá es la suma
+        base = next(m for m in mensuales if m is not incremento)
+        total = _cifra(base) + _cifra(incremento)
+        c.valores["capacidad_extraccion_t_mes"] = total
+        c.supuestos.append(
+            f"{numero_cl(_cifra(base))} + {numero_cl(_cifra(incremento))} = {numero_cl(total)} t/mes: "
+            f"{CON_EL_CAMBIO}"
+        )
     elif len(mensuales) > 1 and _VARIAS_FUENTES.search(normal):
         # «recibe de dos minas: 1.800 t/mes de una, 3.700 t/mes de la segunda»: la planta trata la suma
         cifras = [_cifra(m) for m in mensuales]
@@ -459,9 +495,24 @@ def cantidades_dichas(normal: str) -> Cantidades:
             )
     elif m := _M3.search(normal):
         c.valores["aridos_m3_total"] = _cifra(m)
+    mensual_dicho = _M3_MES.search(normal)
+    if (m := _M3_TOTAL.search(normal)) and mensual_dicho and not meses and _cifra(m) != _cifra(mensual_dicho):
+        c.valores["aridos_m3_total"] = _cifra(m)
     if m := _HECTAREAS.search(normal):
         c.valores["superficie_ha"] = _cifra(m)
     return c
+
+
+# Lo que se agrega a la capacidad de hoy: «crecer en 900 t/mes», «900 t/mes más», «adicionales».
+_AUMENTA_EN = re.compile(r"\b(?:ampli|aument|sub|crec|increment|agreg|sum)\w*\s+(?:\w+\s+){0,3}?en\s+$")
+_MAS_DESPUES = re.compile(r"^\s*(?:mas|adicionales|extras?)\b")
+
+
+def _es_incremento(normal: str, m: re.Match[str]) -> bool:
+    return bool(
+        _AUMENTA_EN.search(normal[max(0, m.start() - 40) : m.start()])
+        or _MAS_DESPUES.match(normal[m.end() :])
+    )
 
 
 def _horas_al_dia(normal: str) -> int:

@@ -55,6 +55,9 @@ _PATRONES: tuple[tuple[str, re.Pattern[str]], ...] = tuple(
             r"|\b(afect\w*|destru\w*|perd\w*|elimin\w*|interv\w*)\b[^.;]{0,40}\b(habitat|poblacion\w*"
             r"|ejemplares)\b[^.;]{0,60}\b(en peligro|amenazad\w*|vulnerable|en categoria de conservacion"
             r"|endemic\w*)"
+            # o la obra está donde vive (el único lugar de) una especie amenazada
+            r"|\b(vive|viven|habita|habitan|crece|crecen|anida|anidan|se reproduce\w*)\b[^.;]{0,50}"
+            r"\b(en peligro|amenazad\w*|vulnerable|en categoria de conservacion)"
             r"|\b(descenso|abatimiento|depresion|baja)\w*\b[^.;]{0,20}?"
             r"\b(del? )?(nivel|napa|acuifero|freatico)\w*"
             r"[^.;]{0,50}"
@@ -140,6 +143,8 @@ _AREA = "(" + "|".join(re.escape(nombre) for nombre in _AREAS) + ")"
 # Estar dentro (no cerca): «al interior del parque nacional», «el terreno cae en el Parque Nacional …».
 _DENTRO_DE_UN_AREA = re.compile(
     r"\b(?:dentro de(?:l)?|al interior de(?:l)?|adentro de(?:l)?|en medio de(?:l)?|en plen[oa]"
+    # una obra lineal que lo cruza también está dentro: «la línea atravesará la reserva nacional»
+    r"|cruza(?:n|ra|ran|ria|rian)?|atraviesa\w*|atravesara\w*|pasa(?:n|ra|ran|ria|rian)? por(?: medio de\w*)?"
     r"|insert[oa]s? en|(?:queda\w*|esta|estan|estara\w*|se ubica\w*|ubicad[oa]s?|emplazad[oa]s?|cae|caen"
     r"|se encuentra\w*|localizad[oa]s?|situad[oa]s?)\s+"
     r"(?:completamente |totalmente |parcialmente |en parte )?(?:dentro de(?:l)? |en )?)"

@@ -122,6 +122,25 @@ def test_metros_cubicos_al_mes_por_la_duracion_dan_el_total() -> None:
     assert supuestos == ["3.000 m³/mes × 24 meses = 72.000 m³ en total"]
 
 
+def test_el_volumen_total_dicho_ademas_del_mensual_se_compara_con_el_umbral_total() -> None:
+    valores, _ = _leer("Sacaremos 1.000 m³ al mes; en toda la explotación serán unos 130.000 m³.")
+
+    assert valores == {"aridos_m3_mes": 1000, "aridos_m3_total": 130_000}
+
+
+def test_el_total_de_otra_unidad_no_vuelve_total_al_volumen_mensual() -> None:
+    valores, _ = _leer("Una cantera de 4.000 m³ al mes y 2 ha en total.")
+
+    assert valores == {"aridos_m3_mes": 4000, "superficie_ha": 2}
+
+
+def test_lo_que_se_agrega_a_la_capacidad_de_hoy_se_suma_y_se_dice() -> None:
+    valores, supuestos = _leer("Hoy sacamos 3.200 t/mes y queremos ampliar en 2.000 t/mes más.")
+
+    assert valores["capacidad_extraccion_t_mes"] == 5200
+    assert supuestos == ["3.200 + 2.000 = 5.200 t/mes: comparé la capacidad que tendrá con el cambio"]
+
+
 def test_un_volumen_al_mes_no_se_toma_tambien_como_total() -> None:
     valores, _ = _leer("vamos a sacar 9.000 m3 por mes")
 
@@ -161,6 +180,11 @@ def test_los_sondajes_sin_plataformas_dichas_cuentan_una_plataforma_cada_uno_y_s
             {"planta_aguas_servidas": True, "aguas_servidas_habitantes": 300},
         ),
         ("un campamento para 300 trabajadores", {}),
+        (
+            "llevaremos en camiones 500 t/día de ácido sulfúrico a la planta",
+            {"transporte_sustancias_t_dia": 500},
+        ),
+        ("el tren trae 600 toneladas diarias de concentrado", {}),
         ("el acopio va a rellenar parte de un humedal urbano", {"obras_en_humedal_urbano": True}),
         ("la planta queda junto a un humedal urbano", {}),
         ("el botadero queda lejos del glaciar", {"botadero_esteriles": True}),

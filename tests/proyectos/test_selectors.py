@@ -119,6 +119,11 @@ def test_el_catalogo_se_consulta_en_el_admin(admin_client):
         ("un proyecto en Magallanes", "Magallanes y de la Antártica Chilena"),
         ("¿qué exige la normativa chilena para un relave en el campo?", None),
         ("¿qué es una DIA?", None),
+        ("una cantera en la Quinta Región", "Valparaíso"),
+        ("faena de la III Región con 7.000 t/mes", "Atacama"),
+        ("un pozo en la región VIII", "Biobío"),
+        ("en la segunda región hay un salar", "Antofagasta"),
+        ("lo que dice la letra i del Art. 3 sobre la región i.1", None),
     ],
 )
 def test_la_region_nombrada_en_un_texto_libre_se_reconoce_por_su_nombre_oficial(texto, region):

@@ -28,6 +28,10 @@ from proyectos.analisis.entrada import CIRCUNSTANCIAS
             "El rajo elimina el hábitat de un lagarto endémico de la quebrada.",
             "efectos_adversos_recursos_naturales",
         ),
+        (
+            "En el sector del botadero vive la única colonia conocida de un roedor amenazado.",
+            "efectos_adversos_recursos_naturales",
+        ),
         ("La toma de agua queda junto a un sitio Ramsar.", "localizacion_proxima_areas_protegidas"),
         ("La planta queda a 2 km de un parque nacional.", "localizacion_proxima_areas_protegidas"),
         ("Durante el escarpe apareció un sitio arqueológico con petroglifos.", "intervencion_monumentos"),
@@ -79,6 +83,9 @@ def test_varias_circunstancias_salen_en_el_orden_del_texto_sin_repetirse() -> No
          "Parque Nacional Nevado Tres Cruces"),
         ("La captación cae al interior del santuario de la naturaleza.", "santuario_naturaleza", ""),
         ("El tendido pasa dentro de un sitio prioritario.", "sitio_prioritario", ""),
+        ("La línea de 66 kV atraviesa la Reserva Nacional Las Chinchillas.", "reserva_nacional",
+         "Reserva Nacional Las Chinchillas"),
+        ("Habrá un camino de acceso que cruza un monumento natural.", "monumento_natural", ""),
     ],
 )  # fmt: skip
 def test_el_area_en_que_se_dice_que_esta_el_proyecto_se_lee_con_su_categoria_y_su_nombre(
@@ -96,6 +103,7 @@ def test_el_area_en_que_se_dice_que_esta_el_proyecto_se_lee_con_su_categoria_y_s
         "La faena queda a 12 km de la Reserva Nacional Pampa del Tamarugal.",
         "El botadero no queda dentro de ningún parque nacional.",
         "Todo está fuera de la reserva nacional, por el lado norte.",
+        "El camino no cruza el parque nacional: lo rodea.",
     ],
 )
 def test_estar_cerca_o_fuera_de_un_area_no_es_estar_dentro(texto: str) -> None:
