@@ -16,6 +16,7 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable
 from dataclasses import dataclass, field
+from itertools import pairwise
 
 from proyectos.analisis.ingreso import numero_cl
 
@@ -55,6 +56,12 @@ _VARIAS_FUENTES = re.compile(
     r"|\b(?:la|el) otr[oa]\b|\bcada una\b|\bentre (?:las|los) (?:dos|tres)\b"
     r"|\b(?:recib|compr|procesa|trata)\w* (?:ademas|tambien)\b|\bde terceros\b|\bpequenos mineros\b"
 )
+# «tres rajos con 1.500 t/mes cada uno»: cuántas fuentes aportan esa cantidad cada una.
+_CADA_UNA = re.compile(r"^[^.;]{0,15}?\b(?:cada una|cada uno|c/u)\b")
+_CUANTOS = {"dos": 2, "tres": 3, "cuatro": 4, "cinco": 5}
+_CUANTAS_FUENTES = re.compile(
+    r"\b(\d|dos|tres|cuatro|cinco) (?:minas|faenas|yacimientos|rajos|fuentes|frentes)\b"
+)
 # «queremos duplicar», «vamos a triplicar la producción»: la capacidad que tendrá es un múltiplo de la dicha.
 _MULTIPLICAR = re.compile(r"\b(duplic|dobl|triplic)\w*")
 # Lo que dice la cuenta cuando el mensaje da la capacidad de hoy y la que tendrá con un cambio.
@@ -66,6 +73,8 @@ _DURACION = re.compile(
     r"\b(?:durante|por|en|a lo largo de)\s+(?:los\s+|unos\s+|un\s+plazo\s+de\s+)?(\d{1,3})\s*(meses|anos)\b"
 )
 _PLATAFORMAS = re.compile(_CIFRA + r"\s*plataformas?\b")
+# Entre dos campañas de plataformas: la segunda es otra etapa del mismo prospecto.
+_OTRA_CAMPANA = re.compile(r"\b(?:otra|otras|segunda|luego|despues|posterior\w*|adicional\w*|mas adelante)\b")
 _SONDAJES = re.compile(_CIFRA + r"\s*(?:sondajes?|pozos? de sondaje)\b")
 _HECTAREAS = re.compile(_CIFRA + r"\s*(?:hectareas|ha)\b")
 
@@ -314,7 +323,7 @@ def componentes_dichos(normal: str, supuestos: list[str] | None = None) -> dict[
         dichos["vegas_bofedales_ha"] = _cifra(m)
     if m := _DRAGADO.search(normal):
         dichos["dragado_m3"] = _cifra(m)
-    if (m := _MURO.search(normal)) and "relave" not in m.group(0):
+    if (m := _MURO.search(normal)) and not _de_relaves(normal, m):
         dichos["presa_altura_m"] = _cifra(m)
     if m := _POLVORIN.search(normal):
         en_kg = re.search(r"\d\s*(?:mil\s*)?(?:kg|kilos|kilogramos)\b", m.group(0))
@@ -325,7 +334,7 @@ def componentes_dichos(normal: str, supuestos: list[str] | None = None) -> dict[
         dichos["obras_en_glaciar"] = True
     if (m := _TURBA.search(normal)) and not _negada(normal, m):
         dichos["extraccion_turba"] = True
-    if (m := _EMBALSE.search(normal)) and "relave" not in m.group(0):
+    if (m := _EMBALSE.search(normal)) and not _de_relaves(normal, m):
         dichos["embalse_m3"] = _cifra(m)
     if m := _CAUDAL.search(normal):
         por_litros = m.group(m.lastindex or 0).startswith(("l", "lt"))
@@ -342,6 +351,13 @@ def componentes_dichos(normal: str, supuestos: list[str] | None = None) -> dict[
         if supuestos is not None and "habitantes" not in m.group(0):
             supuestos.append(f"la planta de aguas servidas atiende a {m.group(0)}")
     return dichos
+
+
+def _de_relaves(normal: str, m: re.Match[str]) -> bool:
+    """El muro o el embalse es de relaves (la parte del PAS 135, no una presa de agua): lo dice lo calzado o
+    su cláusula antes («el depósito de relaves, con un muro de 40 m»)."""
+    inicio = max(normal.rfind(signo, 0, m.start()) for signo in ".;,")
+    return "relave" in normal[max(inicio + 1, m.start() - 60) : m.end()]
 
 
 def _sustancias_almacenadas(normal: str, supuestos: list[str]) -> dict[str, float]:
@@ -406,8 +422,30 @@ class Cantidades:
     supuestos: list[str] = field(default_factory=list)
 
 
+# Las toneladas dichas en miles o millones, como en los informes de la industria: «150 ktpd», «0,5 Mtpa»,
+# «40 kt al mes», «2 Mt/año». Se escriben como las lee el resto («150 mil t/dia»).
+_UNIDADES_DE_LA_INDUSTRIA = (
+    (re.compile(r"(\d)\s*ktpd\b"), r"\1 mil t/dia"),
+    (re.compile(r"(\d)\s*ktpa\b"), r"\1 mil t/ano"),
+    (re.compile(r"(\d)\s*mtpa\b"), r"\1 millones t/ano"),
+    (re.compile(r"(\d)\s*(?:kt|kilotoneladas)\b"), r"\1 mil t"),
+    (
+        re.compile(r"(\d)\s*(?:mt|megatoneladas)\b(?=\s*(?:/|al |por |cada |anual|de mineral))"),
+        r"\1 millones t",
+    ),
+)
+
+
+def en_toneladas(normal: str) -> str:
+    """El mensaje (ya sin tildes) con las toneladas en miles o millones dichas en toneladas."""
+    for patron, reemplazo in _UNIDADES_DE_LA_INDUSTRIA:
+        normal = patron.sub(reemplazo, normal)
+    return normal
+
+
 def cantidades_dichas(normal: str) -> Cantidades:
     """Las cantidades del mensaje (ya sin tildes) en los campos del motor, con sus conversiones."""
+    normal = en_toneladas(normal)
     c = Cantidades()
     mensuales = list(_T_MES.finditer(normal))
     final = next((m for m in mensuales if _DE_UNA_A.search(normal[max(0, m.start() - 40) : m.start()])), None)
@@ -447,7 +485,15 @@ def cantidades_dichas(normal: str) -> Cantidades:
         )
     elif m := _T_MES.search(normal):
         c.valores["capacidad_extraccion_t_mes"] = _cifra(m)
-        if veces := _MULTIPLICAR.search(normal[m.end() :]):
+        if _CADA_UNA.match(normal[m.end() :]) and (fuentes := _CUANTAS_FUENTES.search(normal)):
+            # «tres rajos con 1.500 t/mes cada uno» alimentan lo mismo: se suman
+            n = _CUANTOS.get(fuentes.group(1)) or int(fuentes.group(1))
+            c.valores["capacidad_extraccion_t_mes"] = _cifra(m) * n
+            c.supuestos.append(
+                f"{n} × {numero_cl(_cifra(m))} t/mes = {numero_cl(_cifra(m) * n)} t/mes "
+                "(sumé lo que aporta cada una; si no es así, indíquelo)"
+            )
+        elif veces := _MULTIPLICAR.search(normal[m.end() :]):
             factor = 3 if veces.group(1) == "triplic" else 2
             c.valores["capacidad_extraccion_t_mes"] = _cifra(m) * factor
             c.supuestos.append(
@@ -479,7 +525,19 @@ def cantidades_dichas(normal: str) -> Cantidades:
         c.supuestos.append(
             f"{cuenta} (supuse {' y '.join(supuse)}: indique los reales)" if supuse else cuenta
         )
-    if m := _PLATAFORMAS.search(normal):
+    campanas = list(_PLATAFORMAS.finditer(normal))
+    if len(campanas) > 1 and all(
+        _OTRA_CAMPANA.search(normal[a.end() : b.start()]) for a, b in pairwise(campanas)
+    ):
+        # «una campaña de 25 plataformas y, al año siguiente, otra de 20»: el mismo prospecto, sumado
+        cifras = [int(_cifra(m)) for m in campanas]
+        c.valores["plataformas"] = sum(cifras)
+        c.supuestos.append(
+            " + ".join(str(x) for x in cifras)
+            + f" = {sum(cifras)} plataformas: sumé las campañas (fraccionar "
+            "un proyecto para eludir el ingreso está prohibido, Art. 11 bis de la Ley 19.300)"
+        )
+    elif m := _PLATAFORMAS.search(normal):
         c.valores["plataformas"] = int(_cifra(m))
     elif m := _SONDAJES.search(normal):
         c.valores["plataformas"] = int(_cifra(m))
@@ -578,6 +636,7 @@ def cantidades_no_leidas(normal: str, leidas: Iterable[float], supuestos: Iterab
     """Las cantidades del mensaje (ya sin tildes) que ninguna lectura usó, tal como se dijeron («35
     toneladas»): el motor no las evaluó y la respuesta debe decirlo. Una cantidad se da por leída si su
     valor es el de alguna leída o de una conversión común (t ↔ kg, año ↔ mes, día ↔ mes)."""
+    normal = en_toneladas(normal)
     candidatas = {round(v * f, 6) for v in leidas for f in (1, 1000, 0.001, 12, 1 / 12, 30, 1 / 30)}
     for supuesto in supuestos:
         candidatas |= {

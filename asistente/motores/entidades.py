@@ -24,7 +24,10 @@ from proyectos.models import Comuna
 # «mi proyecto»: el activo o, sin uno, el que el usuario más consulta (su memoria).
 MI_PROYECTO = re.compile(r"\bmi (proyecto|mina|faena)\b")
 _TIPOS = [
-    (re.compile(r"prospecc|sondaje"), "prospeccion"),
+    (
+        re.compile(r"prospecc|sondaje|plataformas de perforacion|campanas? de (?:\d+ )?plataformas"),
+        "prospeccion",
+    ),
     # Las plantas que tratan aguas servidas o riles, o que producen agua o energía, no procesan mineral.
     (
         re.compile(
@@ -208,7 +211,8 @@ _PIDE_VIA = re.compile(
     r"|\b(que|cual) (instrumento|via)\b"
     # al final de una descripción, «¿ingresa?», «¿cómo entra?», «¿tiene que evaluarse ambientalmente?»
     r"|\b(ingresa|entra|ingresaria|entraria|ingresamos|entramos)\s*\?"
-    r"|\b(tiene|tienen|tendria|debe|deben|deberia|hay) que (ingresar|entrar|evaluarse)\b"
+    r"|\b(tiene|tienen|tenemos|tendria|tendriamos|debe|deben|debemos|deberia|deberiamos|hay) que "
+    r"(ingresar|entrar|evaluarse)\b|\b(debe|deben|debemos|deberia|deberiamos) (ingresar|entrar)\b"
     r"|\bevaluar\w* ambientalmente\b|\brequiere\w* (de )?evaluacion ambiental\b"
 )
 

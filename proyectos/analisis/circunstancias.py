@@ -41,7 +41,11 @@ _PATRONES: tuple[tuple[str, re.Pattern[str]], ...] = tuple(
             r"(calidad|emision)\w*|\bmp ?(10|2[.,]5)\b[^.;]{0,60}\b(super\w*|sobre ?pas\w*|exced\w*)\b"
             r"|\b(super\w*|sobre ?pas\w*|exced\w*)\b[^.;]{0,40}\bmp ?(10|2[.,]5)\b"
             r"|\briesgos? (para |a )?(la )?salud\b"
-            r"|\bsalud de (la )?(poblacion|las personas|los vecinos|la gente|la comunidad|los habitantes)\b",
+            r"|\bsalud de (la )?(poblacion|las personas|los vecinos|la gente|la comunidad|los habitantes)\b"
+            # ruido o vibraciones sobre la norma (DS 40 Art. 5, letra b)
+            r"|\b(ruido|ruidos|vibraciones)\b[^.;]{0,50}"
+            r"\b(sobre|super\w*|exced\w*|sobrepas\w*|por encima de)\b[^.;]{0,12}\bnormas?\b"
+            r"|\b(super\w*|exced\w*|sobrepas\w*)\b[^.;]{0,30}\bnormas? de (ruido|vibracion)",
         ),
         (
             "efectos_adversos_recursos_naturales",
@@ -79,6 +83,10 @@ _PATRONES: tuple[tuple[str, re.Pattern[str]], ...] = tuple(
             r"\bsantuarios? de la naturaleza\b|\b(parque|reserva)s? nacional\w*\b|\bmonumentos? natural\w*\b"
             r"|\bareas? (silvestres? )?protegidas?\b|\bsitios? prioritarios?\b|\bhumedal\w* (protegid\w*|"
             r"ramsar|urbano\w*)\b|\bramsar\b|\b(laguna|salar|vega|bofedal)\w* (\w+ )?protegid\w*\b"
+            # los pueblos indígenas son poblaciones protegidas (DS 40 Art. 8)
+            r"|\b(comunidad|comunidades|pueblos?|tierras?|territorios?|poblacion\w*) (indigena|mapuche|aymara"
+            r"|atacamen|likan antay|diaguita|colla|quechua|kawesqar|yagan|rapa nui|chango)\w*\b"
+            r"|\bareas? de desarrollo indigena\b"
             r"|\bglaciar\w*\b",
         ),
         (

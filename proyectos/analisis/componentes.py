@@ -200,6 +200,7 @@ LITERAL_DE_CAMPO = {
     "extraccion_turba": "i.6",
     "obras_en_humedal_urbano": "s de la Ley 19.300",
     "aguas_servidas_habitantes": "o.4",
+    "acueducto_m3_s": "a (acueductos del Art. 294 del Código de Aguas)",
 }
 # Campo → artículo del DS 40 del permiso ambiental sectorial que trae (las reglas, en `permisos.py`).
 PAS_DE_CAMPO: dict[str, tuple[int, ...]] = {
@@ -323,6 +324,18 @@ def comparaciones_de_componentes(componentes: Componentes, *, codigo_region: str
         ),
         *comparar_con_umbral(
             "a.1", c.embalse_m3, EMBALSE_M3, estricto=True, unidad="m³", prefijo="embalse de "
+        ),
+        # DS 40, Art. 3, letra a: «Acueductos … que deban someterse a la autorización establecida en el
+        # artículo 294 del Código de Aguas» (su letra b: los que conducen más de 2 m³/s, la misma regla del
+        # PAS 155).
+        *comparar_con_umbral(
+            "a",
+            c.acueducto_m3_s,
+            ACUEDUCTO_M3_S,
+            estricto=True,
+            unidad="m³/s",
+            prefijo="acueducto de ",
+            sufijo=" (Art. 294 b del Código de Aguas)",
         ),
         *_drenajes(c, codigo_region),
     ]

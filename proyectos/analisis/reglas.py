@@ -51,6 +51,12 @@ _SUSTANCIA = {literal: (dia, kg) for literal, _, dia, kg in c.SUSTANCIAS.values(
 
 REGLAS: tuple[Regla, ...] = (
     _regla(
+        "a",
+        ("que deban someterse a la autorización establecida en el artículo 294 del Código de Aguas",),
+        (),
+        "8c1f21bfceb6e105",
+    ),
+    _regla(
         "a.1",
         ("cinco metros (5 m)", "superior a cincuenta mil metros cúbicos (50.000 m3)"),
         (c.PRESA_ALTURA_M, c.EMBALSE_M3),

@@ -141,6 +141,36 @@ def test_lo_que_se_agrega_a_la_capacidad_de_hoy_se_suma_y_se_dice() -> None:
     assert supuestos == ["3.200 + 2.000 = 5.200 t/mes: comparé la capacidad que tendrá con el cambio"]
 
 
+@pytest.mark.parametrize(
+    ("texto", "t_mes"),
+    [
+        ("una planta de 120 ktpd", 120_000 * 30),
+        ("una mina de 0,3 Mtpa", 300_000 / 12),
+        ("procesamos 25 kt al mes", 25_000),
+        ("unas 2 Mt al año de mineral", 2_000_000 / 12),
+    ],
+)
+def test_las_toneladas_en_miles_o_millones_de_la_industria_se_leen_en_toneladas(
+    texto: str, t_mes: float
+) -> None:
+    valores, _ = _leer(texto)
+
+    assert valores["capacidad_extraccion_t_mes"] == pytest.approx(t_mes)
+
+
+def test_varias_minas_de_la_misma_capacidad_cada_una_se_suman_y_se_dice() -> None:
+    valores, supuestos = _leer("Tres faenas de 1.800 t/mes cada una alimentan la planta.")
+
+    assert valores["capacidad_extraccion_t_mes"] == 5400
+    assert supuestos[0].startswith("3 × 1.800 t/mes = 5.400 t/mes")
+
+
+def test_dos_campanas_de_plataformas_del_mismo_prospecto_se_suman_y_se_dice_por_que() -> None:
+    valores, supuestos = _leer("Una campaña de 12 plataformas este año y otra de 10 plataformas el próximo.")
+
+    assert valores["plataformas"] == 22 and "Art. 11 bis" in supuestos[0]
+
+
 def test_un_volumen_al_mes_no_se_toma_tambien_como_total() -> None:
     valores, _ = _leer("vamos a sacar 9.000 m3 por mes")
 
@@ -180,6 +210,7 @@ def test_los_sondajes_sin_plataformas_dichas_cuentan_una_plataforma_cada_uno_y_s
             {"planta_aguas_servidas": True, "aguas_servidas_habitantes": 300},
         ),
         ("un campamento para 300 trabajadores", {}),
+        ("un tranque de relaves cuyo muro tendrá 30 m de alto", {"deposito_relaves": True}),
         (
             "llevaremos en camiones 500 t/día de ácido sulfúrico a la planta",
             {"transporte_sustancias_t_dia": 500},

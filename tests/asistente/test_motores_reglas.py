@@ -254,6 +254,8 @@ def test_un_proyecto_minero_que_secara_una_laguna_ramsar_es_eia_por_las_letras_b
         ("Nuestro proyecto de cobre en Atacama llegará a 7.200 toneladas al mes.", "explotacion"),
         ("Proyecto de extracción de 3.100 t/mes en la Región de Tarapacá.", "explotacion"),
         ("Sacaremos 1.200 m³ mensuales de arena desde un pozo en Ñuble.", "aridos_pozo"),
+        # una campaña contada en plataformas es una prospección aunque no diga «sondaje»
+        ("Una campaña de 25 plataformas en la Región del Maule.", "prospeccion"),
     ],
 )
 def test_el_tipo_del_proyecto_sale_de_lo_que_hace_y_no_de_lo_que_guarda(mensaje: str, tipo: str) -> None:
@@ -262,7 +264,14 @@ def test_el_tipo_del_proyecto_sale_de_lo_que_hace_y_no_de_lo_que_guarda(mensaje:
 
 @pytest.mark.parametrize(
     "pregunta",
-    ["¿Requiere DIA?", "¿Ingresa?", "¿Tiene que evaluarse ambientalmente?", "¿Necesita un EIA?"],
+    [
+        "¿Requiere DIA?",
+        "¿Ingresa?",
+        "¿Tiene que evaluarse ambientalmente?",
+        "¿Necesita un EIA?",
+        "¿Debemos ingresar?",
+        "¿Tendríamos que entrar?",
+    ],
 )
 @pytest.mark.usefixtures("corpus")
 def test_una_parte_de_la_faena_seguida_de_una_pregunta_breve_por_el_ingreso_se_evalua(

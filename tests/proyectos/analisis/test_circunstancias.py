@@ -32,6 +32,8 @@ from proyectos.analisis.entrada import CIRCUNSTANCIAS
             "En el sector del botadero vive la única colonia conocida de un roedor amenazado.",
             "efectos_adversos_recursos_naturales",
         ),
+        ("El trazado pasa por tierras de una comunidad aymara.", "localizacion_proxima_areas_protegidas"),
+        ("La chancadora dejaría el ruido sobre la norma en el colegio.", "riesgo_salud_poblacion"),
         ("La toma de agua queda junto a un sitio Ramsar.", "localizacion_proxima_areas_protegidas"),
         ("La planta queda a 2 km de un parque nacional.", "localizacion_proxima_areas_protegidas"),
         ("Durante el escarpe apareció un sitio arqueológico con petroglifos.", "intervencion_monumentos"),

@@ -196,3 +196,12 @@ def test_solo_las_partes_declaradas_con_umbral_regional_cambian_con_la_region(ca
     )
 
     assert any(len(c) > 1 for c in comparadas) == (campo in COMPONENTES_CON_UMBRAL_REGIONAL)
+
+
+@pytest.mark.parametrize(("m3_s", "ingresa"), [(2, False), (2.5, True)])
+def test_un_acueducto_ingresa_por_la_letra_a_si_conduce_mas_de_2_m3_por_segundo(
+    m3_s: float, ingresa: bool
+) -> None:
+    # la letra a) del Art. 3 toma los acueductos que requieren la autorización del Art. 294 del Código de
+    # Aguas
+    assert cumplidos(acueducto_m3_s=m3_s) == (["a"] if ingresa else [])

@@ -97,7 +97,7 @@ def test_cuando_la_bcn_cambia_el_umbral_de_i1_la_regla_queda_revisar_se_advierte
     assert revision.cambio and "3" in revision.cambios["modificados"]
     estados = dict(ReglaDelMotor.objects.values_list("literal", "estado"))
     assert estados["i.1"] == "revisar"
-    assert estados["i.2"] == estados["c"] == estados["j"] == "vigente"  # su texto no cambió
+    assert estados["a"] == estados["i.2"] == estados["c"] == estados["j"] == "vigente"  # su texto no cambió
     (aviso,) = Aviso.objects.filter(usuario=personal, tipo="regla_revisar")
     assert "DS 40 Art. 3 i.1" in aviso.mensaje and "(5.000 t/mes)" in aviso.mensaje
     assert "regladelmotor" in aviso.enlace
