@@ -22,7 +22,7 @@ from proyectos.analisis.ingreso import numero_cl
 
 DIAS_POR_MES = 30  # si el mensaje da toneladas diarias sin decir cuántos días al mes se trabaja
 _CIFRA = r"(\d{1,3}(?:\.\d{3})+|\d+(?:[.,]\d+)?)(\s*(?:mil(?:lones|lon)?)\b)?"
-_TONELADAS = r"\s*(?:de\s+)?(?:toneladas|tons?|t)\b(?:\s+(?:metricas|secas|humedas))?(?:\s+de\s+\w+){0,2}"
+_TONELADAS = r"\s*(?:de\s+)?(?:toneladas|tons?|t)\b(?:\s+(?:metricas|secas|humedas)){0,2}(?:\s+de\s+\w+){0,2}"
 _POR_MES = r"\s*(?:(?:al|por|/|cada)\s*mes\b|mensual\w*|/\s*mes)"
 _POR_ANO = r"\s*(?:(?:al|por|/|cada)\s*ano\b|anual\w*|/\s*ano)"
 _POR_DIA = r"\s*(?:(?:al|por|/|cada)\s*dia\b|diari\w*|/\s*d(?:ia)?\b)"
@@ -36,13 +36,16 @@ _T_DIA = re.compile(_CIFRA + _TONELADAS + _POR_DIA + "|" + _CIFRA + r"\s*(?:tpd|
 _POR_HORA = r"\s*(?:(?:al|por|/|cada|a la)\s*hora\b|/\s*h\b)"
 _T_HORA = re.compile(_CIFRA + _TONELADAS + _POR_HORA + "|" + _CIFRA + r"\s*(?:tph|t/h)\b")
 _DIAS_AL_MES = re.compile(r"(\d{1,2})\s*dias\s*(?:de \w+ )?(?:al|por|cada|del|en el|/)\s*mes")
-_HORAS_AL_DIA = re.compile(r"(\d{1,2})\s*(?:horas|h)\s*(?:de \w+ )?(?:(?:al|por|cada|/)\s*dia\b|diarias\b)")
+_HORAS_AL_DIA = re.compile(
+    r"(\d{1,2})\s*(?:horas|hrs?|h)\s*(?:de \w+ )?(?:(?:al|por|cada|/)\s*dia\b|diarias\b)"
+)
 # «tres turnos de 8 h», «2 turnos de 12 horas»: las horas al día son los turnos por su largo.
-_TURNOS = re.compile(r"\b(\d|un|uno|dos|tres|cuatro)\s+turnos?\s+de\s+(\d{1,2})\s*(?:horas|h)\b")
+_TURNOS = re.compile(r"\b(\d|un|uno|dos|tres|cuatro)\s+turnos?\s+de\s+(\d{1,2})\s*(?:horas|hrs?|h)\b")
 _CUANTOS_TURNOS = {"un": 1, "uno": 1, "dos": 2, "tres": 3, "cuatro": 4}
 HORAS_POR_DIA = 24  # si el mensaje da toneladas por hora sin decir cuántas horas al día se opera
 _M3_MES = re.compile(_CIFRA + _METROS + _POR_MES + "|" + r"\bmensual\w*\D{0,30}?" + _CIFRA + _METROS)
 _M3 = re.compile(_CIFRA + _METROS)
+_M3_DIA = re.compile(_CIFRA + _METROS + _POR_DIA)
 # El volumen total dicho además del mensual: «serán 75.000 m³ totales, a razón de 3.000 m³ por mes».
 _TOTAL = r"(?:en total|totales|vida util|todo el proyecto|toda la (?:explotacion|operacion|faena))"
 _M3_TOTAL = re.compile(
@@ -88,6 +91,7 @@ _DUCTO = re.compile(
 _KV = re.compile(r"\blinea\w*\b[^.;]{0,60}?" + _CIFRA + r"\s*kv\b|" + _CIFRA + r"\s*kv\b")
 _MW = re.compile(_CIFRA + r"\s*mw\b")
 _KVA = re.compile(_CIFRA + r"\s*kva\b")
+_MVA = re.compile(_CIFRA + r"\s*mva\b")
 # Obras sobre un glaciar (a.5): la obra está en él, no cerca («a 2 km del glaciar» no lo es).
 _SOBRE_GLACIAR = re.compile(
     r"\b(?:sobre|encima|dentro|intervenir|intervenimos|remover|removemos|alterar|afectar|cubrir|pasa por)\b"
@@ -180,6 +184,11 @@ _TRANSPORTADO = re.compile(
     r"|por carretera|ferrocarril|tren)\b"
 )
 _POR_DIA_TRANSPORTADO = re.compile(_CIFRA + r"\s*(toneladas|tons?|t|kg|kilos|kilogramos)" + _POR_DIA)
+_PRODUCIDO = re.compile(r"\b(?:produc\w*|fabric\w*|elabor\w*|dispon\w*|reutiliz\w*)\b")
+_CANTIDAD_POR_TIEMPO = re.compile(
+    _CIFRA + r"\s*(?:toneladas|tons?|t|kg|kilos|kilogramos)\b(?:\s+(?:metricas|secas)){0,2}"
+    r"(?:" + _POR_DIA + "|" + _POR_MES + "|" + _POR_ANO + ")"
+)
 _EXPLOSIVOS = re.compile(r"\bexplosiv\w*|\bnitrato de amonio\b|\banfo\b|\bemulsion\w*")
 _CANTIDAD_GUARDADA = re.compile(
     _CIFRA + r"\s*(toneladas|tons?|t|kg|kilos|kilogramos|m3|m³|metros cubicos|litros|lts?)\b"
@@ -319,6 +328,8 @@ def componentes_dichos(normal: str, supuestos: list[str] | None = None) -> dict[
     ):
         if m := patron.search(normal):
             dichos[campo] = _cifra(m)
+    if m := _MVA.search(normal):
+        dichos["potencia_instalada_kva"] = _cifra(m) * 1000
     if m := _VEGAS.search(normal):
         dichos["vegas_bofedales_ha"] = _cifra(m)
     if m := _DRAGADO.search(normal):
@@ -340,6 +351,8 @@ def componentes_dichos(normal: str, supuestos: list[str] | None = None) -> dict[
         por_litros = m.group(m.lastindex or 0).startswith(("l", "lt"))
         dichos["acueducto_m3_s"] = _cifra(m) / (1000 if por_litros else 1)
     dichos.update(_sustancias_almacenadas(normal, supuestos if supuestos is not None else []))
+    dichos.update(_sustancias_producidas(normal))
+    dichos.update(_condiciones_de_los_riles(normal))
     if (t_dia := _sustancias_transportadas(normal)) is not None:
         dichos["transporte_sustancias_t_dia"] = t_dia
     for campo, patrones in _PARTES_CON_PERMISO.items():
@@ -391,12 +404,68 @@ def _sustancias_almacenadas(normal: str, supuestos: list[str]) -> dict[str, floa
     return almacenadas
 
 
+def _es_peligrosa(texto: str) -> bool:
+    return bool(_EXPLOSIVOS.search(texto)) or any(p.search(texto) for _, p, _ in _CLASES_DE_SUSTANCIA)
+
+
+def _sin_cantidades_de_sustancias(normal: str) -> str:
+    """El mensaje sin las cantidades por tiempo que son de una sustancia peligrosa («… 60 t/día de
+    ácido»)."""
+
+    def borrar(m: re.Match[str]) -> str:
+        # lo que sigue a la cantidad, hasta que empieza otra cosa («… de mineral y usa ácido» no es de ácido)
+        de_que = re.match(r"\s*del?\s+(?:(?!\by\b)[^.;,]){0,40}", normal[m.end() :])
+        return " " * len(m.group(0)) if de_que and _es_peligrosa(de_que.group(0)) else m.group(0)
+
+    return _CANTIDAD_POR_TIEMPO.sub(borrar, normal)
+
+
+# Las condiciones del literal o.7 dichas en la frase de los riles.
+_RILES = re.compile(r"\briles?\b|\bresiduos? (?:industriales|mineros) liquidos\b|\befluentes?\b")
+_CONDICIONES_DE_LOS_RILES = {
+    "riles_lagunas_estabilizacion": re.compile(r"\blagunas? de (?:estabilizacion|oxidacion)\b"),
+    "riles_riego_o_infiltracion": re.compile(r"\b(?:riego|regar|infiltr\w*|aspersion|humect\w*)\b"),
+    "riles_de_terceros": re.compile(r"\b(?:de|para|a) (?:otras empresas|terceros)\b"),
+}
+
+
+def _condiciones_de_los_riles(normal: str) -> dict[str, bool]:
+    """Lo que hace ingresar un tratamiento de riles por el literal o.7 («los efluentes tratados se usarán
+    para humectar los caminos» → o.7.2), dicho en la misma frase que los riles o sus efluentes."""
+    dichas: dict[str, bool] = {}
+    for frase in re.split(r"(?<!\d)\.(?!\d)|;", normal):
+        if not _RILES.search(frase):
+            continue
+        for campo, patron in _CONDICIONES_DE_LOS_RILES.items():
+            if (m := patron.search(frase)) and not _negada(frase, m):
+                dichas[campo] = True
+    return dichas
+
+
+def _sustancias_producidas(normal: str) -> dict[str, float]:
+    """Lo que se produce, dispone o reutiliza de cada clase de sustancia peligrosa al día, en kg
+    («fabricar 9 t diarias de emulsión» → 9.000 kg/día de explosivos)."""
+    producidas: dict[str, float] = {}
+    clases = [("explosivos", _EXPLOSIVOS)] + [(c, p) for c, p, _ in _CLASES_DE_SUSTANCIA]
+    for frase in re.split(r"(?<!\d)\.(?!\d)|;", normal):
+        if not _PRODUCIDO.search(frase) or not (m := _POR_DIA_TRANSPORTADO.search(frase)):
+            continue
+        kilos = _cifra(m) * (1 if m.group(3) in ("kg", "kilos", "kilogramos") else 1000)
+        clase = next((c for c, patron in clases if patron.search(frase[m.start() :])), None)
+        if clase and f"{clase}_kg_dia" not in producidas:
+            producidas[f"{clase}_kg_dia"] = kilos
+    return producidas
+
+
 def _sustancias_transportadas(normal: str) -> float | None:
     """Las toneladas diarias de sustancias peligrosas que se transportan por tierra, dichas en la misma
     frase que el transporte y la sustancia («traer en camiones 300 t/día de ácido sulfúrico»)."""
     for frase in re.split(r"(?<!\d)\.(?!\d)|;", normal):
-        peligrosa = _EXPLOSIVOS.search(frase) or any(p.search(frase) for _, p, _ in _CLASES_DE_SUSTANCIA)
-        if peligrosa and _TRANSPORTADO.search(frase) and (m := _POR_DIA_TRANSPORTADO.search(frase)):
+        if (
+            _es_peligrosa(frase)
+            and _TRANSPORTADO.search(frase)
+            and (m := _POR_DIA_TRANSPORTADO.search(frase))
+        ):
             return _cifra(m) / (1000 if m.group(3) in ("kg", "kilos", "kilogramos") else 1)
     return None
 
@@ -444,8 +513,10 @@ def en_toneladas(normal: str) -> str:
 
 
 def cantidades_dichas(normal: str) -> Cantidades:
-    """Las cantidades del mensaje (ya sin tildes) en los campos del motor, con sus conversiones."""
-    normal = en_toneladas(normal)
+    """Las cantidades del mensaje (ya sin tildes) en los campos del motor, con sus conversiones. Lo que
+    se produce o transporta de una sustancia peligrosa («12 t/día de emulsión») no es la
+    capacidad de la faena: lo lee `componentes_dichos`."""
+    normal = _sin_cantidades_de_sustancias(en_toneladas(normal))
     c = Cantidades()
     mensuales = list(_T_MES.finditer(normal))
     final = next((m for m in mensuales if _DE_UNA_A.search(normal[max(0, m.start() - 40) : m.start()])), None)
@@ -543,13 +614,22 @@ def cantidades_dichas(normal: str) -> Cantidades:
         c.valores["plataformas"] = int(_cifra(m))
         c.supuestos.append(f"{int(_cifra(m))} sondajes: supuse una plataforma por sondaje")
     meses = _meses(normal)
+    m3_mes: float | None = None
     if m := _M3_MES.search(normal):
-        mensual = _cifra(m)
-        c.valores["aridos_m3_mes"] = mensual
+        m3_mes = _cifra(m)
+    elif m := _M3_DIA.search(normal):
+        # «400 m³ diarios, 25 días al mes»: el volumen mensual por los días trabajados
+        diaria = _cifra(m)
+        n, dicho = _dias_al_mes(normal)
+        m3_mes = diaria * n
+        cuenta = f"{numero_cl(diaria)} m³/día × {n} días = {numero_cl(m3_mes)} m³/mes"
+        c.supuestos.append(cuenta if dicho else f"{cuenta} (supuse {n} días al mes: indique los reales)")
+    if m3_mes is not None:
+        c.valores["aridos_m3_mes"] = m3_mes
         if meses:
-            c.valores["aridos_m3_total"] = mensual * meses
+            c.valores["aridos_m3_total"] = m3_mes * meses
             c.supuestos.append(
-                f"{numero_cl(mensual)} m³/mes × {meses} meses = {numero_cl(mensual * meses)} m³ en total"
+                f"{numero_cl(m3_mes)} m³/mes × {meses} meses = {numero_cl(m3_mes * meses)} m³ en total"
             )
     elif m := _M3.search(normal):
         c.valores["aridos_m3_total"] = _cifra(m)

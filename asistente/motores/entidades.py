@@ -9,6 +9,7 @@ from dataclasses import dataclass, field
 
 from asistente.motores.descripcion import cantidades_dichas, componentes_dichos
 from config.texto import sin_tildes
+from normativa.busqueda.ajenas import nucleo_de_la_pregunta
 from normativa.busqueda.familias import familias_de
 from proyectos import selectors as proyectos
 from proyectos.analisis.circunstancias import (
@@ -214,6 +215,7 @@ _PIDE_VIA = re.compile(
     r"|\b(tiene|tienen|tenemos|tendria|tendriamos|debe|deben|debemos|deberia|deberiamos|hay) que "
     r"(ingresar|entrar|evaluarse)\b|\b(debe|deben|debemos|deberia|deberiamos) (ingresar|entrar)\b"
     r"|\bevaluar\w* ambientalmente\b|\brequiere\w* (de )?evaluacion ambiental\b"
+    r"|\b(requiere|requieren|necesita|necesitan|exige|exigen)\b[^.?]{0,12}\bseia\b"
 )
 
 
@@ -237,9 +239,15 @@ TIPO_DE_LAS_PARTES = "explotacion"
 
 
 def solo_partes(e: Entidades, texto: str) -> bool:
-    """Indica si el mensaje describe un proyecto solo por partes que el motor sabe leer, sin su tipo ni
-    la cantidad del tipo, y pregunta si ingresa: el motor lo evalúa por sus partes."""
-    return e.tipo is None and hay_partes(e.componentes) and pide_via(texto)
+    """Indica si el mensaje describe un proyecto solo por partes que el motor sabe leer, sin su tipo o
+    sin la cantidad del tipo, y pregunta si ingresa: el motor lo evalúa por sus partes."""
+    if not hay_partes(e.componentes):
+        return False
+    if e.tipo is None:
+        return pide_via(texto)
+    # con un tipo sin su cantidad («una planta que fabricará explosivos»), la pregunta misma pide la vía: «no
+    # entraba al SEIA» en lo que se cuenta de un proyecto no la pide
+    return not cantidades_del_tipo(e) and pide_via(nucleo_de_la_pregunta(texto))
 
 
 def cantidades_del_tipo(e: Entidades) -> bool:

@@ -93,6 +93,17 @@ SEMESTRE_MESES = Decimal(6)
 # Art. 155) y el corpus no trae el Código de Aguas: quien evalúa puede verificarlo en LeyChile.
 ACUEDUCTO_M3_S = Decimal(2)
 
+# DS 40, Art. 3, literal o.7: «Sistemas de tratamiento y/o disposición de residuos industriales líquidos,
+# que cumplan al menos alguna de las siguientes condiciones: o.7.1 Contemplen dentro de sus instalaciones
+# lagunas de estabilización; o.7.2 Que sus efluentes se usen para el riego, infiltración, aspersión y
+# humectación de terrenos o caminos; o.7.3 Que den servicio de tratamiento a residuos provenientes de
+# terceros» (sin umbral; la o.7.4, la carga contaminante, pide una medición que el motor no recibe).
+_RILES = (
+    ("riles_lagunas_estabilizacion", "o.7.1", "con lagunas de estabilización"),
+    ("riles_riego_o_infiltracion", "o.7.2", "cuyos efluentes se usan para riego, infiltración o humectación"),
+    ("riles_de_terceros", "o.7.3", "que recibe residuos de terceros"),
+)
+
 # Ley 19.300, Art. 10, letra s: «Ejecución de obras o actividades que puedan significar una alteración
 # física o química … de humedales que se encuentran total o parcialmente dentro del límite urbano» (texto
 # vigente; la letra s del DS 40 de 2014 es otra: cotos de caza).
@@ -130,6 +141,11 @@ ETIQUETAS = {
     "obras_en_glaciar": "si hay obras o actividades sobre un glaciar",
     "extraccion_turba": "si se extrae turba",
     "obras_en_humedal_urbano": "si hay obras en un humedal urbano",
+    "riles_lagunas_estabilizacion": "si el tratamiento de residuos industriales líquidos (riles) tiene "
+    "lagunas de estabilización",
+    "riles_riego_o_infiltracion": "si los efluentes tratados de riles se usan para riego, infiltración, "
+    "aspersión o humectación de terrenos o caminos",
+    "riles_de_terceros": "si el tratamiento de riles recibe residuos líquidos de terceros",
     "aguas_servidas_habitantes": "la población que atiende la planta de tratamiento de aguas servidas "
     "(habitantes; en un campamento, su dotación)",
     # Partes que traen un permiso ambiental sectorial (Título VII del DS 40).
@@ -200,6 +216,9 @@ LITERAL_DE_CAMPO = {
     "extraccion_turba": "i.6",
     "obras_en_humedal_urbano": "s de la Ley 19.300",
     "aguas_servidas_habitantes": "o.4",
+    "riles_lagunas_estabilizacion": "o.7.1",
+    "riles_riego_o_infiltracion": "o.7.2",
+    "riles_de_terceros": "o.7.3",
     "acueducto_m3_s": "a (acueductos del Art. 294 del Código de Aguas)",
 }
 # Campo → artículo del DS 40 del permiso ambiental sectorial que trae (las reglas, en `permisos.py`).
@@ -211,6 +230,9 @@ PAS_DE_CAMPO: dict[str, tuple[int, ...]] = {
     "botadero_esteriles": (136,),
     "planta_aguas_servidas": (138,),
     "aguas_servidas_habitantes": (138,),
+    "riles_lagunas_estabilizacion": (139,),
+    "riles_riego_o_infiltracion": (139,),
+    "riles_de_terceros": (139,),
     "tratamiento_residuos_liquidos": (139,),
     "sitio_residuos": (140,),
     "relleno_sanitario": (141,),
@@ -242,6 +264,9 @@ CAMPOS_SI_NO = (
     "obras_en_glaciar",
     "extraccion_turba",
     "obras_en_humedal_urbano",
+    "riles_lagunas_estabilizacion",
+    "riles_riego_o_infiltracion",
+    "riles_de_terceros",
     *(campo for campo in SOLO_PERMISO if campo != "acueducto_m3_s"),
 )
 
@@ -278,6 +303,9 @@ class Componentes:
     extraccion_turba: bool = False
     obras_en_humedal_urbano: bool = False
     aguas_servidas_habitantes: Decimal | None = None
+    riles_lagunas_estabilizacion: bool = False
+    riles_riego_o_infiltracion: bool = False
+    riles_de_terceros: bool = False
     deposito_relaves: bool = False
     botadero_esteriles: bool = False
     planta_aguas_servidas: bool = False
@@ -396,6 +424,9 @@ def comparaciones_de_componentes(componentes: Componentes, *, codigo_region: str
         unidad="habitantes",
         prefijo="planta de aguas servidas que atiende a ",
     )
+    for campo, literal, texto in _RILES:
+        if getattr(c, campo):
+            resultado.append(Comparacion(literal, f"tratamiento de riles {texto} (cualquier caudal)", True))
     if c.obras_en_humedal_urbano:
         resultado.append(
             Comparacion("s", "obras o actividades en un humedal urbano (cualquier tamaño)", True)

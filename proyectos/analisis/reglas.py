@@ -198,6 +198,14 @@ REGLAS: tuple[Regla, ...] = (
         (c.AGUAS_SERVIDAS_HABITANTES,),
         "b0bd5007e903b5d8",
     ),
+    _regla("o.7.1", ("lagunas de estabilización",), (), "3fcf860bd6ddf63f"),
+    _regla(
+        "o.7.2",
+        ("se usen para el riego, infiltración, aspersión y humectación de terrenos o caminos",),
+        (),
+        "1a7e412ab81a5824",
+    ),
+    _regla("o.7.3", ("residuos provenientes de terceros",), (), "238a9fee456d4a41"),
     _regla("p", ("áreas colocadas bajo protección oficial",), (), "c79bff47b99936c2"),
     _regla("s", ("dentro del límite urbano", "indistintamente de su superficie"), (), "bea57568748c779b"),
 )

@@ -171,6 +171,36 @@ def test_dos_campanas_de_plataformas_del_mismo_prospecto_se_suman_y_se_dice_por_
     assert valores["plataformas"] == 22 and "Art. 11 bis" in supuestos[0]
 
 
+def test_los_metros_cubicos_diarios_se_multiplican_por_los_dias_trabajados() -> None:
+    valores, supuestos = _leer("sacaremos 300 m³ diarios del pozo, 22 días al mes")
+
+    assert valores == {"aridos_m3_mes": 6600}
+    assert supuestos == ["300 m³/día × 22 días = 6.600 m³/mes"]
+
+
+@pytest.mark.parametrize(
+    ("texto", "t_mes"),
+    [
+        ("la planta trata 50 t por hora, 18 hrs al día y 30 días al mes", 50 * 18 * 30),
+        ("una mina de 6.200 toneladas métricas secas al mes", 6200),
+    ],
+)
+def test_las_abreviaturas_de_terreno_se_leen(texto: str, t_mes: float) -> None:
+    valores, _ = _leer(texto)
+
+    assert valores["capacidad_extraccion_t_mes"] == t_mes
+
+
+def test_lo_que_se_produce_de_una_sustancia_peligrosa_no_es_la_capacidad_de_la_faena() -> None:
+    texto = (
+        "fabricaremos 12 t/día de emulsión para las tronaduras; la mina saca 300 t/día de mineral y usa ácido"
+    )
+    normal = " ".join(sin_tildes(texto).split())
+
+    assert cantidades_dichas(normal).valores["capacidad_extraccion_t_mes"] == 300 * 30
+    assert componentes_dichos(normal)["explosivos_kg_dia"] == 12_000
+
+
 def test_un_volumen_al_mes_no_se_toma_tambien_como_total() -> None:
     valores, _ = _leer("vamos a sacar 9.000 m3 por mes")
 
@@ -211,6 +241,15 @@ def test_los_sondajes_sin_plataformas_dichas_cuentan_una_plataforma_cada_uno_y_s
         ),
         ("un campamento para 300 trabajadores", {}),
         ("un tranque de relaves cuyo muro tendrá 30 m de alto", {"deposito_relaves": True}),
+        ("una fundición de 12 MVA", {"potencia_instalada_kva": 12_000}),
+        (
+            "los riles tratados se usarán para humectar caminos",
+            {"tratamiento_residuos_liquidos": True, "riles_riego_o_infiltracion": True},
+        ),
+        (
+            "el tratamiento de riles tendrá lagunas de estabilización",
+            {"tratamiento_residuos_liquidos": True, "riles_lagunas_estabilizacion": True},
+        ),
         (
             "llevaremos en camiones 500 t/día de ácido sulfúrico a la planta",
             {"transporte_sustancias_t_dia": 500},

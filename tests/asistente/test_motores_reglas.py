@@ -271,6 +271,7 @@ def test_el_tipo_del_proyecto_sale_de_lo_que_hace_y_no_de_lo_que_guarda(mensaje:
         "¿Necesita un EIA?",
         "¿Debemos ingresar?",
         "¿Tendríamos que entrar?",
+        "¿Requiere SEIA?",
     ],
 )
 @pytest.mark.usefixtures("corpus")
@@ -799,3 +800,15 @@ def test_una_cantera_de_mineral_o_medida_en_toneladas_es_una_explotacion_y_una_d
     assert extraer_entidades("Cantera de yeso de 3.000 t/mes en Coquimbo").tipo == "explotacion"
     assert extraer_entidades("Una cantera que saca 4.000 t/mes en Atacama").tipo == "explotacion"
     assert extraer_entidades("Cantera de 8.000 m³ al mes en Quillota").tipo == "aridos_pozo"
+
+
+@pytest.mark.usefixtures("corpus")
+def test_una_planta_sin_su_capacidad_pero_con_una_parte_que_ingresa_se_evalua_por_sus_partes(
+    usuaria: CrearUsuaria, conversar: Conversar
+) -> None:
+    charla = conversar(
+        usuaria(), "Una planta en la Región de Atacama fabricará 10 t/día de explosivos. ¿Ingresa al SEIA?"
+    )
+
+    primero = charla.texto.split("\n\n")[0]
+    assert "10.000 kg/día ≥ 2.500 kg/día" in primero and "literal ñ.2" in primero

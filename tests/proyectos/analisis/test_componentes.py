@@ -54,6 +54,19 @@ def test_obras_sobre_un_glaciar_y_toda_extraccion_de_turba_ingresan_sin_umbral()
     assert cumplidos(extraccion_turba=True) == ["i.6"]
 
 
+@pytest.mark.parametrize(
+    ("campo", "literal"),
+    [
+        ("riles_lagunas_estabilizacion", "o.7.1"),
+        ("riles_riego_o_infiltracion", "o.7.2"),
+        ("riles_de_terceros", "o.7.3"),
+    ],
+)
+def test_un_tratamiento_de_riles_ingresa_por_la_condicion_de_o7_que_cumple(campo: str, literal: str) -> None:
+    partes: dict[str, Any] = {campo: True}
+    assert cumplidos(**partes) == [literal]
+
+
 def test_sin_partes_dichas_no_hay_nada_que_comparar_y_la_que_no_alcanza_se_informa_igual() -> None:
     assert comparaciones_de_componentes(Componentes(), codigo_region="02") == []
     (bajo,) = comparaciones_de_componentes(Componentes(linea_transmision_kv=Decimal(23)), codigo_region="02")
