@@ -22,13 +22,15 @@ from proyectos.analisis.ingreso import numero_cl
 
 DIAS_POR_MES = 30  # si el mensaje da toneladas diarias sin decir cuántos días al mes se trabaja
 _CIFRA = r"(\d{1,3}(?:\.\d{3})+|\d+(?:[.,]\d+)?)(\s*(?:mil(?:lones|lon)?)\b)?"
-_TONELADAS = r"\s*(?:de\s+)?(?:toneladas|tons?|t)\b(?:\s+(?:metricas|secas|humedas)){0,2}(?:\s+de\s+\w+){0,2}"
+_TONELADAS = (
+    r"\s*(?:de\s+)?(?:toneladas|tons?|tms|tmh|t)\b(?:\s+(?:metricas|secas|humedas)){0,2}(?:\s+de\s+\w+){0,2}"
+)
 _POR_MES = r"\s*(?:(?:al|por|/|cada)\s*mes\b|mensual\w*|/\s*mes)"
 _POR_ANO = r"\s*(?:(?:al|por|/|cada)\s*ano\b|anual\w*|/\s*ano)"
 _POR_DIA = r"\s*(?:(?:al|por|/|cada)\s*dia\b|diari\w*|/\s*d(?:ia)?\b)"
 _METROS = r"\s*(?:de\s+)?(?:m3|m³|metros cubicos)(?:\s+de\s+\w+(?:\s+y\s+\w+)?)?"
 
-_T_MES = re.compile(_CIFRA + _TONELADAS + _POR_MES + "|" + _CIFRA + r"\s*(?:t|ton)/mes\b")
+_T_MES = re.compile(_CIFRA + _TONELADAS + _POR_MES + "|" + _CIFRA + r"\s*(?:(?:t|ton|tms)/mes|tpm)\b")
 _T_ANO = re.compile(
     _CIFRA + _TONELADAS + _POR_ANO + "|" + _CIFRA + r"\s*(?:t|ton)/a(?:no)?\b|" + _CIFRA + r"\s*tpa\b"
 )
@@ -107,6 +109,12 @@ _VEGAS = re.compile(
     r"|\b(?:dren\w*|desec\w*|secar|rellen\w*|afect\w*|interven\w*)\b[^.;]{0,20}?"
     + _CIFRA
     + r"\s*(?:hectareas|ha)\s+(?:de\s+)?(?:vegas?|bofedal\w*)\b"
+)
+# Secar o drenar vegas o bofedales sin decir cuántas hectáreas (en el norte grande, cualquier superficie
+# ingresa por a.2.1): «el bombeo secaría el bofedal», «las vegas se van a secar».
+_SECAR_VEGAS = re.compile(
+    r"\b(?:dren\w*|desec\w*|secar\w*|secaria\w*)\b[^.;]{0,40}?\b(?:vegas?|bofedal\w*)\b"
+    r"|\b(?:vegas?|bofedal\w*)\b[^.;]{0,40}?\b(?:se (?:va a |van a )?sec\w*|secar\w*|desecad\w*|drenad\w*)"
 )
 _DRAGADO = re.compile(r"\bdrag\w*\b[^.;]{0,40}?" + _CIFRA + _METROS)
 _MURO = re.compile(
@@ -332,6 +340,8 @@ def componentes_dichos(normal: str, supuestos: list[str] | None = None) -> dict[
         dichos["potencia_instalada_kva"] = _cifra(m) * 1000
     if m := _VEGAS.search(normal):
         dichos["vegas_bofedales_ha"] = _cifra(m)
+    elif (m := _SECAR_VEGAS.search(normal)) and not _negada(normal, m):
+        dichos["desecacion_vegas_bofedales"] = True
     if m := _DRAGADO.search(normal):
         dichos["dragado_m3"] = _cifra(m)
     if (m := _MURO.search(normal)) and not _de_relaves(normal, m):

@@ -42,7 +42,8 @@ _TIPOS = [
     (re.compile(r"botadero|esteril"), "botadero_esteriles"),
     (
         re.compile(
-            r"(arido|ripio|grava|arena|bolon)\w*.*\b(cauce|rio)\b|\b(cauce|rio)\b.*(arido|ripio|grava)"
+            r"(arido|ripio|grava|arena|bolon)\w*.*\b(cauce|rio|estero|lecho)\b"
+            r"|\b(cauce|rio|estero|lecho)\b.*(arido|ripio|grava)"
         ),
         "aridos_cauce",
     ),
@@ -209,7 +210,7 @@ _PIDE_VIA = re.compile(
     r"|\b(oblig|toca|corresponde|debemos|debe|tenemos que|tiene que|hay que|exige|requiere|necesita)\w*\b"
     r"[^.?]{0,30}(\b(hacer|presentar|ir por|ingresar por|elaborar|un|una)\b[^.?]{0,10})?"
     r"\b(eia|dia|estudio|declaracion)\b"
-    r"|\b(que|cual) (instrumento|via)\b"
+    r"|\b(que|cual) (instrumento|via)\b|\b(que|cual) (corresponde|aplica)\s*\?"
     # al final de una descripción, «¿ingresa?», «¿cómo entra?», «¿tiene que evaluarse ambientalmente?»
     r"|\b(ingresa|entra|ingresaria|entraria|ingresamos|entramos)\s*\?"
     r"|\b(tiene|tienen|tenemos|tendria|tendriamos|debe|deben|debemos|deberia|deberiamos|hay) que "

@@ -145,15 +145,20 @@ def _la_via(resultado: dict[str, Any], *, no_leidas: bool, dichas: Mapping[str, 
     via = f"Con sus datos ({lugar}), el proyecto {_VIA[clasificacion]}"
     if clasificacion == "NO_INGRESA":
         return f"{via}."
+    # con varias causas de ingreso, por qué es un Estudio va antes que ellas (es lo que decide la vía): se
+    # numera primero lo que se dice primero
+    varias = len(_causas_de_ingreso(resultado, _Marcas([]))) > 1
+    efectos = _efectos_dichos(resultado, dichas, marca) if clasificacion == "EIA" and varias else ""
     causas = _causas_de_ingreso(resultado, marca)
-    efectos = _efectos_dichos(resultado, dichas, marca) if clasificacion == "EIA" else ""
+    if clasificacion == "EIA" and not varias:
+        efectos = _efectos_dichos(resultado, dichas, marca)
     if len(causas) == 1:
         return f"{via}: {causas[0]}{f', y {efectos}' if efectos else ''}."
     partes = [f"{via}."]
+    if efectos:
+        partes.append(f"Es EIA por {efectos}.")
     if causas:
         partes.append(f"Ingresa por {len(causas)} causas (basta una): {'; '.join(causas)}.")
-    if efectos:
-        partes.append(f"{efectos[:1].upper()}{efectos[1:]}.")
     return " ".join(partes)
 
 

@@ -114,6 +114,7 @@ ETIQUETAS = {
     "embalse_m3": "la capacidad del embalse (m³)",
     "vegas_bofedales_ha": "la superficie de vegas o bofedales a drenar o afectar (ha)",
     "humedal_drenado_ha": "la superficie de lagunas, humedales u otros cuerpos de agua a drenar (ha)",
+    "desecacion_vegas_bofedales": "si se drenan o secan vegas o bofedales (dicho sin su superficie)",
     "dragado_m3": "el material a dragar de cuerpos de agua continentales (m³)",
     "cauce_movido_m3": "el material a mover al defender o alterar un cauce (m³)",
     "ducto_minero_km": "el largo del ducto minero (km)",
@@ -184,7 +185,13 @@ ETIQUETAS = {
 }
 # Las partes cuyo umbral cambia con la región (a.2.1, a.2.4, a.3, a.4); las demás valen igual en todo el país.
 COMPONENTES_CON_UMBRAL_REGIONAL = frozenset(
-    {"vegas_bofedales_ha", "humedal_drenado_ha", "dragado_m3", "cauce_movido_m3"}
+    {
+        "vegas_bofedales_ha",
+        "desecacion_vegas_bofedales",
+        "humedal_drenado_ha",
+        "dragado_m3",
+        "cauce_movido_m3",
+    }
 )
 # Campo → literal que lo evalúa (para la ayuda de formularios y de la API).
 LITERAL_DE_CAMPO = {
@@ -192,6 +199,7 @@ LITERAL_DE_CAMPO = {
     "embalse_m3": "a.1",
     "vegas_bofedales_ha": "a.2.1 en Arica y Parinacota, Tarapacá y Antofagasta; a.2.4 en el resto",
     "humedal_drenado_ha": "a.2.4",
+    "desecacion_vegas_bofedales": "a.2.1 (Arica y Parinacota, Tarapacá y Antofagasta)",
     "dragado_m3": "a.3",
     "cauce_movido_m3": "a.4",
     "ducto_minero_km": "j",
@@ -259,6 +267,7 @@ SOLO_PERMISO = tuple(campo for campo in PAS_DE_CAMPO if campo not in LITERAL_DE_
 
 CAMPOS_SI_NO = (
     "drenaje_turberas",
+    "desecacion_vegas_bofedales",
     "radiactivas_sobre_limites",
     "transporte_radiactivo_multilateral",
     "obras_en_glaciar",
@@ -279,6 +288,7 @@ class Componentes:
     embalse_m3: Decimal | None = None
     vegas_bofedales_ha: Decimal | None = None
     humedal_drenado_ha: Decimal | None = None
+    desecacion_vegas_bofedales: bool = False
     dragado_m3: Decimal | None = None
     cauce_movido_m3: Decimal | None = None
     ducto_minero_km: Decimal | None = None
@@ -441,6 +451,11 @@ def _drenajes(c: Componentes, codigo_region: str) -> list[Comparacion]:
     if codigo_region in REGIONES_VEGAS and c.vegas_bofedales_ha is not None and c.vegas_bofedales_ha > 0:
         texto = f"drenaje o afectación de {numero_corto(c.vegas_bofedales_ha)} ha de vegas o bofedales"
         resultado.append(Comparacion("a.2.1", f"{texto} (cualquier superficie en esta región)", True))
+        superficies = [c.humedal_drenado_ha]
+    elif codigo_region in REGIONES_VEGAS and c.desecacion_vegas_bofedales:
+        # secarlas o drenarlas, sin superficie dicha: en estas regiones, cualquier superficie
+        texto = "drenaje o desecación de vegas o bofedales (cualquier superficie en esta región)"
+        resultado.append(Comparacion("a.2.1", texto, True))
         superficies = [c.humedal_drenado_ha]
     else:
         superficies = [c.vegas_bofedales_ha, c.humedal_drenado_ha]

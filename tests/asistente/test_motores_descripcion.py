@@ -183,6 +183,8 @@ def test_los_metros_cubicos_diarios_se_multiplican_por_los_dias_trabajados() -> 
     [
         ("la planta trata 50 t por hora, 18 hrs al día y 30 días al mes", 50 * 18 * 30),
         ("una mina de 6.200 toneladas métricas secas al mes", 6200),
+        ("la planta recibe 150 TMS/día, 30 días al mes", 4500),
+        ("un rajo de 7.300 tpm", 7300),
     ],
 )
 def test_las_abreviaturas_de_terreno_se_leen(texto: str, t_mes: float) -> None:
@@ -242,6 +244,8 @@ def test_los_sondajes_sin_plataformas_dichas_cuentan_una_plataforma_cada_uno_y_s
         ("un campamento para 300 trabajadores", {}),
         ("un tranque de relaves cuyo muro tendrá 30 m de alto", {"deposito_relaves": True}),
         ("una fundición de 12 MVA", {"potencia_instalada_kva": 12_000}),
+        ("con el bombeo, las vegas del salar se van a secar", {"desecacion_vegas_bofedales": True}),
+        ("el bofedal queda lejos y no se va a secar", {}),
         (
             "los riles tratados se usarán para humectar caminos",
             {"tratamiento_residuos_liquidos": True, "riles_riego_o_infiltracion": True},

@@ -254,6 +254,7 @@ def test_un_proyecto_minero_que_secara_una_laguna_ramsar_es_eia_por_las_letras_b
         ("Nuestro proyecto de cobre en Atacama llegará a 7.200 toneladas al mes.", "explotacion"),
         ("Proyecto de extracción de 3.100 t/mes en la Región de Tarapacá.", "explotacion"),
         ("Sacaremos 1.200 m³ mensuales de arena desde un pozo en Ñuble.", "aridos_pozo"),
+        ("Sacaremos 30.000 m³ de grava del lecho del estero, en la Región del Maule.", "aridos_cauce"),
         # una campaña contada en plataformas es una prospección aunque no diga «sondaje»
         ("Una campaña de 25 plataformas en la Región del Maule.", "prospeccion"),
     ],
@@ -272,6 +273,7 @@ def test_el_tipo_del_proyecto_sale_de_lo_que_hace_y_no_de_lo_que_guarda(mensaje:
         "¿Debemos ingresar?",
         "¿Tendríamos que entrar?",
         "¿Requiere SEIA?",
+        "¿Qué corresponde?",
     ],
 )
 @pytest.mark.usefixtures("corpus")
@@ -812,3 +814,18 @@ def test_una_planta_sin_su_capacidad_pero_con_una_parte_que_ingresa_se_evalua_po
 
     primero = charla.texto.split("\n\n")[0]
     assert "10.000 kg/día ≥ 2.500 kg/día" in primero and "literal ñ.2" in primero
+
+
+@pytest.mark.usefixtures("corpus")
+def test_con_varias_causas_de_ingreso_lo_que_lo_hace_estudio_se_dice_y_se_cita_primero(
+    usuaria: CrearUsuaria, conversar: Conversar
+) -> None:
+    charla = conversar(
+        usuaria(),
+        "Faena de 7.000 t/mes en Atacama con un mineroducto de 30 km; hay que relocalizar a 12 familias del "
+        "caserío. ¿DIA o EIA?",
+    )
+
+    primero = charla.texto.split("\n\n")[0]
+    assert primero.index("Es EIA por") < primero.index("Ingresa por 2 causas (basta una)")
+    assert (charla.fuentes[0]["norma"], charla.fuentes[0]["articulo"]) == ("Ley 19.300", "11")

@@ -67,6 +67,13 @@ def test_un_tratamiento_de_riles_ingresa_por_la_condicion_de_o7_que_cumple(campo
     assert cumplidos(**partes) == [literal]
 
 
+@pytest.mark.parametrize(("region", "ingresa"), [("15", True), ("01", True), ("02", True), ("03", False)])
+def test_secar_vegas_o_bofedales_sin_superficie_ingresa_por_a21_solo_en_el_norte_grande(
+    region: str, ingresa: bool
+) -> None:
+    assert cumplidos(region, desecacion_vegas_bofedales=True) == (["a.2.1"] if ingresa else [])
+
+
 def test_sin_partes_dichas_no_hay_nada_que_comparar_y_la_que_no_alcanza_se_informa_igual() -> None:
     assert comparaciones_de_componentes(Componentes(), codigo_region="02") == []
     (bajo,) = comparaciones_de_componentes(Componentes(linea_transmision_kv=Decimal(23)), codigo_region="02")
