@@ -37,7 +37,9 @@ _T_ANO = re.compile(
 _T_DIA = re.compile(_CIFRA + _TONELADAS + _POR_DIA + "|" + _CIFRA + r"\s*(?:tpd|t/d)\b")
 _POR_HORA = r"\s*(?:(?:al|por|/|cada|a la)\s*hora\b|/\s*h\b)"
 _T_HORA = re.compile(_CIFRA + _TONELADAS + _POR_HORA + "|" + _CIFRA + r"\s*(?:tph|t/h)\b")
-_DIAS_AL_MES = re.compile(r"(\d{1,2})\s*dias\s*(?:de \w+ )?(?:al|por|cada|del|en el|/)\s*mes")
+_DIAS_AL_MES = re.compile(
+    r"(\d{1,2})\s*dias\s*(?:habiles |corridos |trabajados |de \w+ )?(?:al|por|cada|del|en el|/)\s*mes"
+)
 _HORAS_AL_DIA = re.compile(
     r"(\d{1,2})\s*(?:horas|hrs?|h)\s*(?:de \w+ )?(?:(?:al|por|cada|/)\s*dia\b|diarias\b)"
 )
@@ -89,6 +91,9 @@ _DUCTO = re.compile(
     r"\b(?:mineroducto|concentraducto|relaveducto|ducto minero"
     r"|(?:ducto|tuberia|caneria) (?:de|para el|para los) (?:concentrado|relaves?|pulpa))s?\b"
     r"[^.;]{0,40}?" + _CIFRA + r"\s*(?:km|kilometros)\b"
+    # lo que lleva, después del largo: «una tubería de 11 km que conducirá la pulpa»
+    r"|\b(?:ducto|tuberia|caneria)s?\b[^.;]{0,20}?" + _CIFRA + r"\s*(?:km|kilometros)\b"
+    r"(?=[^.;]{0,40}?\b(?:concentrado|relaves?|pulpa)\b)"
 )
 _KV = re.compile(r"\blinea\w*\b[^.;]{0,60}?" + _CIFRA + r"\s*kv\b|" + _CIFRA + r"\s*kv\b")
 _MW = re.compile(_CIFRA + r"\s*mw\b")
@@ -197,6 +202,7 @@ _CANTIDAD_POR_TIEMPO = re.compile(
     _CIFRA + r"\s*(?:toneladas|tons?|t|kg|kilos|kilogramos)\b(?:\s+(?:metricas|secas)){0,2}"
     r"(?:" + _POR_DIA + "|" + _POR_MES + "|" + _POR_ANO + ")"
 )
+_DE_MINERAL = re.compile(r"\s*del?\s+(?:mineral|mena|roca|material|caliche)")
 _EXPLOSIVOS = re.compile(r"\bexplosiv\w*|\bnitrato de amonio\b|\banfo\b|\bemulsion\w*")
 _CANTIDAD_GUARDADA = re.compile(
     _CIFRA + r"\s*(toneladas|tons?|t|kg|kilos|kilogramos|m3|m³|metros cubicos|litros|lts?)\b"
@@ -425,7 +431,14 @@ def _sin_cantidades_de_sustancias(normal: str) -> str:
     def borrar(m: re.Match[str]) -> str:
         # lo que sigue a la cantidad, hasta que empieza otra cosa («… de mineral y usa ácido» no es de ácido)
         de_que = re.match(r"\s*del?\s+(?:(?!\by\b)[^.;,]){0,40}", normal[m.end() :])
-        return " " * len(m.group(0)) if de_que and _es_peligrosa(de_que.group(0)) else m.group(0)
+        if de_que and _es_peligrosa(de_que.group(0)):
+            return " " * len(m.group(0))
+        # o la produce una planta de la sustancia («la planta de soda cáustica fabricará 80 t/día»)
+        antes = normal[max(0, m.start() - 80) : m.start()]
+        antes = re.split(r"[.;]", antes)[-1]
+        if _PRODUCIDO.search(antes) and _es_peligrosa(antes) and not _DE_MINERAL.match(normal[m.end() :]):
+            return " " * len(m.group(0))
+        return m.group(0)
 
     return _CANTIDAD_POR_TIEMPO.sub(borrar, normal)
 
@@ -461,7 +474,10 @@ def _sustancias_producidas(normal: str) -> dict[str, float]:
         if not _PRODUCIDO.search(frase) or not (m := _POR_DIA_TRANSPORTADO.search(frase)):
             continue
         kilos = _cifra(m) * (1 if m.group(3) in ("kg", "kilos", "kilogramos") else 1000)
-        clase = next((c for c, patron in clases if patron.search(frase[m.start() :])), None)
+        # la sustancia que sigue a la cantidad o, si ninguna, la que la frase nombra antes
+        clase = next((c for c, patron in clases if patron.search(frase[m.start() :])), None) or next(
+            (c for c, patron in clases if patron.search(frase[: m.start()])), None
+        )
         if clase and f"{clase}_kg_dia" not in producidas:
             producidas[f"{clase}_kg_dia"] = kilos
     return producidas

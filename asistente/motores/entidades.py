@@ -169,6 +169,9 @@ def extraer_entidades(
     ):
         # toneladas al mes de algo que pregunta si ingresa: la capacidad de extracción de una faena
         e.tipo = "explotacion"
+    if e.tipo is None and "plataformas" in e.cantidades:
+        # plataformas de una campaña («exploración con 39 plataformas»): se cuentan por el literal i.2
+        e.tipo = "prospeccion"
     # una cantera de mineral, o medida en toneladas de mineral y no en m³ de áridos, es una explotación
     en_toneladas = "capacidad_extraccion_t_mes" in e.cantidades and not any(
         campo.startswith("aridos_") for campo in e.cantidades

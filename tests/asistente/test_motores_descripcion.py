@@ -185,12 +185,19 @@ def test_los_metros_cubicos_diarios_se_multiplican_por_los_dias_trabajados() -> 
         ("una mina de 6.200 toneladas métricas secas al mes", 6200),
         ("la planta recibe 150 TMS/día, 30 días al mes", 4500),
         ("un rajo de 7.300 tpm", 7300),
+        ("la planta trata 210 t/d, con 24 días hábiles al mes", 210 * 24),
     ],
 )
 def test_las_abreviaturas_de_terreno_se_leen(texto: str, t_mes: float) -> None:
     valores, _ = _leer(texto)
 
     assert valores["capacidad_extraccion_t_mes"] == t_mes
+
+
+def test_lo_que_produce_una_planta_de_una_sustancia_peligrosa_no_es_la_capacidad_de_una_faena() -> None:
+    normal = " ".join(sin_tildes("una planta de soda cáustica que producirá 150 t/día").split())
+
+    assert cantidades_dichas(normal).valores == {}
 
 
 def test_lo_que_se_produce_de_una_sustancia_peligrosa_no_es_la_capacidad_de_la_faena() -> None:
@@ -246,6 +253,8 @@ def test_los_sondajes_sin_plataformas_dichas_cuentan_una_plataforma_cada_uno_y_s
         ("una fundición de 12 MVA", {"potencia_instalada_kva": 12_000}),
         ("con el bombeo, las vegas del salar se van a secar", {"desecacion_vegas_bofedales": True}),
         ("el bofedal queda lejos y no se va a secar", {}),
+        ("una tubería de 9 km que llevará la pulpa hasta el puerto", {"ducto_minero_km": 9}),
+        ("una planta de soda cáustica que producirá 150 t/día", {"corrosivas_kg_dia": 150_000}),
         (
             "los riles tratados se usarán para humectar caminos",
             {"tratamiento_residuos_liquidos": True, "riles_riego_o_infiltracion": True},

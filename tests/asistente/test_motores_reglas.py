@@ -238,6 +238,7 @@ def test_un_proyecto_minero_que_secara_una_laguna_ramsar_es_eia_por_las_letras_b
     assert "letra b) del Art. 11" in primera and "letra d) del Art. 11" in primera
 
 
+@pytest.mark.django_db
 @pytest.mark.parametrize(
     ("mensaje", "tipo"),
     [
@@ -255,6 +256,7 @@ def test_un_proyecto_minero_que_secara_una_laguna_ramsar_es_eia_por_las_letras_b
         ("Proyecto de extracción de 3.100 t/mes en la Región de Tarapacá.", "explotacion"),
         ("Sacaremos 1.200 m³ mensuales de arena desde un pozo en Ñuble.", "aridos_pozo"),
         ("Sacaremos 30.000 m³ de grava del lecho del estero, en la Región del Maule.", "aridos_cauce"),
+        ("Exploración geológica con 30 plataformas en la Región de Atacama.", "prospeccion"),
         # una campaña contada en plataformas es una prospección aunque no diga «sondaje»
         ("Una campaña de 25 plataformas en la Región del Maule.", "prospeccion"),
     ],
