@@ -79,6 +79,7 @@ class PreguntaConCitas:
     id: str
     pregunta: str
     esperados: list[dict[str, str]]
+    tipo: str = ""  # el del conjunto de respuestas («normativa», «proyecto», «fuera_de_corpus»), si lo trae
 
 
 def leer_preguntas_con_citas(ruta: Path) -> list[PreguntaConCitas]:
@@ -95,7 +96,11 @@ def leer_preguntas_con_citas(ruta: Path) -> list[PreguntaConCitas]:
             texto = str(datos["pregunta"])
         except (json.JSONDecodeError, KeyError, TypeError, AttributeError):
             raise ValueError(f"{ruta.name}, línea {numero}: no es una pregunta válida.") from None
-        preguntas.append(PreguntaConCitas(f"{ruta.stem}:{datos.get('id', numero)}", texto, esperados))
+        preguntas.append(
+            PreguntaConCitas(
+                f"{ruta.stem}:{datos.get('id', numero)}", texto, esperados, str(datos.get("tipo") or "")
+            )
+        )
     return preguntas
 
 

@@ -3,7 +3,9 @@
 Cuenta cuántas veces cada fragmento queda entre los 5 primeros resultados de preguntas de las que no
 es la respuesta (un «imán» de la búsqueda) y muestra los peores. Las preguntas salen de los archivos
 de evaluación (cualquiera de los dos formatos) y, con `--epigrafes`, de los epígrafes de los
-artículos de ley y reglamento del corpus: cientos de temas distintos.
+artículos de ley y reglamento del corpus: cientos de temas distintos. Las preguntas de proyecto no
+cuentan: las responde el motor con sus reglas, y lo que la búsqueda trae para ellas son, por diseño, las
+letras del Art. 3 del DS 40.
 """
 
 import json
@@ -31,7 +33,7 @@ class Command(BaseCommand):
         preguntas: list[PreguntaConCitas] = []
         for ruta in opciones["archivos"]:
             try:
-                preguntas.extend(leer_preguntas_con_citas(ruta))
+                preguntas.extend(p for p in leer_preguntas_con_citas(ruta) if p.tipo != "proyecto")
             except OSError as error:
                 raise CommandError(f"No se pudo leer {ruta}: {error.strerror}.") from None
             except ValueError as error:
