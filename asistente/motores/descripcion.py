@@ -736,6 +736,12 @@ _DISTANCIA = re.compile(r"\b(?:a|unos|unas|aprox\w*|cerca de|menos de|mas de)\s*
 _MAGNITUD_DE_UN_EFECTO = re.compile(
     r"\b(?:descenso|abatimiento|baja|bajada|caida|disminucion)\s+(?:de\s+)?(?:unos?\s+|hasta\s+)?$"
 )
+# El largo de una línea, un camino o una correa: ningún literal del Art. 3 lo usa (la línea se compara por
+# su tensión; el ducto minero, que ingresa por existir, ya se leyó con su largo).
+_LARGO_SIN_UMBRAL = re.compile(
+    r"\b(?:lineas?|tendidos?|caminos?|accesos?|correas?|cintas?|huellas?)\b(?:(?!\by\b)[^.;,]){0,20}$"
+    r"|^\s*(?:de\s+)?(?:lineas?|tendidos?|caminos?|accesos?|correas?|cintas?)\b"
+)
 
 
 def cantidades_no_leidas(normal: str, leidas: Iterable[float], supuestos: Iterable[str] = ()) -> list[str]:
@@ -752,6 +758,11 @@ def cantidades_no_leidas(normal: str, leidas: Iterable[float], supuestos: Iterab
     for m in _CANTIDAD_DICHA.finditer(normal):
         antes = normal[max(0, m.start() - 24) : m.start()]
         if _DISTANCIA.search(antes[-12:]) or _MAGNITUD_DE_UN_EFECTO.search(antes):
+            continue
+        largo_de_una_obra = normal[max(0, m.start() - 40) : m.start()], normal[m.end() : m.end() + 25]
+        if re.search(r"\b(?:km|kilometros)\b", m.group(0)) and (
+            _LARGO_SIN_UMBRAL.search(largo_de_una_obra[0]) or _LARGO_SIN_UMBRAL.match(largo_de_una_obra[1])
+        ):
             continue
         if not any(abs(round(_cifra(m), 6) - c) <= 1e-6 * max(1.0, c) for c in candidatas):
             no_leidas.append(m.group(0).strip())

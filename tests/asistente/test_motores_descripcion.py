@@ -298,6 +298,12 @@ def test_dos_sustancias_guardadas_en_una_frase_llevan_cada_una_su_cantidad() -> 
     assert supuestos == ["120.000 litros × 850 kg/m³ (densidad supuesta) = 102.000 kg"]
 
 
+def test_el_largo_de_una_linea_o_un_camino_no_es_una_cantidad_sin_leer() -> None:
+    normal = "una linea de 66 kv de 12 km, 8 km de camino de acceso y un estanque de 9 km raro"
+
+    assert cantidades_no_leidas(normal, leidas=[66]) == ["9 km"]
+
+
 def test_la_magnitud_de_un_efecto_dicho_no_es_una_cantidad_sin_leer() -> None:
     normal = "el bombeo daria un descenso de 3 m del nivel freatico y guardamos 35 toneladas de algo raro"
 
