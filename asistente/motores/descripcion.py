@@ -45,7 +45,8 @@ _HORAS_AL_DIA = re.compile(
 )
 # «tres turnos de 8 h», «2 turnos de 12 horas»: las horas al día son los turnos por su largo.
 _TURNOS = re.compile(r"\b(\d|un|uno|dos|tres|cuatro)\s+turnos?\s+de\s+(\d{1,2})\s*(?:horas|hrs?|h)\b")
-_CUANTOS_TURNOS = {"un": 1, "uno": 1, "dos": 2, "tres": 3, "cuatro": 4}
+# Los números chicos dichos en palabras («dos turnos», «tres rajos»).
+_EN_PALABRAS = {"un": 1, "uno": 1, "dos": 2, "tres": 3, "cuatro": 4, "cinco": 5}
 HORAS_POR_DIA = 24  # si el mensaje da toneladas por hora sin decir cuántas horas al día se opera
 _M3_MES = re.compile(_CIFRA + _METROS + _POR_MES + "|" + r"\bmensual\w*\D{0,30}?" + _CIFRA + _METROS)
 _M3 = re.compile(_CIFRA + _METROS)
@@ -65,7 +66,6 @@ _VARIAS_FUENTES = re.compile(
 )
 # «tres rajos con 1.500 t/mes cada uno»: cuántas fuentes aportan esa cantidad cada una.
 _CADA_UNA = re.compile(r"^[^.;]{0,15}?\b(?:cada una|cada uno|c/u)\b")
-_CUANTOS = {"dos": 2, "tres": 3, "cuatro": 4, "cinco": 5}
 _CUANTAS_FUENTES = re.compile(
     r"\b(\d|dos|tres|cuatro|cinco) (?:minas|faenas|yacimientos|rajos|fuentes|frentes)\b"
 )
@@ -204,6 +204,8 @@ _CANTIDAD_POR_TIEMPO = re.compile(
 )
 _DE_MINERAL = re.compile(r"\s*del?\s+(?:mineral|mena|roca|material|caliche)")
 _EXPLOSIVOS = re.compile(r"\bexplosiv\w*|\bnitrato de amonio\b|\banfo\b|\bemulsion\w*")
+# Cada clase de sustancia peligrosa que el motor compara por día (producción o transporte), con su patrón.
+_CLASES_PELIGROSAS = (("explosivos", _EXPLOSIVOS), *((c, p) for c, p, _ in _CLASES_DE_SUSTANCIA))
 _CANTIDAD_GUARDADA = re.compile(
     _CIFRA + r"\s*(toneladas|tons?|t|kg|kilos|kilogramos|m3|m³|metros cubicos|litros|lts?)\b"
 )
@@ -393,7 +395,7 @@ def _sustancias_almacenadas(normal: str, supuestos: list[str]) -> dict[str, floa
     """La capacidad de almacenamiento de cada clase de sustancia peligrosa dicha en la misma frase que su
     bodega o estanque, en kg («35 t de cianuro guardadas» → 35.000 kg de tóxicas)."""
     almacenadas: dict[str, float] = {}
-    for frase in re.split(r"(?<!\d)\.(?!\d)|;", normal):  # «clase 6.1» y «8.000» no cortan la frase
+    for frase in _frases(normal):
         if not _ALMACENADO.search(frase):
             continue
         cantidades = list(_CANTIDAD_GUARDADA.finditer(frase))
@@ -420,8 +422,18 @@ def _sustancias_almacenadas(normal: str, supuestos: list[str]) -> dict[str, floa
     return almacenadas
 
 
+def _frases(normal: str) -> list[str]:
+    """Las frases del mensaje: «clase 6.1» y «8.000» no cortan la frase."""
+    return re.split(r"(?<!\d)\.(?!\d)|;", normal)
+
+
+def _en_kg(cantidad: float, unidad: str) -> float:
+    """Una cantidad en kg o en toneladas, en kg."""
+    return cantidad * (1 if unidad in ("kg", "kilos", "kilogramos") else 1000)
+
+
 def _es_peligrosa(texto: str) -> bool:
-    return bool(_EXPLOSIVOS.search(texto)) or any(p.search(texto) for _, p, _ in _CLASES_DE_SUSTANCIA)
+    return any(patron.search(texto) for _, patron in _CLASES_PELIGROSAS)
 
 
 def _sin_cantidades_de_sustancias(normal: str) -> str:
@@ -456,7 +468,7 @@ def _condiciones_de_los_riles(normal: str) -> dict[str, bool]:
     """Lo que hace ingresar un tratamiento de riles por el literal o.7 («los efluentes tratados se usarán
     para humectar los caminos» → o.7.2), dicho en la misma frase que los riles o sus efluentes."""
     dichas: dict[str, bool] = {}
-    for frase in re.split(r"(?<!\d)\.(?!\d)|;", normal):
+    for frase in _frases(normal):
         if not _RILES.search(frase):
             continue
         for campo, patron in _CONDICIONES_DE_LOS_RILES.items():
@@ -469,15 +481,14 @@ def _sustancias_producidas(normal: str) -> dict[str, float]:
     """Lo que se produce, dispone o reutiliza de cada clase de sustancia peligrosa al día, en kg
     («fabricar 9 t diarias de emulsión» → 9.000 kg/día de explosivos)."""
     producidas: dict[str, float] = {}
-    clases = [("explosivos", _EXPLOSIVOS)] + [(c, p) for c, p, _ in _CLASES_DE_SUSTANCIA]
-    for frase in re.split(r"(?<!\d)\.(?!\d)|;", normal):
+    for frase in _frases(normal):
         if not _PRODUCIDO.search(frase) or not (m := _POR_DIA_TRANSPORTADO.search(frase)):
             continue
-        kilos = _cifra(m) * (1 if m.group(3) in ("kg", "kilos", "kilogramos") else 1000)
+        kilos = _en_kg(_cifra(m), m.group(3))
         # la sustancia que sigue a la cantidad o, si ninguna, la que la frase nombra antes
-        clase = next((c for c, patron in clases if patron.search(frase[m.start() :])), None) or next(
-            (c for c, patron in clases if patron.search(frase[: m.start()])), None
-        )
+        clase = next(
+            (c for c, patron in _CLASES_PELIGROSAS if patron.search(frase[m.start() :])), None
+        ) or next((c for c, patron in _CLASES_PELIGROSAS if patron.search(frase[: m.start()])), None)
         if clase and f"{clase}_kg_dia" not in producidas:
             producidas[f"{clase}_kg_dia"] = kilos
     return producidas
@@ -486,13 +497,13 @@ def _sustancias_producidas(normal: str) -> dict[str, float]:
 def _sustancias_transportadas(normal: str) -> float | None:
     """Las toneladas diarias de sustancias peligrosas que se transportan por tierra, dichas en la misma
     frase que el transporte y la sustancia («traer en camiones 300 t/día de ácido sulfúrico»)."""
-    for frase in re.split(r"(?<!\d)\.(?!\d)|;", normal):
+    for frase in _frases(normal):
         if (
             _es_peligrosa(frase)
             and _TRANSPORTADO.search(frase)
             and (m := _POR_DIA_TRANSPORTADO.search(frase))
         ):
-            return _cifra(m) / (1000 if m.group(3) in ("kg", "kilos", "kilogramos") else 1)
+            return _en_kg(_cifra(m), m.group(3)) / 1000
     return None
 
 
@@ -584,7 +595,7 @@ def cantidades_dichas(normal: str) -> Cantidades:
         c.valores["capacidad_extraccion_t_mes"] = _cifra(m)
         if _CADA_UNA.match(normal[m.end() :]) and (fuentes := _CUANTAS_FUENTES.search(normal)):
             # «tres rajos con 1.500 t/mes cada uno» alimentan lo mismo: se suman
-            n = _CUANTOS.get(fuentes.group(1)) or int(fuentes.group(1))
+            n = _EN_PALABRAS.get(fuentes.group(1)) or int(fuentes.group(1))
             c.valores["capacidad_extraccion_t_mes"] = _cifra(m) * n
             c.supuestos.append(
                 f"{n} × {numero_cl(_cifra(m))} t/mes = {numero_cl(_cifra(m) * n)} t/mes "
@@ -684,7 +695,7 @@ def _horas_al_dia(normal: str) -> int:
     diarias», «tres turnos de 8 h»), o 0 si no las dice (o dice más de 24)."""
     if turnos := _TURNOS.search(normal):
         cuantos = turnos.group(1)
-        horas = int(cuantos if cuantos.isdigit() else _CUANTOS_TURNOS[cuantos]) * int(turnos.group(2))
+        horas = int(cuantos if cuantos.isdigit() else _EN_PALABRAS[cuantos]) * int(turnos.group(2))
     elif dichas := _HORAS_AL_DIA.search(normal):
         horas = int(dichas.group(1))
     else:

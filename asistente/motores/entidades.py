@@ -25,10 +25,7 @@ from proyectos.models import Comuna
 # «mi proyecto»: el activo o, sin uno, el que el usuario más consulta (su memoria).
 MI_PROYECTO = re.compile(r"\bmi (proyecto|mina|faena)\b")
 _TIPOS = [
-    (
-        re.compile(r"prospecc|sondaje|plataformas de perforacion|campanas? de (?:\d+ )?plataformas"),
-        "prospeccion",
-    ),
+    (re.compile(r"prospecc|sondaje"), "prospeccion"),
     # Las plantas que tratan aguas servidas o riles, o que producen agua o energía, no procesan mineral.
     (
         re.compile(
