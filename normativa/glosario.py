@@ -87,6 +87,13 @@ JERGA: dict[str, str] = {
     r"(rca|resolucion de calificacion)": "revocación de la resolución de calificación ambiental",
     r"(vence|vencer|expira|expirar|pierde vigencia|perder vigencia)\w*( \w+){0,3} (la |nuestra )?"
     r"(rca|resolucion)": "caducidad de la resolución de calificación ambiental",
+    # Alargar un plazo es, en la ley, ampliarlo o prorrogarlo («podrá … ampliar el plazo … hasta por
+    # treinta días adicionales»); ninguna norma del corpus dice «alargar» o «estirar» un plazo.
+    r"(alarg|estir|extend|extiend)\w*( \w+){0,2} (el |los |su |sus )?plazos?": "ampliar el plazo, ampliación",
+    # Si todavía se puede sancionar o demandar por algo de hace años es si la infracción o la acción
+    # prescribió (Ley 20.417, Art. 37; Ley 21.600, Art. 119; Ley 19.300, Art. 63).
+    r"(todavia|aun|ya no|igual)( \w+){0,3} (puede|pueden|podria|podrian|podra|podran)( \w+){0,2} "
+    r"(sancionar|multar|demandar|perseguir|cursar)\w*": "prescripción de las infracciones y acciones",
     # Lugares y aguas que la ley nombra por su valor, dichos como los dice un proyecto.
     r"observatorios?( astronomicos?)?|telescopios?|cielos? oscuros?|contaminacion luminica": (
         "áreas con valor para la observación astronómica con fines de investigación científica"

@@ -210,6 +210,15 @@ _CANTIDAD_GUARDADA = re.compile(
     _CIFRA + r"\s*(toneladas|tons?|t|kg|kilos|kilogramos|m3|m³|metros cubicos|litros|lts?)\b"
 )
 # Las partes que traen un permiso ambiental sectorial, dichas como las dice un consultor: campo → patrones.
+# Lo que el DS 148 (Reglamento sanitario sobre manejo de residuos peligrosos) trata como residuo peligroso
+# y la faena nombra por lo que es: aceites y lubricantes usados, baterías de plomo en desuso, solventes
+# usados, tubos fluorescentes, envases de reactivos, trapos o suelos con hidrocarburos.
+_RESPEL = (
+    r"(?:residuos peligrosos|respel|(?:aceites?|lubricantes?)(?: \w+)? (?:usados?|de desecho|en desuso)"
+    r"|baterias?(?: \w+)? (?:usadas?|en desuso|de desecho|agotadas?)|solventes? usados?|tubos? fluorescentes?"
+    r"|envases? (?:vacios )?de (?:reactivos|sustancias peligrosas)"
+    r"|(?:trapos?|huaipes?|waipes?|suelos?|tierras?) contaminad\w* con (?:hidrocarburos|aceites?))"
+)
 _PARTES_CON_PERMISO: dict[str, tuple[re.Pattern[str], ...]] = {
     "deposito_relaves": (
         re.compile(r"\b(?:deposito|tranque|embalse|presa|muro)s?\b[^.;?]{0,80}?\brelaves?\b|\brelaveras?\b"),
@@ -244,19 +253,19 @@ _PARTES_CON_PERMISO: dict[str, tuple[re.Pattern[str], ...]] = {
     "bodega_residuos_peligrosos": (
         re.compile(
             r"\b(?:bodega|sitio|patio|zona|area|galpon|almacen\w*|acopio|acumul\w*)\b[^.;]{0,40}?"
-            r"\b(?:residuos peligrosos|respel)\b"
+            r"\b" + _RESPEL + r"\b"
         ),
     ),
     "transporte_residuos_peligrosos": (
-        re.compile(r"\btransport\w*\b[^.;]{0,30}?\b(?:residuos peligrosos|respel)\b"),
+        re.compile(r"\btransport\w*\b[^.;]{0,30}?\b" + _RESPEL + r"\b"),
     ),
     "eliminacion_residuos_peligrosos": (
         re.compile(
-            r"\b(?:eliminacion|incinera\w*|destruccion)\b[^.;]{0,30}?\b(?:residuos peligrosos|respel)\b"
+            r"\b(?:eliminacion|incinera\w*|destruccion)\b[^.;]{0,30}?\b" + _RESPEL + r"\b"
         ),
     ),
     "reciclaje_residuos_peligrosos": (
-        re.compile(r"\brecicla\w*\b[^.;]{0,30}?\b(?:residuos peligrosos|respel)\b"),
+        re.compile(r"\brecicla\w*\b[^.;]{0,30}?\b" + _RESPEL + r"\b"),
     ),
     "captura_fauna": (
         re.compile(

@@ -9,8 +9,8 @@ from dataclasses import dataclass, field
 
 from asistente.motores.descripcion import cantidades_dichas, componentes_dichos
 from config.texto import sin_tildes
-from normativa.busqueda.ajenas import nucleo_de_la_pregunta
 from normativa.busqueda.familias import familias_de
+from normativa.busqueda.preguntas import nucleo_de_la_pregunta
 from proyectos import selectors as proyectos
 from proyectos.analisis.circunstancias import (
     AreaDicha,

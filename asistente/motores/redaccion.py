@@ -26,7 +26,6 @@ from dataclasses import dataclass
 from asistente.registro import Fuente
 from asistente.turno.memoria import terminos
 from config.texto import sin_tildes
-from normativa.busqueda.ajenas import nucleo_de_la_pregunta, preguntas_de
 from normativa.busqueda.familias import (
     EN_PALABRAS,
     PERIODICIDAD,
@@ -42,6 +41,7 @@ from normativa.busqueda.familias import (
     pide_plazo,
     tiene_tiempo,
 )
+from normativa.busqueda.preguntas import nucleo_de_la_pregunta, preguntas_de
 from normativa.glosario import nombrar_siglas
 from normativa.oraciones import continua_la_anterior, oraciones_de
 

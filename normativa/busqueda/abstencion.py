@@ -9,8 +9,9 @@ from dataclasses import dataclass
 import numpy as np
 from pgvector.django import CosineDistance
 
-from normativa.busqueda.ajenas import nucleo_de_la_pregunta, palabras_ajenas
+from normativa.busqueda.ajenas import palabras_ajenas
 from normativa.busqueda.candidatos import FRACCION_DESCONOCIDA_MAXIMA, normas_cargadas
+from normativa.busqueda.preguntas import nucleo_de_la_pregunta
 from normativa.busqueda.tipos import Resultado
 from normativa.glosario import nombra_sigla
 from normativa.models import FragmentoLegal

@@ -62,16 +62,6 @@ _INTERROGATIVOS = frozenset(
 _CLITICOS = frozenset({"me", "te", "se", "nos", "os", "le", "les"})
 _PALABRA = re.compile(r"[A-Za-zÁÉÍÓÚÑáéíóúñÜü]+")
 _VERBO = re.compile(r"(ar|er|ir)$")
-# Fin de oración: tras «?» o «!», o tras un punto que no abre un número («Art. 11», «12. 000»).
-# Cómo empieza una pregunta escrita sin «¿»: un interrogativo o un verbo de los que preguntan.
-_ABRE_PREGUNTA = re.compile(
-    r"\W*(y |pero |entonces |igual |ademas )?(que|cual|cuales|cuanto|cuanta|cuantos|cuantas|como|donde"
-    r"|cuando|quien|quienes|por que|se puede|puedo|podemos|hay|existe|es|son|debo|debemos|tengo|tenemos"
-    r"|corresponde)\b"
-)
-_ORACION = re.compile(r"(?<=[?!])\s+|(?<=\w\.)\s+(?!\d)")
-# «Si …, ¿…?» / «¿Si …, …?»: la condición hasta la primera coma (o el «¿» que abre la pregunta).
-_CONDICION = re.compile(r"^\W*(?:y |pero |entonces )?si\b[^,¿?]{3,200}(?:,|(?=¿))\s*", re.IGNORECASE)
 
 
 def palabras_ajenas(consulta: str, textos: list[str]) -> list[str]:
@@ -111,28 +101,6 @@ def palabras_ajenas(consulta: str, textos: list[str]) -> list[str]:
 def es_ajena(consulta: str, textos: list[str]) -> bool:
     """La consulta trata un tema que el corpus no trata (ver el módulo)."""
     return not nombra_sigla(consulta) and len(palabras_ajenas(consulta, textos)) >= MINIMO_AJENAS
-
-
-def nucleo_de_la_pregunta(consulta: str) -> str:
-    """Lo que la consulta pregunta, sin la situación que la rodea: las oraciones interrogativas (o, si
-    ninguna lo es, la última: la búsqueda recibe la consulta sin su «?»), cada una sin la condición
-    que la abre («si el relave rebalsa, ¿…?»). El tema de una consulta
-    es lo que pregunta; la historia que la antecede («años atrás se filtró el tranque…») describe
-    la faena con palabras que el corpus no usa y no cambia de qué rama del derecho es la pregunta."""
-    oraciones = [o for o in _ORACION.split(consulta.strip()) if o.strip()]
-    if not oraciones:
-        return consulta
-    preguntas = [o for o in oraciones[:-1] if "?" in o or "¿" in o]
-    # La última oración es la pregunta (la búsqueda la recibe sin su «?») salvo que la pregunta ya se
-    # haya hecho antes y la última solo agregue un dato («…¿qué permiso necesito? la faena es chica»).
-    if not preguntas or "¿" in oraciones[-1] or _ABRE_PREGUNTA.match(sin_tildes(oraciones[-1])):
-        preguntas += oraciones[-1:]
-    return " ".join(_CONDICION.sub("", o) for o in preguntas)
-
-
-def preguntas_de(consulta: str) -> list[str]:
-    """Las oraciones interrogativas de la consulta («¿En qué plazo…?», «¿Hay rebaja…?»), en su orden."""
-    return [o for o in _ORACION.split(consulta.strip()) if "?" in o or "¿" in o]
 
 
 def precargar() -> None:

@@ -506,7 +506,10 @@ ASPECTOS: tuple[Aspecto, ...] = (
             r"|\bsancion\w*|\bmultas?\b"
         ),
         _re(
-            r"\b(se entendera\w*|se tendra\w* por|sancion\w*|multas?|infraccion\w*|gravisima\w*|graves?"
+            # «hecho infraccional» es el hecho, no su consecuencia; la consecuencia de un acto sobre un
+            # plazo es suspenderlo o interrumpirlo
+            r"\b(se entendera\w*|se tendra\w* por|sancion\w*|multas?|infraccion(es)?|gravisima\w*|graves?"
+            r"|se suspendera\w*|se interrumpira\w*|quedara\w* sin efecto"
             r"|presidio|clausura|revoca\w*|caducara\w*|aprobad[oa]s?|rechazad[oa]s?|fuerza publica"
             # la responsabilidad por el daño, no «el responsable del proyecto» (el titular)
             r"|responsabilidad\w*"

@@ -38,7 +38,7 @@ from normativa.busqueda.abstencion import (
     senales_de_abstencion,
     similitudes_de,
 )
-from normativa.busqueda.ajenas import nucleo_de_la_pregunta, palabras_comunes
+from normativa.busqueda.ajenas import palabras_comunes
 from normativa.busqueda.candidatos import (
     candidatos_densos,
     candidatos_texto,
@@ -61,6 +61,7 @@ from normativa.busqueda.orden import (
     pesos_normativos,
     reordenados_por_el_reordenador,
 )
+from normativa.busqueda.preguntas import nucleo_de_la_pregunta
 from normativa.busqueda.reordenar import (
     Candidato,
     primera_oracion,

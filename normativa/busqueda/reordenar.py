@@ -46,7 +46,7 @@ import functools
 import itertools
 import math
 import re
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from collections.abc import Set as AbstractSet
 from dataclasses import dataclass, field
 
@@ -63,6 +63,7 @@ from normativa.busqueda.familias import (
     hace_en_el_plazo,
     tiene_tiempo,
 )
+from normativa.busqueda.preguntas import lo_que_pregunta
 from normativa.glosario import NORMA_DEL_ORGANO, normas_de_los_organos
 from normativa.models import FragmentoLegal, Norma
 from normativa.oraciones import (
@@ -76,10 +77,15 @@ from normativa.oraciones import (
 from normativa.selectors import estadisticas_de_lo_buscado, estado_del_corpus, por_estado_del_corpus
 
 CANDIDATOS_REORDENADOS = 80
+# Una oración puntuada: (preferencia, cobertura, posición, texto, tema).
+_Puntuada = tuple[float, float, int, str, float]
 RRF_K = 10
 PREFERENCIA_PLAZO = 0.3  # al elegir la oración: una con «quince días» gana a otra algo más parecida
 SEGUNDA_ORACION = 0.7  # una segunda oración entra si alcanza el 70 % de la preferencia de la mejor
 MAXIMO_ELEGIDAS = 3  # oraciones de un fragmento en su extracto (la mejor, la casi igual y un aspecto)
+PREGUNTA_CUBIERTA = (
+    0.5  # parte del peso de una pregunta de la consulta que deben traer las oraciones elegidas
+)
 CASOS_QUE_SIGUEN = 2  # oraciones que siguen a las elegidas por depender de ellas o ser casos de su regla
 PARTE_MINIMA = 0.1  # del peso IDF de la pregunta que un epígrafe debe explicar para contar entero
 REPRODUCE = 0.4  # fracción de las secuencias de cuatro palabras de un texto que están en el otro
@@ -99,8 +105,16 @@ PESOS: dict[str, float] = {
     "lista_de_contenidos": -0.6,
     "frase": 0.2,
     "organo": 0.5,
-    "organo_ajeno": -0.6,
+    "organo_ajeno": -1.5,
+    "regimen_interno": -1.0,
 }
+# El personal y el patrimonio de un servicio (Ley 20.417, Párrafos 3º y 4º; Ley 21.600, Párrafos 3° y
+# 4°): reglas internas del órgano, que no responden a quien es fiscalizado o evaluado («la infracción
+# cometida por el personal» no es la del titular) salvo que la pregunta hable de ese personal.
+_REGIMEN_INTERNO = re.compile(r"^parrafo \S+ del? (regimen del )?(personal|patrimonio)$")
+_PREGUNTA_POR_EL_PERSONAL = re.compile(
+    r"\b(personal|funcionari\w*|fiscalizador\w*|inspector\w*|trabajador\w*|patrimonio|presupuesto)\b"
+)
 
 _ENCABEZADO = re.compile(r"^\s*art[ií]culo\s+[^\n]{1,40}?\.?-\s*\n([^\n]{3,140}?)\.(\s|$)", re.IGNORECASE)
 _PUNTO_SEGUIDO = re.compile(r"(?<=\.)\s+(?=[A-ZÁÉÍÓÚÑ])")
@@ -156,6 +170,7 @@ def reordenar(
     ids = orden_inicial[:CANDIDATOS_REORDENADOS]
     if not ids:
         return []
+    preguntas = lo_que_pregunta(consulta_texto) if consulta_texto else []
     filas = _filas(ids)
     encabezados, inicios, antesalas = _encabezados(list(filas.values()))
     instrumento = _instrumento_de(set(map(raiz, lexemas)), consulta_texto)
@@ -173,7 +188,8 @@ def reordenar(
         + list(encabezados.values())
         + list(inicios.values())
         + [t for lista in titulos.values() for t in lista]
-        + [consulta_texto],
+        + [consulta_texto]
+        + preguntas,
         # las oraciones que la ingesta ya analizó no se vuelven a lematizar
         analizados=(
             par
@@ -190,6 +206,10 @@ def reordenar(
     pide_plazo = "plazo" in familias
     pide = aspectos_de(consulta_texto)
     del_organo = normas_de_los_organos(consulta_texto)
+    por_el_personal = bool(_PREGUNTA_POR_EL_PERSONAL.search(sin_tildes(consulta_texto).lower()))
+    # las raíces de cada pregunta (y su forma sin diptongo: «aprueba» → «aprob»)
+    por_pregunta = [_Preguntado.de(textos[p], idf) for p in preguntas]
+    quien_hace = next((v for p in preguntas if (v := _verbo_de_quien(p))), "")
     accion = acciones_del_plazo(consulta_texto) if pide_plazo else frozenset()
     forma = {r for r in consulta if r in RAICES_DE_PLAZO} if pide_plazo else set()
     total_tema = math.fsum(idf[r] for r in consulta - forma) or 1.0
@@ -239,10 +259,27 @@ def reordenar(
         # Lo que la pregunta pide además del tema (el órgano, la consecuencia, la condición): si las
         # elegidas no lo dicen, entra la mejor oración del fragmento que sí.
         for aspecto in pide:
-            if any(aspecto.nombre in textos[o[3]].aspectos for o in elegidas):
+            responde = _responde_el(aspecto.nombre, textos)
+            if aspecto.nombre == "quien" and quien_hace:
+                # «¿quién lo aprueba?» lo responde la oración que nombra al órgano y lo que hace
+                # («… al Ministerio del Medio Ambiente para su aprobación»), no cualquiera que lo nombre
+                hace = _responde_quien_hace(quien_hace, textos)
+                if any(map(hace, puntuadas)):
+                    responde = hace
+            if any(map(responde, elegidas)):
                 continue
-            if otra := next((o for o in puntuadas if aspecto.nombre in textos[o[3]].aspectos), None):
+            if otra := next(filter(responde, puntuadas), None):
                 elegidas.append(otra)
+        # Con varias preguntas («¿Se puede pagar en cuotas? ¿Ante quién se pide?»), cada una con la mejor
+        # oración que comparte sus palabras, si ninguna elegida las trae.
+        por_preguntas: list[_Puntuada] = []
+        for preguntado in por_pregunta:
+            vistas = [textos[o[3]] for o in elegidas + por_preguntas]
+            if preguntado.cubierta(vistas):
+                continue
+            faltan = set(preguntado.pesos) - set().union(*(preguntado.trae(t) for t in vistas))
+            if otra := next((o for o in puntuadas if preguntado.trae(textos[o[3]]) & faltan), None):
+                por_preguntas.append(otra)
         # Y en una pregunta de plazo, la oración con el plazo de lo que se hace en él («¿en qué plazo
         # debe resolver…?»: «La autoridad competente resolverá… en un plazo de treinta o sesenta días»),
         # si las elegidas solo traen el de otro trámite del artículo (reclamar ante el Tribunal)
@@ -254,7 +291,11 @@ def reordenar(
             elegidas.insert(1, otra)
         tema = max((o[4] for o in elegidas[:MAXIMO_ELEGIDAS]), default=0.0)
         cobertura_extracto = max((o[1] for o in elegidas[:MAXIMO_ELEGIDAS]), default=0.0)
-        posiciones = sorted({o[2] for o in elegidas[:MAXIMO_ELEGIDAS]})
+        posiciones = sorted({o[2] for o in elegidas[:MAXIMO_ELEGIDAS] + por_preguntas})
+        # la elegida que depende de la anterior («En caso contrario, las rechazará…») va con ella
+        posiciones = sorted(
+            {*posiciones, *(i - 1 for i in posiciones if i and textos[oraciones[pk][i]].continua)}
+        )
         # Una oración que sigue a la elegida y depende de ella («Vencido este plazo, el permiso se
         # tendrá por otorgado») es parte de la respuesta: la consecuencia del plazo, la excepción.
         # También los casos de la regla que siguen («Si se ingresaren antes, …. Si se ingresaren con
@@ -301,6 +342,10 @@ def reordenar(
                 fragmento.sigla in del_organo and not (fragmento.modificatorio or fragmento.transitorio)
             ),
             "organo_ajeno": float(bool(del_organo) and fragmento.sigla in _LEYES_DE_ORGANOS - del_organo),
+            "regimen_interno": float(
+                not por_el_personal
+                and any(_REGIMEN_INTERNO.match(sin_tildes(t).lower()) for t in titulos[pk])
+            ),
             "modificatorio": float(fragmento.modificatorio),
             "transitorio": float(fragmento.transitorio),
             "instrumento_ajeno": float(
@@ -727,6 +772,74 @@ class _Texto:
 
 
 _VACIO = _Texto.de("", [])
+
+
+def _responde_el(
+    aspecto: str, textos: dict[str, _Texto]
+) -> Callable[[tuple[float, float, int, str, float]], bool]:
+    return lambda o: aspecto in textos[o[3]].aspectos
+
+
+def _responde_quien_hace(verbo: str, textos: dict[str, _Texto]) -> Callable[[_Puntuada], bool]:
+    """Si una oración puntuada nombra un órgano y trae el verbo (o su sustantivo) de lo que hace."""
+    return lambda o: (
+        "quien" in textos[o[3]].aspectos and any(r.startswith(verbo) for r in textos[o[3]].raices)
+    )
+
+
+# «¿Quién lo aprueba?», «¿quién fiscaliza?»: el verbo de lo que se pregunta quién hace.
+_QUIEN_HACE = re.compile(r"\bquien(?:es)?\s+(?:(?:lo|la|los|las|le|les|se|nos)\s+)?([a-z]{4,})")
+
+
+def _sin_diptongo(palabra: str) -> str:
+    """«aprueba» → «aproba», «resuelve» → «resolve»: la forma de la raíz que comparten el verbo y su
+    sustantivo («aprobación», «resolución»)."""
+    return palabra.replace("ue", "o", 1) if "ue" in palabra[:LARGO_RAIZ] else palabra
+
+
+def _verbo_de_quien(pregunta: str) -> str:
+    """El comienzo de la raíz del verbo en «quién lo aprueba» («aprob»), o vacío."""
+    m = _QUIEN_HACE.search(pregunta)
+    return _sin_diptongo(m.group(1))[:LARGO_RAIZ] if m else ""
+
+
+# Las raíces de los verbos con que se pregunta («¿puede…?», «¿debe…?», «¿hay que hacer…?»): no dicen
+# qué se pregunta, y «puede» sin diptongo calza con «podrá» en cualquier oración.
+_AUXILIARES = frozenset(
+    {"pued", "podr", "podem", "pod", "deb", "deber", "debem", "hac", "hace", "hacer", "hag", "hab", "habr"}
+    | {"ten", "tien", "tene", "tendr", "esta", "estan", "ser", "sera", "son", "sea", "dar", "da", "ir", "va"}
+)
+
+
+@dataclass(frozen=True)
+class _Preguntado:
+    """Una de las preguntas de la consulta: el peso (IDF) de cada una de sus raíces y la forma sin
+    diptongo de las que lo tienen («aprue» → «aprob»)."""
+
+    pesos: dict[str, float]
+    sin_diptongo: dict[str, str]  # raíz → su forma sin diptongo
+
+    @classmethod
+    def de(cls, texto: _Texto, idf: dict[str, float]) -> _Preguntado:
+        pesos = {r: idf[r] for r in texto.raices - _AUXILIARES if r in idf}
+        return cls(pesos, {r: _sin_diptongo(r) for r in pesos if "ue" in r})
+
+    def trae(self, texto: _Texto) -> set[str]:
+        """Las raíces de la pregunta que trae el texto (directas o por su forma sin diptongo)."""
+        return {
+            r
+            for r in self.pesos
+            if r in texto.raices
+            or (r in self.sin_diptongo and any(t.startswith(self.sin_diptongo[r]) for t in texto.raices))
+        }
+
+    def cubierta(self, textos: Iterable[_Texto]) -> bool:
+        """Si los textos traen al menos `PREGUNTA_CUBIERTA` del peso de la pregunta."""
+        total = math.fsum(self.pesos.values())
+        if not total:
+            return True
+        traidas = set().union(*(self.trae(t) for t in textos))
+        return math.fsum(self.pesos[r] for r in traidas) >= PREGUNTA_CUBIERTA * total
 
 
 def _textos(textos: list[str], *, analizados: Iterable[tuple[str, str]] = ()) -> dict[str, _Texto]:

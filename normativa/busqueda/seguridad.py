@@ -22,7 +22,6 @@ from dataclasses import dataclass
 from typing import Literal
 
 from config.texto import sin_tildes
-from normativa.busqueda.ajenas import nucleo_de_la_pregunta
 from normativa.busqueda.familias import (
     acciones_del_plazo,
     aspectos_de,
@@ -38,6 +37,7 @@ from normativa.busqueda.familias import (
     tramites_de,
 )
 from normativa.busqueda.hibrida import ResultadoBusqueda
+from normativa.busqueda.preguntas import nucleo_de_la_pregunta
 from normativa.busqueda.tipos import Resultado
 from normativa.glosario import nombrar_siglas, normas_de_los_organos
 

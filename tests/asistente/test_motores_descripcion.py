@@ -308,3 +308,17 @@ def test_la_magnitud_de_un_efecto_dicho_no_es_una_cantidad_sin_leer() -> None:
     normal = "el bombeo daria un descenso de 3 m del nivel freatico y guardamos 35 toneladas de algo raro"
 
     assert cantidades_no_leidas(normal, leidas=[]) == ["35 toneladas"]
+
+
+@pytest.mark.parametrize(
+    "texto",
+    [
+        "un galpón donde juntaremos los aceites lubricantes usados de la flota",
+        "una bodega para baterías en desuso y tubos fluorescentes",
+        "un sitio de acopio de trapos contaminados con hidrocarburos",
+    ],
+)
+def test_los_residuos_peligrosos_nombrados_por_lo_que_son_traen_su_bodega(texto: str) -> None:
+    assert (
+        componentes_dichos(" ".join(sin_tildes(texto).lower().split()))["bodega_residuos_peligrosos"] is True
+    )

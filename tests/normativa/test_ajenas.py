@@ -2,8 +2,9 @@
 
 import pytest
 
-from normativa.busqueda.ajenas import _palabras_del_tema, es_ajena, nucleo_de_la_pregunta, palabras_ajenas
+from normativa.busqueda.ajenas import _palabras_del_tema, es_ajena, palabras_ajenas
 from normativa.busqueda.hibrida import buscar_normativa
+from normativa.busqueda.preguntas import nucleo_de_la_pregunta
 from normativa.glosario import expandir_consulta
 
 
@@ -121,3 +122,16 @@ def test_el_umbral_es_jerga_del_consultor_por_la_cantidad_que_fija_la_norma():
     # ninguna norma del corpus dice «umbral»: escribe «igual o superior a» una cantidad
     assert "umbral" not in palabras_ajenas("¿Cuál es el umbral de toneladas para una mina?", [])
     assert expandir_consulta("¿Qué umbral tiene una mina?").endswith("(cantidad igual o superior a)")
+
+
+@pytest.mark.parametrize(
+    ("consulta", "termino"),
+    [
+        ("¿Se puede alargar el plazo de la evaluación?", "ampliar el plazo"),
+        ("¿El Servicio puede extender los plazos?", "ampliar el plazo"),
+        ("Lo hicimos hace seis años: ¿todavía nos pueden sancionar?", "prescripción"),
+        ("¿Ya no nos podrían demandar por ese derrame?", "prescripción"),
+    ],
+)
+def test_lo_que_el_consultor_dice_de_un_plazo_se_busca_con_las_palabras_de_la_ley(consulta, termino):
+    assert termino in expandir_consulta(consulta)

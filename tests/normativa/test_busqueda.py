@@ -832,8 +832,8 @@ SITUACION_Y_PREGUNTA = (
 
 
 def test_el_vector_de_busqueda_se_acerca_a_lo_preguntado_cuando_la_consulta_trae_una_situacion():
-    from normativa.busqueda.ajenas import nucleo_de_la_pregunta
     from normativa.busqueda.hibrida import _con_lo_preguntado
+    from normativa.busqueda.preguntas import nucleo_de_la_pregunta
 
     nucleo = nucleo_de_la_pregunta(SITUACION_Y_PREGUNTA)
     entera, preguntado = embeber_consulta(SITUACION_Y_PREGUNTA), embeber_consulta(nucleo)
@@ -873,3 +873,54 @@ def test_con_el_corpus_real_la_busqueda_densa_trae_los_mas_cercanos_exactos():
         densos = [pk for pk, _ in candidatos.candidatos_densos(base, vector)]
 
         assert set(densos) == set(exactos)
+
+
+def test_el_acta_de_un_fiscalizador_de_la_sma_se_responde_con_la_ley_de_la_sma_y_no_con_la_del_sbap():
+    busqueda = buscar_normativa(
+        consulta="¿Qué peso tiene en el sancionatorio el acta de fiscalización que levantó la SMA?", top_k=5
+    )
+
+    # la Ley 21.600 copia el procedimiento de la SMA (su Art. 122 se titula «Acta de fiscalización»)
+    assert busqueda.resultados[0].norma == "Ley 20.417"
+    assert not any(r.norma == "Ley 21.600" for r in busqueda.resultados[:3])
+
+
+def test_las_reglas_del_personal_de_un_servicio_no_responden_por_las_infracciones_del_titular():
+    busqueda = buscar_normativa(
+        consulta="El Servicio de Biodiversidad descubrió una infracción nuestra de hace cuatro años: "
+        "¿aún puede sancionarnos?"
+    )
+
+    assert busqueda.resultados[0].cita == "Ley 21.600, Art. 119"
+    personal = [r for r in busqueda.resultados if r.cita.startswith("Ley 21.600, Art. 20")]
+    assert all(r.rasgos["regimen_interno"] == 1.0 for r in personal)
+
+
+def test_las_reglas_del_personal_responden_si_la_pregunta_es_por_el_personal():
+    busqueda = buscar_normativa(
+        consulta="¿Qué valor tienen los hechos que constata un fiscalizador de la SMA?"
+    )
+
+    assert "Ley 20.417, Art. 8" in [r.cita for r in busqueda.resultados]
+    assert all(r.rasgos.get("regimen_interno", 0.0) == 0.0 for r in busqueda.resultados)
+
+
+def test_cada_pregunta_de_la_consulta_trae_la_oracion_que_la_responde():
+    busqueda = buscar_normativa(
+        consulta="Presentamos descargos con una pericia. "
+        "¿La Superintendencia debe hacerla o la puede rechazar?"
+    )
+
+    art_50 = next(r for r in busqueda.resultados if r.cita == "Ley 20.417, Art. 50")
+    # la que rechaza depende de la anterior («En caso contrario, …»): van juntas
+    assert "las rechazará mediante resolución motivada" in art_50.oracion
+    assert "pertinentes y conducentes" in art_50.oracion
+
+
+def test_quien_hace_algo_lo_responde_la_oracion_con_el_organo_y_lo_que_hace():
+    busqueda = buscar_normativa(
+        consulta="El infractor de la ley del SBAP presentó un plan de corrección. ¿Quién lo aprueba?"
+    )
+
+    art_141 = next(r for r in busqueda.resultados if r.cita == "Ley 21.600, Art. 141")
+    assert "al Ministerio del Medio Ambiente para su aprobación" in art_141.oracion

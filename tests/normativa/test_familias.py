@@ -227,3 +227,17 @@ def test_el_plazo_de_lo_que_se_hace_es_el_de_la_clausula_que_lo_nombra():
     assert hace_en_el_plazo(
         acciones_del_plazo("¿En qué plazo se puede interponer?"), "Será interpuesto en diez días."
     )
+
+
+@pytest.mark.parametrize(
+    ("oracion", "es_consecuencia"),
+    [
+        ("Desde la aprobación del plan, el plazo de prescripción se suspenderá.", True),
+        ("La notificación de los cargos interrumpirá la prescripción y se interrumpirá el plazo.", True),
+        ("Una propuesta de plan de corrección de la degradación causada por el hecho infraccional.", False),
+    ],
+)
+def test_suspender_un_plazo_es_una_consecuencia_y_el_hecho_infraccional_no(oracion, es_consecuencia):
+    respuesta = next(a.respuesta for a in ASPECTOS if a.nombre == "consecuencia")
+
+    assert bool(respuesta.search(sin_tildes(oracion).lower())) is es_consecuencia
