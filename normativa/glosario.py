@@ -87,9 +87,10 @@ JERGA: dict[str, str] = {
     r"(rca|resolucion de calificacion)": "revocación de la resolución de calificación ambiental",
     r"(vence|vencer|expira|expirar|pierde vigencia|perder vigencia)\w*( \w+){0,3} (la |nuestra )?"
     r"(rca|resolucion)": "caducidad de la resolución de calificación ambiental",
-    # Alargar un plazo es, en la ley, ampliarlo o prorrogarlo («podrá … ampliar el plazo … hasta por
-    # treinta días adicionales»); ninguna norma del corpus dice «alargar» o «estirar» un plazo.
-    r"(alarg|estir|extend|extiend)\w*( \w+){0,2} (el |los |su |sus )?plazos?": "ampliar el plazo, ampliación",
+    # Alargar un plazo es, en la ley, ampliarlo («podrá … ampliar el plazo … hasta por treinta días
+    # adicionales»); ninguna norma del corpus dice «alargar» o «estirar» un plazo («extender» sí: «la
+    # extensión del plazo» que pide el proponente, DS 40, Art. 50).
+    r"(alarg|estir)\w*( \w+){0,2} (el |los |su |sus )?plazos?": "ampliar el plazo, ampliación",
     # Si todavía se puede sancionar o demandar por algo de hace años es si la infracción o la acción
     # prescribió (Ley 20.417, Art. 37; Ley 21.600, Art. 119; Ley 19.300, Art. 63).
     r"(todavia|aun|ya no|igual)( \w+){0,3} (puede|pueden|podria|podrian|podra|podran)( \w+){0,2} "

@@ -256,17 +256,11 @@ _PARTES_CON_PERMISO: dict[str, tuple[re.Pattern[str], ...]] = {
             r"\b" + _RESPEL + r"\b"
         ),
     ),
-    "transporte_residuos_peligrosos": (
-        re.compile(r"\btransport\w*\b[^.;]{0,30}?\b" + _RESPEL + r"\b"),
-    ),
+    "transporte_residuos_peligrosos": (re.compile(r"\btransport\w*\b[^.;]{0,30}?\b" + _RESPEL + r"\b"),),
     "eliminacion_residuos_peligrosos": (
-        re.compile(
-            r"\b(?:eliminacion|incinera\w*|destruccion)\b[^.;]{0,30}?\b" + _RESPEL + r"\b"
-        ),
+        re.compile(r"\b(?:eliminacion|incinera\w*|destruccion)\b[^.;]{0,30}?\b" + _RESPEL + r"\b"),
     ),
-    "reciclaje_residuos_peligrosos": (
-        re.compile(r"\brecicla\w*\b[^.;]{0,30}?\b" + _RESPEL + r"\b"),
-    ),
+    "reciclaje_residuos_peligrosos": (re.compile(r"\brecicla\w*\b[^.;]{0,30}?\b" + _RESPEL + r"\b"),),
     "captura_fauna": (
         re.compile(
             r"\b(?:captur|rescat|relocaliz|reubic|traslad|perturbacion controlada)\w*\b[^.;]{0,40}?"

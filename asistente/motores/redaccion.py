@@ -100,7 +100,7 @@ def _lo_que_trae(texto: str, pregunta: str) -> set[str]:
     aspectos preguntados («¿quién?» → el órgano que nombra: «@quien») que trae un texto."""
     plano = sin_tildes(texto).lower()
     preguntado = _lo_preguntado(pregunta)
-    aspectos = {f"@{a.nombre}" for a in preguntado.aspectos if a.respuesta.search(plano)}
+    aspectos = {f"@{a.nombre}" for a in preguntado.aspectos if a.responde(plano)}
     hechos = {f"!{h}" for h in _HECHO.findall(_REMISION.sub(" ", plano))}
     return ({p[:5] for p in _PALABRA.findall(plano)} & preguntado.terminos) | hechos | aspectos
 

@@ -474,6 +474,21 @@ class Aspecto:
     # Cómo se dice, si la pide, que ninguna oración lo trae («la consecuencia»): sin esto, la falta del
     # aspecto no baja la seguridad.
     falta: str = ""
+    # Lo que, dicho en la oración, hace que no lo responda aunque lo nombre.
+    excepto: re.Pattern[str] | None = None
+
+    def responde(self, texto: str) -> bool:
+        """Si la oración (en minúsculas y sin tildes) trae el aspecto."""
+        return bool(self.respuesta.search(texto)) and not (self.excepto and self.excepto.search(texto))
+
+
+# Lo que la ley encarga a un reglamento («El Ministerio establecerá mediante un reglamento los
+# requisitos…», «Un reglamento fijará…»).
+_DELEGA = _re(
+    r"\b(establecera|fijara|determinara|regulara|definira|senalara)n?\b[^.;]{0,30}\b(mediante|por|en) (un|el)"
+    r" reglamento\b|\b(un|el) reglamento\b[^.;]{0,30}\b(establecera|fijara|determinara|regulara|definira"
+    r"|senalara)n?\b"
+)
 
 
 ASPECTOS: tuple[Aspecto, ...] = (
@@ -536,9 +551,11 @@ ASPECTOS: tuple[Aspecto, ...] = (
             r"\b(siempre que|a condicion de|requisitos?|condicion\w*|a fin de|con el objeto de|de manera que"
             r"|asegur\w*|permit\w*|equivalente\w*|deberan? (ser|tener|poseer|contar|cumplir|acreditar|reunir)"
             r"|se requerira"
-            r"|requiere\w*|sera necesari\w*)\b"
+            r"|requiere\w*|sera necesari\w*|sujet[oa]s? a que)\b"
         ),
         falta="la condición o el requisito que pide",
+        # «Un reglamento establecerá … los requisitos» encarga decirlos a otra norma: no los dice
+        excepto=_DELEGA,
     ),
 )
 
@@ -597,7 +614,7 @@ ASPECTOS += tuple(
 
 def categorias_de(texto: str) -> set[str]:
     """Las categorías de infracción que nombra un texto en minúsculas y sin tildes."""
-    return {a.nombre for a in ASPECTOS if a.nombre in CATEGORIAS and a.respuesta.search(texto)}
+    return {a.nombre for a in ASPECTOS if a.nombre in CATEGORIAS and a.responde(texto)}
 
 
 def de_otra_categoria(pregunta: str, texto: str) -> bool:

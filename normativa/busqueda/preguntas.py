@@ -54,8 +54,8 @@ _OTRA_PREGUNTA = re.compile(
 
 def lo_que_pregunta(consulta: str) -> list[str]:
     """Cada cosa que la consulta pregunta (en minúsculas y sin tildes), sin la situación que la rodea:
-    sus oraciones interrogativas y, dentro de una, cada pregunta unida por «y» («¿ante quién se reclama y en qué
-    plazo?» son dos). Cada una necesita una oración de la ley que la responda."""
+    sus oraciones interrogativas y, dentro de una, cada pregunta unida por «y» («¿ante quién se
+    reclama y en qué plazo?» son dos). Cada una necesita una oración de la ley que la responda."""
     partes = [p for o in _preguntas(consulta) for p in _OTRA_PREGUNTA.split(sin_tildes(o).lower())]
     return [p.strip(" ¿?") for p in partes if p.strip(" ¿?")]
 

@@ -309,6 +309,17 @@ def reordenar(
         ):
             posiciones.append(siguiente)
             siguiente, agregadas = siguiente + 1, agregadas + 1
+        # lo que depende de una elegida que no es la última («Lo anterior, sujeto a que…») también
+        posiciones = sorted(
+            {
+                *posiciones,
+                *(
+                    i + 1
+                    for i in posiciones
+                    if i + 1 < len(oraciones[pk]) and textos[oraciones[pk][i + 1]].continua
+                ),
+            }
+        )
         # la lista elegida va con lo que la anuncia
         posiciones = sorted(
             {*posiciones, *(i - 1 for i in posiciones if i and _anuncia(oraciones[pk][i - 1]))}
@@ -758,7 +769,7 @@ class _Texto:
     @functools.cached_property
     def aspectos(self) -> frozenset[str]:
         """Los aspectos (`familias.ASPECTOS`) que responde: el órgano, la consecuencia, la condición…"""
-        return frozenset(a.nombre for a in ASPECTOS if a.respuesta.search(self.plegado))
+        return frozenset(a.nombre for a in ASPECTOS if a.responde(self.plegado))
 
     @functools.cached_property
     def continua(self) -> bool:

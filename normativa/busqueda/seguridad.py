@@ -221,5 +221,5 @@ def _hecho_que_falta(pregunta: str, oraciones: list[str]) -> str:
         if aspecto.nombre == "quien":
             pedidos.append(("quién", any(_ORGANO.search(t) for t in textos)))
         elif aspecto.falta:
-            pedidos.append((aspecto.falta, any(aspecto.respuesta.search(t) for t in textos)))
+            pedidos.append((aspecto.falta, any(aspecto.responde(t) for t in textos)))
     return next((que for que, dicho in pedidos if not dicho), "")

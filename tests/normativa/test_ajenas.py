@@ -128,10 +128,15 @@ def test_el_umbral_es_jerga_del_consultor_por_la_cantidad_que_fija_la_norma():
     ("consulta", "termino"),
     [
         ("¿Se puede alargar el plazo de la evaluación?", "ampliar el plazo"),
-        ("¿El Servicio puede extender los plazos?", "ampliar el plazo"),
+        ("¿El Servicio puede estirar los plazos?", "ampliar el plazo"),
         ("Lo hicimos hace seis años: ¿todavía nos pueden sancionar?", "prescripción"),
         ("¿Ya no nos podrían demandar por ese derrame?", "prescripción"),
     ],
 )
 def test_lo_que_el_consultor_dice_de_un_plazo_se_busca_con_las_palabras_de_la_ley(consulta, termino):
     assert termino in expandir_consulta(consulta)
+
+
+def test_extender_un_plazo_ya_son_palabras_de_la_ley():
+    # «El proponente podrá solicitar la extensión del plazo» (DS 40, Art. 50): no es ampliar la evaluación
+    assert "ampliar" not in expandir_consulta("¿Podemos pedir que nos extiendan el plazo?")

@@ -924,3 +924,13 @@ def test_quien_hace_algo_lo_responde_la_oracion_con_el_organo_y_lo_que_hace():
 
     art_141 = next(r for r in busqueda.resultados if r.cita == "Ley 21.600, Art. 141")
     assert "al Ministerio del Medio Ambiente para su aprobación" in art_141.oracion
+
+
+def test_la_condicion_que_sigue_a_una_oracion_elegida_va_con_ella_aunque_no_sea_la_ultima():
+    busqueda = buscar_normativa(
+        consulta="¿Qué requisitos deben reunir los certificados de reducción de emisiones para cumplir una "
+        "norma de emisión de gases de efecto invernadero?"
+    )
+
+    art_15 = next(r for r in busqueda.resultados if r.cita == "Ley 21.455, Art. 15")
+    assert "Lo anterior, sujeto a que dichas reducciones" in art_15.oracion

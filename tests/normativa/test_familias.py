@@ -241,3 +241,12 @@ def test_suspender_un_plazo_es_una_consecuencia_y_el_hecho_infraccional_no(oraci
     respuesta = next(a.respuesta for a in ASPECTOS if a.nombre == "consecuencia")
 
     assert bool(respuesta.search(sin_tildes(oracion).lower())) is es_consecuencia
+
+
+def test_la_oracion_que_encarga_los_requisitos_a_un_reglamento_no_los_dice():
+    condicion = next(a for a in ASPECTOS if a.nombre == "condicion")
+
+    assert not condicion.responde(
+        "un reglamento establecera los requisitos para la procedencia de los proyectos"
+    )
+    assert condicion.responde("lo anterior, sujeto a que dichas reducciones sean adicionales y verificables")

@@ -52,3 +52,9 @@ def test_una_oracion_que_depende_de_la_anterior_se_reconoce(oracion):
 
 def test_una_oracion_que_abre_una_regla_nueva_no_depende_de_la_anterior():
     assert not continua_la_anterior("el titular debera presentar un estudio de impacto ambiental.")
+
+
+def test_lo_que_se_dice_de_la_regla_anterior_depende_de_ella():
+    assert continua_la_anterior("lo anterior, sujeto a que dichas reducciones sean adicionales")
+    assert continua_la_anterior("lo dispuesto en el inciso anterior no se aplicara a las areas protegidas")
+    assert not continua_la_anterior("lo que no este previsto se regira por la ley 19.880")
