@@ -67,6 +67,11 @@ JERGA: dict[str, str] = {
     # lo que el consultor llama evaluarla, aprobarla o cuánto se demora.
     r"(evalu\w*|aprob\w*|demor\w*|tard\w*)\b[^.?]{0,25}\b(la|una|el|un|nuestra|nuestro) (dia|eia|"
     r"declaracion|estudio)\b": "plazo para pronunciarse",
+    # Quién aprueba o rechaza un proyecto es quién lo califica: «Los proyectos serán calificados por una
+    # Comisión…» (Ley 19.300, Art. 86) o el Director Ejecutivo si es interregional (Art. 9).
+    r"quien(es)?( \w+){0,4} (aprueba|aprueban|aprobara|rechaza|rechazan|rechazara|vota|votan|decide|deciden"
+    r"|resuelve|resuelven)( \w+){0,2} (si )?(se )?(aprueba|rechaza|el proyecto|la dia|el eia|la declaracion"
+    r"|el estudio|los proyectos)": "calificación ambiental del proyecto, calificados por una Comisión",
     r"canchas? de acopio|stock ?piles?": "acopio de minerales",
     # Habla común de la fiscalización y los juicios → las palabras de la ley. Sin ellas, BM25 no une la
     # pregunta con el artículo (ni e5 lo trae: se comprobó con cada una).

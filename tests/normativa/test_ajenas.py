@@ -131,9 +131,11 @@ def test_el_umbral_es_jerga_del_consultor_por_la_cantidad_que_fija_la_norma():
         ("¿El Servicio puede estirar los plazos?", "ampliar el plazo"),
         ("Lo hicimos hace seis años: ¿todavía nos pueden sancionar?", "prescripción"),
         ("¿Ya no nos podrían demandar por ese derrame?", "prescripción"),
+        ("¿Quiénes deciden si se aprueba el proyecto?", "calificados por una Comisión"),
+        ("¿Quién rechaza la DIA?", "calificados por una Comisión"),
     ],
 )
-def test_lo_que_el_consultor_dice_de_un_plazo_se_busca_con_las_palabras_de_la_ley(consulta, termino):
+def test_lo_que_el_consultor_dice_con_sus_palabras_se_busca_con_las_de_la_ley(consulta, termino):
     assert termino in expandir_consulta(consulta)
 
 
