@@ -72,6 +72,8 @@ JERGA: dict[str, str] = {
     r"quien(es)?( \w+){0,4} (aprueba|aprueban|aprobara|rechaza|rechazan|rechazara|vota|votan|decide|deciden"
     r"|resuelve|resuelven)( \w+){0,2} (si )?(se )?(aprueba|rechaza|el proyecto|la dia|el eia|la declaracion"
     r"|el estudio|los proyectos)": "calificación ambiental del proyecto, calificados por una Comisión",
+    # «si no lo cumplimos» es, en la ley, el incumplimiento («en caso de incumplirse las obligaciones»).
+    r"no (lo |la |los |las |le |les )?(cumpl\w*|cumpla\w*)": "incumplimiento, incumplirse",
     r"canchas? de acopio|stock ?piles?": "acopio de minerales",
     # Habla común de la fiscalización y los juicios → las palabras de la ley. Sin ellas, BM25 no une la
     # pregunta con el artículo (ni e5 lo trae: se comprobó con cada una).

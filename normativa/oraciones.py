@@ -58,8 +58,10 @@ _CONTINUA_LA_ANTERIOR = re.compile(
     # la consecuencia de no cumplir el deber que la anterior impone («La falta de pronunciamiento…») y
     # lo que se hace para cumplirlo («Para tal efecto, …»)
     r"|(la falta de|el incumplimiento de|la omision de|para (tal|este|dicho|estos|tales) efectos?)\b"
-    # lo que se dice de la regla anterior («Lo anterior, sujeto a que…»)
-    r"|(lo anterior|lo (senalado|dispuesto|indicado) (precedentemente|anteriormente|en el inciso anterior))\b"
+    # lo que se dice de la regla anterior («Lo anterior, sujeto a que…», «Dicho procedimiento se
+    # reiniciará…»)
+    r"|(lo anterior|lo (senalado|dispuesto|indicado) (precedentemente|anteriormente|en el inciso anterior)"
+    r"|dich[oa]s? \w+)\b"
 )
 
 

@@ -133,6 +133,7 @@ def test_el_umbral_es_jerga_del_consultor_por_la_cantidad_que_fija_la_norma():
         ("¿Ya no nos podrían demandar por ese derrame?", "prescripción"),
         ("¿Quiénes deciden si se aprueba el proyecto?", "calificados por una Comisión"),
         ("¿Quién rechaza la DIA?", "calificados por una Comisión"),
+        ("¿Qué pasa si después no lo cumplimos?", "incumplimiento"),
     ],
 )
 def test_lo_que_el_consultor_dice_con_sus_palabras_se_busca_con_las_de_la_ley(consulta, termino):

@@ -57,4 +57,5 @@ def test_una_oracion_que_abre_una_regla_nueva_no_depende_de_la_anterior():
 def test_lo_que_se_dice_de_la_regla_anterior_depende_de_ella():
     assert continua_la_anterior("lo anterior, sujeto a que dichas reducciones sean adicionales")
     assert continua_la_anterior("lo dispuesto en el inciso anterior no se aplicara a las areas protegidas")
+    assert continua_la_anterior("dicho procedimiento se reiniciara en caso de incumplirse el programa")
     assert not continua_la_anterior("lo que no este previsto se regira por la ley 19.880")
