@@ -206,7 +206,7 @@ def reordenar(
     pide_plazo = "plazo" in familias
     pide = aspectos_de(consulta_texto)
     del_organo = normas_de_los_organos(consulta_texto)
-    por_el_personal = bool(_PREGUNTA_POR_EL_PERSONAL.search(sin_tildes(consulta_texto).lower()))
+    por_el_personal = bool(_PREGUNTA_POR_EL_PERSONAL.search(sin_tildes(consulta_texto)))
     # las raíces de cada pregunta (y su forma sin diptongo: «aprueba» → «aprob»)
     por_pregunta = [_Preguntado.de(textos[p], idf) for p in preguntas]
     quien_hace = next((v for p in preguntas if (v := _verbo_de_quien(p))), "")
@@ -277,7 +277,7 @@ def reordenar(
             vistas = [textos[o[3]] for o in elegidas + por_preguntas]
             if preguntado.cubierta(vistas):
                 continue
-            faltan = set(preguntado.pesos) - set().union(*(preguntado.trae(t) for t in vistas))
+            faltan = set(preguntado.pesos) - preguntado.traidas(vistas)
             if otra := next((o for o in puntuadas if preguntado.trae(textos[o[3]]) & faltan), None):
                 por_preguntas.append(otra)
         # Y en una pregunta de plazo, la oración con el plazo de lo que se hace en él («¿en qué plazo
@@ -292,10 +292,6 @@ def reordenar(
         tema = max((o[4] for o in elegidas[:MAXIMO_ELEGIDAS]), default=0.0)
         cobertura_extracto = max((o[1] for o in elegidas[:MAXIMO_ELEGIDAS]), default=0.0)
         posiciones = sorted({o[2] for o in elegidas[:MAXIMO_ELEGIDAS] + por_preguntas})
-        # la elegida que depende de la anterior («En caso contrario, las rechazará…») va con ella
-        posiciones = sorted(
-            {*posiciones, *(i - 1 for i in posiciones if i and textos[oraciones[pk][i]].continua)}
-        )
         # Una oración que sigue a la elegida y depende de ella («Vencido este plazo, el permiso se
         # tendrá por otorgado») es parte de la respuesta: la consecuencia del plazo, la excepción.
         # También los casos de la regla que siguen («Si se ingresaren antes, …. Si se ingresaren con
@@ -309,15 +305,14 @@ def reordenar(
         ):
             posiciones.append(siguiente)
             siguiente, agregadas = siguiente + 1, agregadas + 1
-        # lo que depende de una elegida que no es la última («Lo anterior, sujeto a que…») también
+        # una elegida que depende de la anterior va con ella («En caso contrario, las rechazará…»), y lo que
+        # depende de una elegida que no es la última, también («Lo anterior, sujeto a que…»)
+        depende = [textos[o].continua for o in oraciones[pk]]
         posiciones = sorted(
             {
                 *posiciones,
-                *(
-                    i + 1
-                    for i in posiciones
-                    if i + 1 < len(oraciones[pk]) and textos[oraciones[pk][i + 1]].continua
-                ),
+                *(i - 1 for i in posiciones if i and depende[i]),
+                *(i + 1 for i in posiciones if i + 1 < len(depende) and depende[i + 1]),
             }
         )
         # la lista elegida va con lo que la anuncia
@@ -354,8 +349,7 @@ def reordenar(
             ),
             "organo_ajeno": float(bool(del_organo) and fragmento.sigla in _LEYES_DE_ORGANOS - del_organo),
             "regimen_interno": float(
-                not por_el_personal
-                and any(_REGIMEN_INTERNO.match(sin_tildes(t).lower()) for t in titulos[pk])
+                not por_el_personal and any(_REGIMEN_INTERNO.match(sin_tildes(t)) for t in titulos[pk])
             ),
             "modificatorio": float(fragmento.modificatorio),
             "transitorio": float(fragmento.transitorio),
@@ -849,8 +843,11 @@ class _Preguntado:
         total = math.fsum(self.pesos.values())
         if not total:
             return True
-        traidas = set().union(*(self.trae(t) for t in textos))
-        return math.fsum(self.pesos[r] for r in traidas) >= PREGUNTA_CUBIERTA * total
+        return math.fsum(self.pesos[r] for r in self.traidas(textos)) >= PREGUNTA_CUBIERTA * total
+
+    def traidas(self, textos: Iterable[_Texto]) -> set[str]:
+        """Las raíces de la pregunta que trae alguno de los textos."""
+        return set().union(*(self.trae(t) for t in textos))
 
 
 def _textos(textos: list[str], *, analizados: Iterable[tuple[str, str]] = ()) -> dict[str, _Texto]:
