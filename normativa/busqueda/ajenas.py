@@ -35,7 +35,7 @@ from django.db import connection
 from wordfreq import zipf_frequency
 
 from config.texto import sin_tildes
-from normativa.busqueda.reordenar import frecuencias_documentales
+from normativa.busqueda.analisis import frecuencias_documentales
 from normativa.glosario import nombra_sigla, palabras_de_jerga
 
 COMUN = 5.0  # Zipf: unas 100 veces por millón de palabras o más («todavía», «semana», «tiempo»)

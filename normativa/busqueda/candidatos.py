@@ -12,7 +12,7 @@ from django.db import connection, transaction
 from django.db.models import Q, QuerySet
 from pgvector.django import CosineDistance
 
-from normativa.busqueda.reordenar import frecuencias_documentales, idf_y_conocidos
+from normativa.busqueda.analisis import frecuencias_documentales, idf_y_conocidos
 from normativa.busqueda.tipos import ErrorDeBusqueda
 from normativa.glosario import nombres_de_las_siglas
 from normativa.models import FragmentoLegal, Norma

@@ -39,6 +39,7 @@ from normativa.busqueda.abstencion import (
     similitudes_de,
 )
 from normativa.busqueda.ajenas import palabras_comunes
+from normativa.busqueda.articulos import primera_oracion
 from normativa.busqueda.candidatos import (
     candidatos_densos,
     candidatos_texto,
@@ -62,10 +63,7 @@ from normativa.busqueda.orden import (
     reordenados_por_el_reordenador,
 )
 from normativa.busqueda.preguntas import nucleo_de_la_pregunta
-from normativa.busqueda.reordenar import (
-    Candidato,
-    primera_oracion,
-)
+from normativa.busqueda.reordenar import Candidato
 from normativa.busqueda.tipos import ErrorDeBusqueda, Resultado
 from normativa.embeddings import embeber_consulta
 from normativa.glosario import expandir_consulta

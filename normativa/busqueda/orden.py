@@ -13,14 +13,10 @@ from rapidfuzz import fuzz
 
 from config.seia import desarrollo
 from config.texto import sin_tildes
+from normativa.busqueda.analisis import idf_y_conocidos
 from normativa.busqueda.candidatos import fragmentos_admitidos
 from normativa.busqueda.familias import anclas_por_cercania, lexemas_de_epigrafes
-from normativa.busqueda.reordenar import (
-    CANDIDATOS_REORDENADOS,
-    Candidato,
-    idf_y_conocidos,
-    reordenar,
-)
+from normativa.busqueda.reordenar import CANDIDATOS_REORDENADOS, Candidato, reordenar
 from normativa.glosario import expandir_siglas, nombrar_siglas
 from normativa.models import FragmentoLegal
 from normativa.referencias import Referencias

@@ -8,9 +8,8 @@ from django.db import connection
 from django.test.utils import CaptureQueriesContext
 
 from normativa import services
-from normativa.busqueda import candidatos
+from normativa.busqueda import analisis, candidatos, instrumentos
 from normativa.busqueda import orden as modulo_orden
-from normativa.busqueda import reordenar as modulo_reordenar
 from normativa.busqueda.abstencion import SIMILITUD_DEL_CORPUS, SIMILITUD_MINIMA, SenalesDeAbstencion
 from normativa.busqueda.hibrida import buscar_documentacion, buscar_normativa
 from normativa.busqueda.orden import PESO_MODIFICATORIO, pesos_normativos
@@ -637,9 +636,9 @@ def test_un_fragmento_retirado_en_el_admin_deja_de_aparecer_en_la_busqueda():
 @pytest.fixture
 def memoria_del_reordenador_vacia():
     """Sin los textos ya analizados en el proceso: el reordenador lee lo guardado (o lo calcula)."""
-    modulo_reordenar._TEXTOS.clear()
+    analisis._TEXTOS.clear()
     yield
-    modulo_reordenar._TEXTOS.clear()  # lo alterado en la prueba no queda en la memoria del proceso
+    analisis._TEXTOS.clear()  # lo alterado en la prueba no queda en la memoria del proceso
 
 
 def candidato_unico(fragmento_id: int, lexemas: list[str]):
@@ -652,7 +651,7 @@ def candidato_unico(fragmento_id: int, lexemas: list[str]):
 def test_el_reordenador_lee_las_raices_que_la_ingesta_guardo_con_cada_oracion(memoria_del_reordenador_vacia):
     articulo = FragmentoLegal.objects.get(norma__sigla="DS 40", articulo="73", letra="")
     assert candidato_unico(articulo.pk, ["caduc"]).rasgos["oracion"] > 0
-    modulo_reordenar._TEXTOS.clear()
+    analisis._TEXTOS.clear()
 
     FragmentoLegal.objects.filter(pk=articulo.pk).update(raices=[""] * len(articulo.raices))
 
@@ -664,7 +663,7 @@ def test_lo_guardado_con_otra_version_del_analisis_se_calcula_de_nuevo_y_da_lo_m
 ):
     articulo = FragmentoLegal.objects.get(norma__sigla="DS 40", articulo="73", letra="")
     antes = candidato_unico(articulo.pk, ["caduc", "resolu"])
-    modulo_reordenar._TEXTOS.clear()
+    analisis._TEXTOS.clear()
 
     FragmentoLegal.objects.filter(pk=articulo.pk).update(
         oraciones=["Otra oración cualquiera de prueba."], raices=[""], analisis="anterior"
@@ -782,7 +781,7 @@ def test_un_articulo_que_no_nombra_el_instrumento_toma_el_de_su_parrafo():
     ],
 )
 def test_el_instrumento_de_la_pregunta_es_el_que_nombra_y_no_una_palabra_parecida(consulta, instrumento):
-    assert modulo_reordenar._instrumento_de(set(), consulta) == instrumento
+    assert instrumentos.instrumento_de(set(), consulta) == instrumento
 
 
 def test_el_permiso_para_intervenir_un_monumento_historico_esta_entre_los_primeros():

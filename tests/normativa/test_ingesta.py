@@ -8,8 +8,8 @@ from django.db import connection
 from django.db.models import Manager, QuerySet
 
 from normativa import indice, oraciones, services
+from normativa.busqueda.analisis import frecuencias_documentales
 from normativa.busqueda.candidatos import candidatos_texto
-from normativa.busqueda.reordenar import frecuencias_documentales
 from normativa.ingesta import corpus, documentos
 from normativa.ingesta.documentos import DatosNorma, documento_ingerir
 from normativa.models import EmbeddingCache, FragmentoLegal, Norma, VersionNorma
