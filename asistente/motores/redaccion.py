@@ -540,7 +540,18 @@ def hecho_preguntado(pregunta: str, oracion: str) -> str:
             _palabras_de_la(pregunta, par[0]),
         ),
     )
-    return _mayuscula(_el_que_rige(mejor.group(0), oracion_del_hecho[mejor.end() :], pregunta))
+    despues = oracion_del_hecho[mejor.end() :]
+    hecho = _el_que_rige(mejor.group(0), despues, pregunta)
+    if patron is _TIEMPO_DICHO and (para := _PARA_QUE.match(despues)):
+        # «Quince días para formular los descargos»: el plazo dice de qué es, como lo diría un consultor
+        hecho = f"{hecho} {para.group(1)}"
+    return _mayuscula(hecho)
+
+
+# Lo que se hace en el plazo, dicho justo después de él («… un plazo de 15 días para formular los
+# descargos.»), hasta el fin de la cláusula y sin pasar de `PALABRAS_PARA` palabras.
+PALABRAS_PARA = 10
+_PARA_QUE = re.compile(rf"^\s*(para(?:\s+[^\s,.;:()]+){{1,{PALABRAS_PARA}}})\s*(?=[,.;:]|$)")
 
 
 _CIFRAS = re.compile(r"\d+(?:\.\d{3})*(?:,\d+)?")
