@@ -125,7 +125,9 @@ def test_el_plazo_que_va_primero_dice_para_que_es_si_la_oracion_lo_dice_junto_a_
     cargos = "Se notificarán los cargos, confiriéndole un plazo de quince días para formular los descargos."
     assert hecho_preguntado("¿Cuánto tiempo tenemos?", cargos) == "Quince días para formular los descargos"
     # lo que sigue al plazo en otra cláusula no es para qué es
-    informe = "El órgano informará dentro de diez días, contados desde la solicitud, para lo cual pedirá datos."
+    informe = (
+        "El órgano informará dentro de diez días, contados desde la solicitud, para lo cual pedirá datos."
+    )
     assert hecho_preguntado("¿En qué plazo informa el órgano?", informe) == "Diez días"
 
 
