@@ -74,6 +74,14 @@ JERGA: dict[str, str] = {
     r"|el estudio|los proyectos)": "calificación ambiental del proyecto, calificados por una Comisión",
     # «si no lo cumplimos» es, en la ley, el incumplimiento («en caso de incumplirse las obligaciones»).
     r"no (lo |la |los |las |le |les )?(cumpl\w*|cumpla\w*)": "incumplimiento, incumplirse",
+    # «Entrar» o «ingresar» al SEIA es, en la ley, someterse al sistema de evaluación (Ley 19.300, Art. 8 y
+    # 10); preguntarle antes al Servicio si hay que hacerlo es la consulta de pertinencia (DS 40, Art. 26).
+    r"(entr|ingres)\w*( \w+){0,2} al? (seia|sistema de evaluacion)": (
+        "someterse al sistema de evaluación de impacto ambiental"
+    ),
+    r"(pregunt|consult)\w*( \w+){0,3} al? (sea|servicio( de evaluacion ambiental)?)\b": (
+        "consulta de pertinencia de ingreso, solicitar un pronunciamiento sobre si debe someterse"
+    ),
     r"canchas? de acopio|stock ?piles?": "acopio de minerales",
     # Habla común de la fiscalización y los juicios → las palabras de la ley. Sin ellas, BM25 no une la
     # pregunta con el artículo (ni e5 lo trae: se comprobó con cada una).

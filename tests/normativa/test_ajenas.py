@@ -134,6 +134,9 @@ def test_el_umbral_es_jerga_del_consultor_por_la_cantidad_que_fija_la_norma():
         ("¿Quiénes deciden si se aprueba el proyecto?", "calificados por una Comisión"),
         ("¿Quién rechaza la DIA?", "calificados por una Comisión"),
         ("¿Qué pasa si después no lo cumplimos?", "incumplimiento"),
+        ("¿La nueva chancadora entra al SEIA?", "someterse al sistema de evaluación"),
+        ("¿Hay que ingresar la ampliación al sistema de evaluación?", "someterse al sistema de evaluación"),
+        ("Antes de tocar la faena, ¿le podemos consultar al Servicio?", "consulta de pertinencia"),
     ],
 )
 def test_lo_que_el_consultor_dice_con_sus_palabras_se_busca_con_las_de_la_ley(consulta, termino):

@@ -389,6 +389,15 @@ def test_la_jerga_de_faena_se_busca_con_el_termino_de_la_norma():
     assert "Ley 19.300, Art. 10, letra j)" in citas(busqueda)[:3]
 
 
+def test_preguntarle_antes_al_servicio_si_hay_que_ingresar_es_la_consulta_de_pertinencia():
+    busqueda = buscar_normativa(
+        consulta="Vamos a cambiar el trazado del camino minero. ¿Le podemos preguntar antes al SEA si hay que"
+        " entrar al SEIA?"
+    )
+
+    assert "DS 40, Art. 26" in citas(busqueda)[:3]
+
+
 @pytest.mark.parametrize(
     ("pregunta", "articulo"),
     [
