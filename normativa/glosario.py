@@ -39,6 +39,8 @@ SIGLAS: dict[str, str] = {
     "PAC": "participación ciudadana",
     "SAG": "Servicio Agrícola y Ganadero",
     "SEREMI": "Secretaría Regional Ministerial",
+    "OAECA": "órganos de la Administración del Estado con competencia ambiental",
+    "EAE": "Evaluación Ambiental Estratégica",
 }
 
 # Jerga de faena (en minúsculas y sin tildes, como expresión regular) → término de la norma.
@@ -82,6 +84,18 @@ JERGA: dict[str, str] = {
     r"(pregunt|consult)\w*( \w+){0,3} al? (sea|servicio( de evaluacion ambiental)?)\b": (
         "consulta de pertinencia de ingreso, solicitar un pronunciamiento sobre si debe someterse"
     ),
+    # Habla de la práctica del SEIA y de la Superintendencia que ninguna norma del corpus usa: la Coeva es
+    # la Comisión de Evaluación (Ley 19.300, Art. 86); el PdC, el programa de cumplimiento (Ley 20.417,
+    # Art. 42); la elusión, ejecutar sin la resolución que la ley exige (Art. 35 b) o eludir el ingreso
+    # (Ley 19.300, Art. 11 bis); la consulta ciudadana, la participación ciudadana; el pronto pago, pagar
+    # la multa sin reclamar dentro de cinco días con la rebaja del 25 % (Ley 20.417, Art. 56).
+    r"coeva": "Comisión de Evaluación",
+    r"pdc": "programa de cumplimiento",
+    r"elusion(es)?": (
+        "eludir el ingreso al Sistema de Evaluación, sin contar con Resolución de Calificación Ambiental"
+    ),
+    r"consultas? ciudadanas?": "participación ciudadana",
+    r"pronto pago": "pague la respectiva multa dentro del plazo de cinco días hábiles, se le reducirá",
     r"canchas? de acopio|stock ?piles?": "acopio de minerales",
     # Habla común de la fiscalización y los juicios → las palabras de la ley. Sin ellas, BM25 no une la
     # pregunta con el artículo (ni e5 lo trae: se comprobó con cada una).

@@ -137,6 +137,12 @@ def test_el_umbral_es_jerga_del_consultor_por_la_cantidad_que_fija_la_norma():
         ("¿La nueva chancadora entra al SEIA?", "someterse al sistema de evaluación"),
         ("¿Hay que ingresar la ampliación al sistema de evaluación?", "someterse al sistema de evaluación"),
         ("Antes de tocar la faena, ¿le podemos consultar al Servicio?", "consulta de pertinencia"),
+        ("¿Hasta cuándo se puede presentar el PdC?", "programa de cumplimiento"),
+        ("Nos acusan de elusión.", "sin contar con Resolución de Calificación Ambiental"),
+        ("¿De cuánto es la rebaja por pronto pago?", "se le reducirá"),
+        ("¿Quién preside la Coeva?", "Comisión de Evaluación"),
+        ("¿Hubo consulta ciudadana?", "participación ciudadana"),
+        ("¿Qué OAECA opinan?", "con competencia ambiental"),
     ],
 )
 def test_lo_que_el_consultor_dice_con_sus_palabras_se_busca_con_las_de_la_ley(consulta, termino):
