@@ -54,7 +54,8 @@ def oraciones_de(texto: str) -> tuple[str, ...]:
 
 _CONTINUA_LA_ANTERIOR = re.compile(
     r"(vencido|transcurrido|cumplido|expirado) (este|dicho|el|ese) (plazo|termino)"
-    r"|(en tal caso|en dicho caso|en caso contrario|si asi no|con todo|sin embargo|no obstante)\b"
+    r"|(en tal caso|en dicho caso|en caso contrario|si asi no|con todo|sin embargo|no obstante|todo ello"
+    r"|en ambos casos)\b"
     # la consecuencia de no cumplir el deber que la anterior impone («La falta de pronunciamiento…») y
     # lo que se hace para cumplirlo («Para tal efecto, …»)
     r"|(la falta de|el incumplimiento de|la omision de|para (tal|este|dicho|estos|tales) efectos?)\b"

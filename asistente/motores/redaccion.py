@@ -43,7 +43,7 @@ from normativa.busqueda.familias import (
 )
 from normativa.busqueda.preguntas import nucleo_de_la_pregunta, preguntas_de
 from normativa.glosario import nombrar_siglas
-from normativa.oraciones import continua_la_anterior, oraciones_de
+from normativa.oraciones import LARGO_RAIZ, continua_la_anterior, oraciones_de
 
 MAXIMO_FUENTES = 3
 MAXIMO_FUENTES_A_PEDIDO = 6
@@ -311,18 +311,39 @@ def recortar(
     # la que más responde entre las que caben (si ninguna cabe, la que más responde), y luego las que
     # sigan cabiendo, de la que más responde a la que menos
     orden = sorted(range(len(recortadas)), key=lambda i: (largos[i] <= total, valores[i], -i), reverse=True)
+    planos = [sin_tildes(recortada) for recortada in recortadas]
+    depende = [continua_la_anterior(plano) for plano in planos]
     elegidas = {orden[0]}
     usadas = largos[orden[0]]
     for i in orden[1:]:
         if usadas + largos[i] <= total:
             elegidas.add(i)
             usadas += largos[i]
+    # la que depende de una oración que no entró («Dicho pronunciamiento…» sin el pronunciamiento) no se
+    # entiende sola: sale, salvo la que más responde
+    while sueltas := {i for i in elegidas - {orden[0]} if depende[i] and _suelta(i, planos, elegidas)}:
+        elegidas -= sueltas
+        usadas -= sum(largos[i] for i in sueltas)
     # la oración que depende de una elegida («Para tal efecto, …», «No obstante, …») es parte de su
     # regla: entra aunque pase el total por poco
     elegidas_y_lo_que_sigue = _con_lo_que_depende(
-        elegidas, largos, usadas, total + HOLGURA, lambda i: continua_la_anterior(sin_tildes(recortadas[i]))
+        elegidas, largos, usadas, total + HOLGURA, depende.__getitem__
     )
     return " ".join(recortadas[i] for i in elegidas_y_lo_que_sigue)
+
+
+# «Dicho permiso…» remite a lo que nombra, dicho en cualquier oración anterior del artículo
+_DICHO = re.compile(r"^\W*dich[oa]s? (\w+)")
+
+
+def _suelta(i: int, planos: list[str], elegidas: set[int]) -> bool:
+    """Si la oración `i`, que depende de lo anterior, quedaría sin aquello de que depende: «Dicho
+    permiso…» sin una oración elegida antes que nombre el permiso; «Vencido este plazo…», «En caso
+    contrario…», sin la oración que le precede."""
+    if m := _DICHO.match(planos[i]):
+        nombrado = m.group(1)[:LARGO_RAIZ]
+        return not any(nombrado in planos[j] for j in elegidas if j < i)
+    return i > 0 and i - 1 not in elegidas
 
 
 def _con_lo_que_depende(

@@ -415,7 +415,8 @@ def test_una_pregunta_de_plazo_responde_con_los_dias_en_la_primera_oracion(
     charla = conversar(usuaria(), "¿Qué plazo tienen los organismos sectoriales para informar en una DIA?")
 
     primera = charla.texto.split("\n\n")[0]
-    assert re.match(r"(\d+|Quince|Diez|Veinte|Treinta) d[ií]as(,| hábiles,) según", primera), (
+    # el plazo y, si la oración lo dice junto a él, para qué es («Diez días para informar…, según…»)
+    assert re.match(r"(\d+|Quince|Diez|Veinte|Treinta) d[ií]as( hábiles)?( para [^,]+)?, según", primera), (
         "el hecho primero"
     )
     assert "[1]: «" in primera and len(charla.fuentes) <= 3

@@ -265,6 +265,31 @@ def test_la_oracion_que_depende_de_la_elegida_entra_aunque_pase_el_total_por_poc
     assert recortada.endswith("pedirá el informe favorable del Servicio.")
 
 
+def test_la_oracion_que_remite_a_otra_que_no_entro_no_se_muestra_sola():
+    extracto = (
+        "La Comisión podrá abrir un proceso de participación ciudadana por un plazo de veinte días. "
+        "El Servicio considerará las observaciones y se pronunciará sobre ellas en su resolución. "
+        "Dicho pronunciamiento estará disponible en el sitio web con cinco días de anticipación."
+    )
+    recortada = recortar(extracto, "¿Cuántos días dura la participación ciudadana?", 40, total=30)
+
+    assert recortada.startswith("La Comisión podrá abrir")
+    assert "Dicho pronunciamiento" not in recortada  # sin el pronunciamiento al que remite, no se entiende
+
+
+def test_dicho_permiso_se_lee_con_la_oracion_que_nombra_el_permiso_aunque_no_sea_la_anterior():
+    extracto = (
+        "Toda actividad transitoria en un área protegida deberá contar con un permiso del Servicio. "
+        "Con todo, no lo requerirán las actividades exceptuadas en el plan de manejo. "
+        "Dicho permiso se otorgará solo si la actividad se ajusta al plan de manejo."
+    )
+    pregunta = "¿En qué casos se otorga el permiso para una actividad transitoria en un área protegida?"
+    recortada = recortar(extracto, pregunta, 40, total=28)
+
+    assert recortada.startswith("Toda actividad transitoria")
+    assert recortada.endswith("Dicho permiso se otorgará solo si la actividad se ajusta al plan de manejo.")
+
+
 RANGOS = (
     "Las sanciones que corresponda aplicar se determinarán, según su gravedad, dentro de los siguientes "
     "rangos: a) Las infracciones gravísimas, con revocación de la autorización, clausura temporal o "

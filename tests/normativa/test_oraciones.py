@@ -44,6 +44,9 @@ def test_sin_textos_no_se_consulta_la_base(django_assert_num_queries):
         "la falta de pronunciamiento en el termino indicado la hara responsable.",
         "para tal efecto, el organo requerira el informe del servicio.",
         "no obstante, el no alcanzar dicha finalidad no implica la afectacion del derecho.",
+        # la condición de la regla anterior y lo que vale para los casos que acaba de nombrar
+        "todo ello, siempre que lo soliciten a lo menos dos organizaciones ciudadanas.",
+        "en ambos casos, el plazo se interrumpira con la notificacion de los cargos.",
     ],
 )
 def test_una_oracion_que_depende_de_la_anterior_se_reconoce(oracion):
