@@ -319,11 +319,17 @@ def recortar(
         if usadas + largos[i] <= total:
             elegidas.add(i)
             usadas += largos[i]
-    # la que depende de una oración que no entró («Dicho pronunciamiento…» sin el pronunciamiento) no se
-    # entiende sola: sale, salvo la que más responde
-    while sueltas := {i for i in elegidas - {orden[0]} if depende[i] and _suelta(i, planos, elegidas)}:
-        elegidas -= sueltas
-        usadas -= sum(largos[i] for i in sueltas)
+    # la que depende de una oración que no entró no se entiende sola («En tal caso, no podrán denegar…»
+    # sin el caso): entra con la oración anterior si cabe con la holgura; si no, sale, salvo la que más
+    # responde («Dicho pronunciamiento…» sale si ninguna elegida nombra el pronunciamiento)
+    while sueltas := sorted(i for i in elegidas - {orden[0]} if depende[i] and _suelta(i, planos, elegidas)):
+        i = sueltas[0]
+        if not _DICHO.match(planos[i]) and usadas + largos[i - 1] <= total + HOLGURA:
+            elegidas.add(i - 1)
+            usadas += largos[i - 1]
+        else:
+            elegidas.discard(i)
+            usadas -= largos[i]
     # la oración que depende de una elegida («Para tal efecto, …», «No obstante, …») es parte de su
     # regla: entra aunque pase el total por poco
     elegidas_y_lo_que_sigue = _con_lo_que_depende(

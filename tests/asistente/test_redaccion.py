@@ -277,6 +277,25 @@ def test_la_oracion_que_remite_a_otra_que_no_entro_no_se_muestra_sola():
     assert "Dicho pronunciamiento" not in recortada  # sin el pronunciamiento al que remite, no se entiende
 
 
+def test_la_oracion_que_depende_de_otra_que_no_entro_la_trae_si_cabe_con_la_holgura():
+    extracto = (
+        "Tratándose de permisos de contenido ambiental, la resolución favorable dispondrá su otorgamiento"
+        " por parte de los órganos sectoriales. "
+        "Tratándose de permisos mixtos, la resolución favorable certificará que se cumplen sus requisitos"
+        " ambientales. "
+        "En tal caso, los órganos no podrán denegar esos permisos."
+    )
+    pregunta = (
+        "¿La resolución favorable dispone el otorgamiento de los permisos de contenido ambiental o los"
+        " órganos pueden denegarlos?"
+    )
+    recortada = recortar(extracto, pregunta, 40, total=30)
+
+    # «En tal caso» es el de los permisos mixtos: sin esa oración diría que se trata de los otros
+    assert "Tratándose de permisos mixtos" in recortada
+    assert recortada.endswith("En tal caso, los órganos no podrán denegar esos permisos.")
+
+
 def test_dicho_permiso_se_lee_con_la_oracion_que_nombra_el_permiso_aunque_no_sea_la_anterior():
     extracto = (
         "Toda actividad transitoria en un área protegida deberá contar con un permiso del Servicio. "
