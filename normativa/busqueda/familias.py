@@ -516,7 +516,9 @@ ASPECTOS: tuple[Aspecto, ...] = (
     Aspecto(
         "consecuencia",
         _re(
-            r"\bque (pasa|sucede|ocurre|arriesg\w*)\b|\bque (consecuencias?|efectos?)\b|\barriesg\w*"
+            # «¿tiene alguna consecuencia?», «¿pasa algo si…?»: también sin «qué»
+            r"\bque (pasa|sucede|ocurre|arriesg\w*)\b|\bque efectos?\b|\bconsecuencias?\b|\barriesg\w*"
+            r"|\b(pasa|sucede|ocurre) algo\b"
             r"|\by si no\b|\bse (entiende|tiene por|considera) \w*(aprobad|rechazad|otorgad)\w*"
             r"|\bsancion\w*|\bmultas?\b"
         ),
@@ -526,8 +528,10 @@ ASPECTOS: tuple[Aspecto, ...] = (
             r"\b(se entendera\w*|se tendra\w* por|sancion\w*|multas?|infraccion(es)?|gravisima\w*|graves?"
             r"|se suspendera\w*|se interrumpira\w*|quedara\w* sin efecto"
             r"|presidio|clausura|revoca\w*|caducara\w*|aprobad[oa]s?|rechazad[oa]s?|fuerza publica"
-            # la responsabilidad por el daño, no «el responsable del proyecto» (el titular)
-            r"|responsabilidad\w*"
+            # la responsabilidad por el daño, no «el responsable del proyecto» (el titular) ni la «asignación
+            # de responsabilidades» de un plan
+            r"|responsabilidad(es)? (civil|penal|administrativa|ambiental|solidaria|por|del|de la|de los)\b"
+            r"|(sera|seran|hara|haran|quedara|quedaran)\w* responsables?"
             r"|responsables? (del|de la|de los|por el|por la) (dano|perjuicio|infraccion)\w*)\b"
         ),
         falta="la consecuencia",

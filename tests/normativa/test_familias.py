@@ -66,6 +66,9 @@ def test_una_pregunta_ajena_al_seia_no_tiene_familia():
         ("Si la comunidad reclama, ¿puede hacerse parte del procedimiento?", "parte"),
         ("¿El denunciante queda como parte del sancionatorio?", "parte"),
         ("¿Qué arriesgamos si no informamos?", "consecuencia"),
+        # la consecuencia se pregunta también sin «qué»
+        ("No entregamos el informe a tiempo. ¿Tiene alguna consecuencia?", "consecuencia"),
+        ("¿Pasa algo si lo presentamos tarde?", "consecuencia"),
         ("¿Qué tenemos que hacer antes de operar?", "obligacion"),
     ],
 )
@@ -195,6 +198,9 @@ def test_el_responsable_del_proyecto_no_es_una_consecuencia_y_la_responsabilidad
         "el responsable del proyecto podra presentar una nueva declaracion"
     )
     assert consecuencia.respuesta.search("se presume legalmente la responsabilidad del autor del dano")
+    # repartir las tareas de un plan no es una consecuencia de no cumplirlo
+    assert not consecuencia.respuesta.search("con indicacion de plazos y asignacion de responsabilidades, y")
+    assert consecuencia.respuesta.search("el infractor sera responsable de la reparacion")
 
 
 @pytest.mark.parametrize(
