@@ -377,7 +377,9 @@ def test_una_pregunta_del_seia_con_una_cifra_desconocida_no_se_declara_ajena():
 
 
 def test_la_jerga_de_faena_se_busca_con_el_termino_de_la_norma():
-    assert expandir_consulta("¿El mineroducto entra al SEIA?").endswith("(ductos mineros)")
+    assert expandir_consulta("¿El mineroducto entra al SEIA?").endswith(
+        "(ductos mineros; someterse al sistema de evaluación de impacto ambiental)"
+    )
     assert expandir_consulta("¿Y el ICSARA?") == (
         "¿Y el ICSARA (Informe Consolidado de Solicitud de Aclaraciones, Rectificaciones o Ampliaciones)?"
     )
