@@ -321,14 +321,17 @@ def recortar(
             usadas += largos[i]
     # la que depende de una oración que no entró no se entiende sola («En tal caso, no podrán denegar…»
     # sin el caso): entra con la oración anterior si cabe con la holgura; si no, sale, salvo la que más
-    # responde («Dicho pronunciamiento…» sale si ninguna elegida nombra el pronunciamiento)
+    # responde («Dicho pronunciamiento…» sale si ninguna elegida nombra el pronunciamiento). Lo que sale no
+    # vuelve: una cadena («En tal caso…» tras una que no cabe, «Con todo…» tras esa) termina.
+    fuera: set[int] = set()
     while sueltas := sorted(i for i in elegidas - {orden[0]} if depende[i] and _suelta(i, planos, elegidas)):
         i = sueltas[0]
-        if not _DICHO.match(planos[i]) and usadas + largos[i - 1] <= total + HOLGURA:
+        if not _DICHO.match(planos[i]) and i - 1 not in fuera and usadas + largos[i - 1] <= total + HOLGURA:
             elegidas.add(i - 1)
             usadas += largos[i - 1]
         else:
             elegidas.discard(i)
+            fuera.add(i)
             usadas -= largos[i]
     # la oración que depende de una elegida («Para tal efecto, …», «No obstante, …») es parte de su
     # regla: entra aunque pase el total por poco

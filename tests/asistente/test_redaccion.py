@@ -1,5 +1,7 @@
 """Redacción sin modelo: la primera fuente responde y nombra la institución que su artículo regula."""
 
+import pytest
+
 from asistente.motores.redaccion import elegir_fuentes, hecho_preguntado, recortar, redactar
 from asistente.registro import Fuente
 
@@ -294,6 +296,24 @@ def test_la_oracion_que_depende_de_otra_que_no_entro_la_trae_si_cabe_con_la_holg
     # «En tal caso» es el de los permisos mixtos: sin esa oración diría que se trata de los otros
     assert "Tratándose de permisos mixtos" in recortada
     assert recortada.endswith("En tal caso, los órganos no podrán denegar esos permisos.")
+
+
+@pytest.mark.timeout(10)
+def test_una_cadena_de_oraciones_que_dependen_de_una_que_no_cabe_sale_entera_y_el_recorte_termina():
+    extracto = (
+        "El titular deberá presentar el plan de cierre de la faena ante el servicio dentro del plazo de seis"
+        " meses desde la aprobación. "
+        "Tratándose de faenas con relaves, el servicio exigirá además una garantía financiera suficiente para"
+        " cubrir todas las obras de estabilización física y química del depósito durante su vida útil. "
+        "En tal caso, el plan de cierre incluirá la garantía. "
+        "Con todo, el plan de cierre podrá actualizarse cada cinco años."
+    )
+    pregunta = "¿En qué plazo debe el titular presentar el plan de cierre de la faena ante el servicio?"
+
+    assert recortar(extracto, pregunta, 40, total=40) == (
+        "El titular deberá presentar el plan de cierre de la faena ante el servicio dentro del plazo de seis"
+        " meses desde la aprobación."
+    )
 
 
 def test_dicho_permiso_se_lee_con_la_oracion_que_nombra_el_permiso_aunque_no_sea_la_anterior():
