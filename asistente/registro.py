@@ -23,12 +23,11 @@ from dataclasses import dataclass, field
 from typing import Any, NotRequired, TypedDict, TypeVar
 
 import structlog
-from django.core.cache import cache
 from django.db import connection, transaction
 from pydantic import BaseModel, ValidationError
 
 from asistente.models import Conversacion, LlamadaHerramienta
-from config import metricas
+from config import cache, metricas
 from config.errores import EntradaNoValida
 from config.http import plazo
 from proyectos.roles import Usuario, rol_memorizado
@@ -256,12 +255,12 @@ def ejecutar(
         clave = (
             _clave_cache(herramienta, entrada, contexto) if herramienta.ttl_s and _CACHE_ACTIVA.get() else ""
         )
-        if clave and (guardado := cache.get(clave)) is not None:
+        if clave and (guardado := cache.leer(clave)) is not None:
             resultado, cache_hit = guardado, True
         else:
             resultado = _con_tiempo_limite(herramienta, entrada, contexto)
             if clave:
-                cache.set(clave, resultado, herramienta.ttl_s)
+                cache.guardar(clave, resultado, herramienta.ttl_s)
     except ErrorDeHerramienta as e:
         error = str(e)
     ms = round((time.perf_counter() - inicio) * 1000)
@@ -322,10 +321,7 @@ def _en_castellano(error: Any) -> str:
 
 def invalidar_grupo(grupo: str) -> None:
     """Invalida las entradas de caché de un grupo (p. ej. «proyecto:12» cuando el proyecto cambia)."""
-    try:
-        cache.incr(f"asistente:grupo:{grupo}")
-    except ValueError:
-        cache.set(f"asistente:grupo:{grupo}", 1, None)
+    cache.contar(f"asistente:grupo:{grupo}")
 
 
 def _clave_cache(herramienta: Herramienta, entrada: BaseModel, contexto: Contexto) -> str:
@@ -335,7 +331,7 @@ def _clave_cache(herramienta: Herramienta, entrada: BaseModel, contexto: Context
     version = ""
     if herramienta.grupo_cache:
         grupo = herramienta.grupo_cache(entrada, contexto)
-        version = f"{grupo}:{cache.get(f'asistente:grupo:{grupo}', 0)}"
+        version = f"{grupo}:{cache.leer(f'asistente:grupo:{grupo}', 0)}"
     origen = f"{contexto.usuario.pk}|{contexto.proyecto_activo_id}|{datos}|{version}"
     resumen = hashlib.sha256(origen.encode()).hexdigest()[:32]
     return f"asistente:herramienta:{herramienta.nombre}:{resumen}"

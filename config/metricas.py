@@ -68,6 +68,11 @@ cache_total = Counter(
     "resultado (acierto, fallo).",
     ["cache", "resultado"],
 )
+cache_fallas_total = Counter(
+    "cache_fallas_total",
+    "Operaciones de caché que no llegaron a Redis (el trabajo siguió sin caché), por operación.",
+    ["operacion"],
+)
 fuentes_fallas_total = Counter(
     "fuentes_externas_fallas_total", "Fallas al consultar una fuente externa.", ["fuente"]
 )

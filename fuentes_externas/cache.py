@@ -21,6 +21,7 @@ import structlog
 from django.core.cache import cache
 from django.utils import timezone
 
+from config import cache as cache_tolerante
 from config import metricas
 from config.errores import EnConflicto
 from config.http import ErrorHttp
@@ -56,7 +57,7 @@ def consultar(
 ) -> Consulta[T]:
     """`obtener()` con caché por `fuente` y `clave`; si la fuente falla, lo último guardado."""
     llave = _llave(fuente, clave)
-    guardado = cache.get(llave)
+    guardado = cache_tolerante.leer(llave)
     if guardado is not None and time.time() - guardado["t"] < VIGENCIA_S[vigencia or fuente]:
         _contar(fuente, "aciertos")
         metricas.contar_cache("fuentes_externas", acierto=True)
@@ -74,18 +75,21 @@ def consultar(
         advertencia = f"datos de caché del {fecha.astimezone(ZONA):%d-%m-%Y}; la fuente no respondió"
         return Consulta(guardado["datos"], True, fecha, advertencia)
     ahora = time.time()
-    cache.set(llave, {"t": ahora, "datos": datos}, timeout=RETENCION_S)
-    cache.set(f"fuentes:{fuente}:ultima", ahora, timeout=RETENCION_S)
+    cache_tolerante.guardar(llave, {"t": ahora, "datos": datos}, RETENCION_S)
+    cache_tolerante.guardar(f"fuentes:{fuente}:ultima", ahora, RETENCION_S)
     return Consulta(datos, False, _fecha(ahora))
 
 
 def contadores(fuente: str) -> dict[str, int]:
-    return {nombre: int(cache.get(f"fuentes:{fuente}:{nombre}") or 0) for nombre in ("aciertos", "fallos")}
+    return {
+        nombre: int(cache_tolerante.leer(f"fuentes:{fuente}:{nombre}") or 0)
+        for nombre in ("aciertos", "fallos")
+    }
 
 
 def antiguedad_cache(fuente: str) -> float | None:
     """Segundos desde la última respuesta guardada de la fuente (None si no hay)."""
-    marca = cache.get(f"fuentes:{fuente}:ultima")
+    marca = cache_tolerante.leer(f"fuentes:{fuente}:ultima")
     return time.time() - marca if marca else None
 
 
@@ -135,9 +139,7 @@ def _llave(fuente: str, clave: str) -> str:
 
 
 def _contar(fuente: str, nombre: str) -> None:
-    llave = f"fuentes:{fuente}:{nombre}"
-    if not cache.add(llave, 1, timeout=None):
-        cache.incr(llave)
+    cache_tolerante.contar(f"fuentes:{fuente}:{nombre}")
 
 
 def _fecha(marca: float) -> datetime:

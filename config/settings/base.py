@@ -116,6 +116,9 @@ CACHES = {
         "BACKEND": "django.core.cache.backends.redis.RedisCache",
         "LOCATION": REDIS_URL,
         "KEY_PREFIX": "prefactibilidad",
+        # Un Redis que no contesta (no solo uno caído, que rechaza en el acto) no detiene un turno más
+        # que esto por operación: lo que solo acelera sigue sin caché (`config/cache.py`).
+        "OPTIONS": {"socket_connect_timeout": 2, "socket_timeout": 5},
     }
 }
 

@@ -15,7 +15,7 @@ from django.contrib.auth import get_user_model
 
 from asistente import flujos
 from asistente.models import Mensaje
-from asistente.services import turno_de_mensaje, turno_iniciar
+from asistente.services import turno_de_mensaje, turno_final_guardado, turno_iniciar
 from config.celery import app as celery_app
 from proyectos.roles import Rol
 from proyectos.services import usuario_crear_o_actualizar
@@ -158,3 +158,64 @@ async def test_un_turno_que_termina_mientras_se_mira_la_base_se_retransmite_en_v
         await conexion.aclose()
 
     assert eventos == ["meta", "start", "token", "done"]  # no solo el «done» armado desde la base
+
+
+PREGUNTAS_DE_LEY = [
+    "¿Qué plazo tiene el Servicio para pronunciarse sobre una Declaración de Impacto Ambiental?",
+    "¿Qué es una línea de base?",
+    "¿Quién califica un Estudio de Impacto Ambiental?",
+    "¿Cuándo procede la participación ciudadana en una Declaración?",
+    "¿Qué sanciones puede aplicar la Superintendencia del Medio Ambiente?",
+]
+
+
+@pytest.mark.lento
+def test_con_redis_caido_a_mitad_de_diez_turnos_cada_uno_guarda_su_respuesta_real(
+    settings: Any, django_db_blocker: Any, monkeypatch: pytest.MonkeyPatch, tmp_path: Any
+) -> None:
+    """Los turnos del motor sin conexión corren en hilos (el modo por omisión) y Redis muere cuando ya
+    transmiten: la caché de herramientas, las métricas y la memoria se degradan, la respuesta no."""
+    import os
+    import signal
+    import time
+    from concurrent.futures import ThreadPoolExecutor
+
+    from asistente.services import FALLA_DEL_TURNO
+    from config.servicios import _leer_entero, asegurar_redis, detener_servicios
+
+    os.chmod(tmp_path, 0o777)
+    url, _ = asegurar_redis(directorio=tmp_path)
+    settings.REDIS_URL = url
+    settings.CACHES = {**settings.CACHES, "default": {**settings.CACHES["default"], "LOCATION": url}}
+    settings.ASISTENTE_MOTOR = "reglas"
+    monkeypatch.setattr(flujos, "_ESCRITOR", flujos._Escritor())  # escribe en este Redis
+    testigo = redis.Redis.from_url(url, socket_connect_timeout=1)
+    with django_db_blocker.unblock():
+        usuarias = [  # el límite de mensajes por minuto es por usuario
+            usuario_crear_o_actualizar(
+                nombre=f"{USUARIA}-{n}", rol=Rol.LECTURA, password="clave-123!"
+            ).usuario
+            for n in range(2)
+        ]
+        try:
+            turnos = [turno_iniciar(usuario=u, mensaje=p) for u in usuarias for p in PREGUNTAS_DE_LEY]
+            with ThreadPoolExecutor(max_workers=len(turnos)) as hilos:
+                for turno in turnos:
+                    hilos.submit(flujos.publicar, turno, str(turno.mensaje.pk))
+                while not testigo.keys("asistente:flujo:*"):  # ya transmiten
+                    time.sleep(0.01)
+                os.kill(_leer_entero(tmp_path / "redis" / "redis.pid") or 0, signal.SIGKILL)
+                en_curso = sum(not Mensaje.objects.filter(pregunta=t.mensaje).exists() for t in turnos)
+            respuestas = {
+                t.mensaje.pk: Mensaje.objects.filter(pregunta=t.mensaje).values_list("contenido", "error")
+                for t in turnos
+            }
+            assert en_curso >= 10  # Redis murió con al menos diez turnos sin terminar
+            assert all(len(r) == 1 for r in respuestas.values())
+            assert not [r for r in respuestas.values() if r[0][0] == FALLA_DEL_TURNO or r[0][1]]
+            # El error «reanudable» que recibió cada retransmisión sí reanuda: desde la base.
+            assert {turno_final_guardado(str(t.mensaje.pk))[0] for t in turnos} == {"done"}  # type: ignore[index]
+        finally:
+            testigo.close()
+            get_user_model().objects.filter(username__startswith=f"{USUARIA}-").delete()
+            detener_servicios(directorio=tmp_path)
