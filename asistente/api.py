@@ -18,8 +18,10 @@ from asistente import acciones, avisos, decisiones, flujos, limites, memoria, se
 from asistente.models import AccionPendiente, Conversacion, MemoriaUsuario, Mensaje
 from asistente.motores import motor_llm_configurado
 from asistente.registro import herramientas_para
+from asistente.turno import vigilia
 from asistente.turno.tipos import Turno
 from config.api import ERROR
+from config.errores import EnConflicto
 from config.validacion import entero_de_parametro
 from proyectos.roles import id_de, puede_consultar, puede_escribir
 
@@ -30,6 +32,12 @@ class ChatEntrada(serializers.Serializer):  # type: ignore[type-arg]
     proyecto_id = serializers.IntegerField(required=False, allow_null=True)
     vista = serializers.CharField(required=False, allow_blank=True, default="")
     dominio = serializers.SlugField(required=False, allow_null=True)
+    id_cliente = serializers.UUIDField(
+        required=False,
+        allow_null=True,
+        help_text="Identificador que el cliente da a su mensaje: si lo reenvía porque no supo si llegó, "
+        "recibe el mismo turno (no se guarda ni se responde dos veces).",
+    )
 
 
 FUENTE = inline_serializer(
@@ -126,20 +134,31 @@ class ChatApi(APIView):
     @extend_schema(
         summary="Enviar un mensaje al asistente",
         request=ChatEntrada,
-        responses={200: CHAT_SALIDA, 400: ERROR, 403: ERROR, 404: ERROR, 429: ERROR, 503: ERROR},
+        responses={200: CHAT_SALIDA, 400: ERROR, 403: ERROR, 404: ERROR, 409: ERROR, 429: ERROR, 503: ERROR},
     )
     def post(self, request: Request) -> Response:
         turno = _iniciar(request)
-        final: dict[str, Any] = {}
-        for evento in services.turno_eventos(turno):
-            if evento.tipo == "done":
-                final = evento.datos
-            elif evento.tipo == "error":
-                return Response(
-                    {"error": evento.datos["mensaje"]},
-                    status=status.HTTP_503_SERVICE_UNAVAILABLE,
-                    headers={"Retry-After": str(limites.REINTENTAR_SIN_REDIS_S)},
+        turno_id = str(turno.mensaje.pk)
+        # El turno corre aquí mismo, con su vigilia: un reenvío (mismo `id_cliente`) recibe la respuesta
+        # guardada, o lo retoma si la ejecución anterior murió sin guardarla.
+        with vigilia.ejecucion(turno_id) as guardia:
+            guardado = services.turno_final_guardado(turno_id) if turno.repetido else None
+            if guardado is None and guardia is None:
+                raise EnConflicto(
+                    "Ese mensaje ya llegó y se está respondiendo; su respuesta queda en la conversación."
                 )
+            if guardado is None:
+                eventos = [
+                    (e.tipo, e.datos) for e in services.turno_eventos(turno) if e.tipo in ("done", "error")
+                ]
+                guardado = eventos[-1] if eventos else ("error", {"mensaje": services.FALLA_DEL_TURNO})
+        evento, final = guardado
+        if evento == "error":
+            return Response(
+                {"error": final["mensaje"]},
+                status=status.HTTP_503_SERVICE_UNAVAILABLE,
+                headers={"Retry-After": str(limites.REINTENTAR_SIN_REDIS_S)},
+            )
         return Response({"conversacion_id": str(turno.conversacion.pk), **final})
 
 
@@ -155,6 +174,7 @@ class ChatStreamApi(APIView):
             400: ERROR,
             403: ERROR,
             404: ERROR,
+            409: ERROR,
             429: ERROR,
             503: ERROR,
         },
@@ -450,6 +470,7 @@ def _iniciar(request: Request) -> Turno:
     return services.turno_iniciar(
         usuario=request.user, mensaje=d["mensaje"], conversacion_id=d.get("conversacion_id"),
         proyecto_id=d.get("proyecto_id"), vista=d.get("vista", ""), dominio=d.get("dominio"),
+        id_cliente=d.get("id_cliente"),
     )  # fmt: skip
 
 

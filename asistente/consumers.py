@@ -1,6 +1,7 @@
 """Websocket del asistente (`ws/asistente/`): adaptador sobre los mismos servicios que la API REST.
 
-Mensajes del cliente: `mensaje`, `confirmar`, `contexto` y `reanudar`. Marcos del servidor:
+Mensajes del cliente: `mensaje` (con un `id_cliente` opcional: reenviar el mismo retransmite su turno,
+no crea otro), `confirmar`, `contexto` y `reanudar`. Marcos del servidor:
 `{"evento", "id", "datos"}` con la misma secuencia de eventos que el SSE, más `confirmacion`,
 `contexto` y `latido` (cada 25 s, para que los proxies no cierren un socket inactivo).
 """
@@ -43,8 +44,7 @@ class AsistenteConsumer(AsyncJsonWebsocketConsumer):
             # Aceptar y cerrar con 4401, no rechazar el handshake: un rechazo llega al navegador como
             # 1006 (el mismo código de un corte de red) y chat.js reconectaría sin fin en vez de decir
             # que la sesión terminó.
-            await self.accept()
-            await self.close(code=CIERRE_NO_AUTENTICADO)
+            await self._cerrar(CIERRE_NO_AUTENTICADO)
             return
         self.usuario = usuario
         self.vista = ""
@@ -56,12 +56,18 @@ class AsistenteConsumer(AsyncJsonWebsocketConsumer):
         except FALLAS_DE_REDIS:
             # Sin Redis no hay chat: se dice con 4503 («reintente más tarde») y chat.js reconecta solo,
             # en vez de un 500 en el saludo del websocket.
-            await self.accept()
-            await self.close(code=CIERRE_REINTENTAR)
+            await self._cerrar(CIERRE_REINTENTAR)
             return
         self.grupo = grupo
         await self.accept()
         self._lanzar(self._latidos())
+
+    async def _cerrar(self, codigo: int) -> None:
+        """Acepta y cierra con `codigo`. Lo que el cliente alcance a enviar antes de recibir el cierre
+        no se procesa: con 4503 lo reenviará por otro socket, y no debe quedar guardado dos veces."""
+        self.cerrado = True
+        await self.accept()
+        await self.close(code=codigo)
 
     async def disconnect(self, code: int) -> None:
         # El turno sigue en su hilo y sus eventos quedan en Redis: se pueden reanudar.
@@ -77,6 +83,8 @@ class AsistenteConsumer(AsyncJsonWebsocketConsumer):
 
     async def receive(self, text_data: str | None = None, bytes_data: bytes | None = None) -> None:
         """Un marco que no es un objeto JSON aceptable recibe un marco de error y el socket sigue."""
+        if getattr(self, "cerrado", False):
+            return
         if text_data is None:
             await self._error("Se esperaba un marco de texto con un objeto JSON, no datos binarios.")
             return
@@ -136,6 +144,7 @@ class AsistenteConsumer(AsyncJsonWebsocketConsumer):
                 conversacion_id=content.get("conversacion_id"),
                 proyecto_id=content.get("proyecto_id", self.proyecto_id),
                 vista=str(content.get("vista") or self.vista),
+                id_cliente=content.get("id_cliente"),
             )
         except ErrorDeAplicacion as error:
             await self._error_de(error)

@@ -32,8 +32,9 @@ from django.db import connection as conexion_bd
 from redis.typing import EncodableT, FieldT
 
 from asistente.limites import REINTENTAR_SIN_REDIS_S
-from asistente.selectors import turno_ultimo_de
-from asistente.services import turno_eventos, turno_final_guardado
+from asistente.selectors import mensaje_de_usuario_existe, turno_ultimo_de
+from asistente.services import turno_de_mensaje, turno_eventos, turno_final_guardado, turno_registrar_perdido
+from asistente.turno import vigilia
 from asistente.turno.tipos import Turno
 from config.errores import NoDisponible
 from config.redis_clientes import cliente_redis, cliente_redis_asincrono
@@ -47,7 +48,13 @@ MENSAJE_SIN_REDIS = (
     "recargue la conversación. Por la API: GET /api/asistente/conversaciones/<id>/eventos con "
     "Last-Event-ID."
 )
+MENSAJE_REINICIO = (
+    "Se detuvo el proceso que preparaba su respuesta; la retomo desde el inicio (su mensaje sigue guardado)."
+)
 FINALES = ("done", "error")
+# Cada cuánto, si el turno calla, se mira si alguien lo corre; y cuántas veces se retoma uno perdido.
+VIGILAR_S = 1.0
+RELANZAMIENTOS = 2
 COLA_TURNOS = "turnos"
 TAREA_PUBLICAR = "asistente.turno_publicar"
 
@@ -80,14 +87,13 @@ def clave_turno(turno_id: str) -> str:
 
 
 def turno_lanzar(turno: Turno) -> str:
-    """Publica los eventos del turno en su stream desde un hilo propio; devuelve el id del turno."""
+    """Publica los eventos del turno en su stream desde un hilo propio; devuelve el id del turno.
+    Un mensaje repetido (el cliente lo reenvió) no lanza otro turno: se retransmite el suyo."""
     turno_id = str(turno.mensaje.pk)
+    if turno.repetido:  # si su ejecución se perdió, quien lo retransmite lo retoma (`_vigilar`)
+        return turno_id
     try:
-        if settings.ASISTENTE_TURNOS_EN == "worker":
-            # Por nombre: la tarea (asistente/tasks.py) es un adaptador que depende de este módulo.
-            celery.send_task(TAREA_PUBLICAR, (turno_id, turno.vista), queue=COLA_TURNOS)
-        else:
-            ejecutor_de_turnos().submit(publicar, turno, turno_id)
+        _ejecutar(turno, turno_id)
     except (redis.exceptions.RedisError, kombu.exceptions.OperationalError) as error:
         # Redis cayó entre guardar el mensaje y lanzar su turno: el mensaje queda guardado y el
         # usuario lo sabe; no se pierde en silencio.
@@ -98,6 +104,32 @@ def turno_lanzar(turno: Turno) -> str:
             reintentar_en=REINTENTAR_SIN_REDIS_S,
         ) from None
     return turno_id
+
+
+def _ejecutar(turno: Turno, turno_id: str) -> None:
+    vigilia.anotar_lanzado(turno_id, turno.vista)
+    if settings.ASISTENTE_TURNOS_EN == "worker":
+        # Por nombre: la tarea (asistente/tasks.py) es un adaptador que depende de este módulo.
+        celery.send_task(TAREA_PUBLICAR, (turno_id, turno.vista), queue=COLA_TURNOS)
+    else:
+        ejecutor_de_turnos().submit(publicar, turno, turno_id)
+
+
+def relanzar(turno_id: str) -> str:
+    """Retoma un turno que nadie corre (su proceso murió, o su mensaje en la cola se perdió) y no tiene
+    respuesta guardada. Devuelve «relanzado», «ya» (otro lo acaba de retomar) o «agotado»: tras
+    `RELANZAMIENTOS` intentos se guarda como fallido y el usuario puede reenviarlo."""
+    if not mensaje_de_usuario_existe(turno_id):
+        return "ya"  # nada que retomar (un stream sin mensaje guardado)
+    intento = vigilia.tomar_relanzamiento(turno_id, maximo=RELANZAMIENTOS)
+    if intento is None:
+        return "ya"
+    if intento > RELANZAMIENTOS:
+        turno_registrar_perdido(turno_id)
+        return "agotado"
+    registro.warning("turno_relanzado", turno=turno_id, intento=intento)
+    _ejecutar(turno_de_mensaje(mensaje_id=turno_id, vista=vigilia.vista_lanzada(turno_id)), turno_id)
+    return "relanzado"
 
 
 async def eventos_desde(
@@ -111,7 +143,9 @@ async def eventos_desde(
       `done` armado desde la base: el turno no se pierde aunque se pierdan sus eventos en vivo;
     - si Redis se cae, en el acto, un `error` reanudable que dice que el turno sigue y se guarda, y
       desde qué evento reanudar;
-    - si el turno no avanza en `paciencia_s`, un `error` reanudable.
+    - si nadie corre el turno (su proceso murió: la vigilia venció), se retoma y llega un `reinicio`
+      en segundos; si ya se retomó `RELANZAMIENTOS` veces, un `error` final que invita a reenviarlo;
+    - si el turno, vivo, no avanza en `paciencia_s`, un `error` reanudable.
     Los marcos que no son del turno llevan id 0: no cambian el último id que el cliente vio.
     """
     difusor = _difusor()
@@ -129,19 +163,29 @@ async def eventos_desde(
         yield _marco_sin_redis(ultimo)
         return
     suscripcion = difusor.suscribir(clave_turno(turno_id))
+    quieto_s = 0.0
     try:
         while True:
             try:
-                async with asyncio.timeout(paciencia_s):
+                async with asyncio.timeout(min(VIGILAR_S, paciencia_s)):
                     lote = await suscripcion.cola.get()
             except TimeoutError:
-                datos = {
-                    "mensaje": "El turno no avanzó; reintente.",
-                    "reanudable": True,
-                    "ultimo_evento": ultimo,
-                }
-                yield _marco(0, "error", datos)
-                return
+                quieto_s += min(VIGILAR_S, paciencia_s)
+                if (aviso := await _vigilar(difusor, turno_id, ultimo)) is not None:
+                    yield aviso
+                    if aviso.evento in FINALES:
+                        return
+                    quieto_s = 0.0
+                elif quieto_s >= paciencia_s:
+                    datos = {
+                        "mensaje": "El turno no avanzó; reintente.",
+                        "reanudable": True,
+                        "ultimo_evento": ultimo,
+                    }
+                    yield _marco(0, "error", datos)
+                    return
+                continue
+            quieto_s = 0.0
             if isinstance(lote, redis.exceptions.RedisError):
                 yield _marco_sin_redis(ultimo)
                 return
@@ -156,6 +200,30 @@ async def eventos_desde(
                     return
     finally:
         difusor.retirar(suscripcion)
+
+
+async def _vigilar(difusor: _Difusor, turno_id: str, ultimo: int) -> Marco | None:
+    """Tras un silencio del turno: si nadie lo corre, su respuesta guardada o su relanzamiento."""
+    try:
+        if await vigilia.estado(difusor.redis, turno_id) != "perdido":
+            return None
+    except redis.exceptions.RedisError:
+        return None  # el lector común lo informa
+    guardado = await sync_to_async(turno_final_guardado, thread_sensitive=False)(turno_id)
+    if guardado is None:
+        try:
+            resultado = await sync_to_async(relanzar, thread_sensitive=False)(turno_id)
+        except (redis.exceptions.RedisError, kombu.exceptions.OperationalError):
+            return None
+        if resultado == "relanzado":
+            return _marco(0, "reinicio", {"mensaje": MENSAJE_REINICIO})
+        if resultado == "ya":
+            return None
+        guardado = await sync_to_async(turno_final_guardado, thread_sensitive=False)(turno_id)
+        if guardado is None:
+            return None
+    evento, datos = guardado
+    return _marco(ultimo + 1, evento, datos)
 
 
 def _marco(id_evento: int, evento: str, datos: dict[str, Any]) -> Marco:
@@ -329,22 +397,50 @@ class Marco:
 
 
 def publicar(turno: Turno, turno_id: str) -> None:
-    """Ejecuta el turno y encola sus eventos para el stream (en un hilo de turnos o en el worker)."""
+    """Ejecuta el turno y encola sus eventos para el stream (en un hilo de turnos o en el worker).
+
+    Una sola ejecución a la vez por turno (su vigilia), y ninguna si ya tiene respuesta guardada: una
+    entrega repetida no hace nada. Si el stream ya tiene eventos (el proceso que lo corría murió), la
+    ejecución nueva empieza con `reinicio` y sigue la numeración: los clientes descartan lo recibido.
+    """
     clave = clave_turno(turno_id)
     try:
-        for evento in turno_eventos(turno):
-            marco = json.dumps(
-                {"evento": evento.tipo, "id": evento.id, "datos": evento.datos},
-                ensure_ascii=False,
-                default=str,
-            )
-            _ESCRITOR.poner(clave, {"id": evento.id, "evento": evento.tipo, "marco": marco}, evento.id == 1)
+        with vigilia.ejecucion(turno_id) as guardia:
+            if guardia is None or turno_final_guardado(turno_id) is not None:
+                return
+            if previo := _ultimo_evento(clave):
+                datos = {"mensaje": MENSAJE_REINICIO}
+                marco = json.dumps(
+                    {"evento": "reinicio", "id": previo + 1, "datos": datos}, ensure_ascii=False
+                )
+                _ESCRITOR.poner(clave, {"id": previo + 1, "evento": "reinicio", "marco": marco}, False)
+                turno.primer_evento = previo + 2
+            for evento in turno_eventos(turno):
+                if guardia.perdida:  # otra ejecución la tomó (esta se creyó muerta): sigue aquella
+                    registro.warning("turno_tomado_por_otra_ejecucion", turno=turno_id)
+                    return
+                marco = json.dumps(
+                    {"evento": evento.tipo, "id": evento.id, "datos": evento.datos},
+                    ensure_ascii=False,
+                    default=str,
+                )
+                primero = evento.id == turno.primer_evento
+                _ESCRITOR.poner(clave, {"id": evento.id, "evento": evento.tipo, "marco": marco}, primero)
     except Exception:
         registro.exception("flujo_fallo", turno=turno_id)
         marco = json.dumps({"evento": "error", "id": 999_999, "datos": {"mensaje": "Falló el turno."}})
         _ESCRITOR.poner(clave, {"id": 999_999, "evento": "error", "marco": marco}, False)
     finally:
         conexion_bd.close()  # la conexión del hilo no debe quedar abierta
+
+
+def _ultimo_evento(clave: str) -> int:
+    """El id del último evento del stream (0 si no hay); sin Redis, 0."""
+    try:
+        ultimos = cliente_redis().xrevrange(clave, count=1)
+    except redis.exceptions.RedisError:
+        return 0
+    return int(ultimos[0][1][b"id"]) if ultimos else 0  # type: ignore[index]
 
 
 def _decodificar(campos: dict[bytes, bytes]) -> Marco:

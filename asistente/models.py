@@ -105,6 +105,13 @@ class Mensaje(models.Model):
         help_text="En una respuesta del asistente, el mensaje del usuario que responde.",
     )
     contenido = models.TextField(help_text="Texto tal como llegó (se escapa al mostrarlo).")
+    id_cliente = models.UUIDField(
+        null=True,
+        blank=True,
+        unique=True,
+        help_text="El identificador que el cliente dio al mensaje del usuario: si lo reenvía (se cortó "
+        "la conexión), se reconoce y se responde el turno guardado, no otro.",
+    )
     tool_calls = models.JSONField(default=list, blank=True)
     fuentes = models.JSONField(default=list, blank=True)
     advertencias = models.JSONField(default=list, blank=True)
@@ -154,6 +161,13 @@ class Mensaje(models.Model):
             # Y las valoraciones (pocas) del rango.
             models.Index(
                 fields=["creado_at"], condition=models.Q(feedback__isnull=False), name="mensaje_valorado"
+            ),
+        ]
+        constraints = [
+            # Un mensaje del usuario tiene una sola respuesta, aunque su turno se haya ejecutado dos
+            # veces (se retomó tras morir su proceso, y el primero no estaba tan muerto).
+            models.UniqueConstraint(
+                fields=["pregunta"], condition=models.Q(rol="assistant"), name="mensaje_una_respuesta"
             ),
         ]
 

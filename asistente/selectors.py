@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from typing import Any
+from uuid import UUID
 
 from django.db.models import QuerySet
 
@@ -22,6 +23,15 @@ def turno_ultimo_de(conversacion_id: str) -> str | None:
         .first()
     )
     return str(ultimo) if ultimo else None
+
+
+def mensaje_de_usuario_existe(mensaje_id: str) -> bool:
+    """Si hay un mensaje del usuario con ese id (el id de su turno)."""
+    try:
+        pk = UUID(mensaje_id)
+    except ValueError:
+        return False
+    return Mensaje.objects.filter(pk=pk, rol=Mensaje.Rol.USUARIO).exists()
 
 
 def conversaciones_de(*, usuario: Usuario) -> QuerySet[Conversacion]:

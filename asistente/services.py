@@ -11,6 +11,7 @@ pueda citar llega antes que ese texto.
 
 from __future__ import annotations
 
+import contextlib
 import re
 import unicodedata
 from collections.abc import Iterator
@@ -20,6 +21,7 @@ from uuid import UUID, uuid4
 import structlog
 from django.conf import settings
 from django.core.exceptions import ValidationError
+from django.db import IntegrityError, transaction
 from django.utils import timezone
 
 from asistente.acciones import accion_json
@@ -38,7 +40,7 @@ from asistente.turno.medicion import (
     publicar,
 )
 from asistente.turno.tipos import Evento, Respuesta, Turno
-from config.errores import EntradaNoValida, NoEncontrado
+from config.errores import EnConflicto, EntradaNoValida, NoEncontrado
 from config.texto import normalizar, sin_tildes
 from proyectos import selectors as proyectos
 from proyectos.models import Proyecto
@@ -48,6 +50,10 @@ registro = structlog.get_logger(__name__)
 
 LARGO_MAXIMO = 4000
 FALLA_DEL_TURNO = "No pude completar la respuesta. Intente nuevamente en unos segundos."
+TURNO_PERDIDO = (
+    "No pude completar la respuesta: el proceso que la preparaba se detuvo más de una vez. Su mensaje "
+    "quedó guardado; envíelo de nuevo con «Reintentar»."
+)
 # Heurísticas de inyección: marcan el mensaje (se guarda tal cual) y el asistente no cambia sus reglas.
 # Se comparan sobre el texto normalizado (`_texto_comparable`): sin tildes, ancho completo ni
 # caracteres invisibles, en minúsculas; en castellano y en inglés.
@@ -88,8 +94,17 @@ def turno_iniciar(
     proyecto_id: int | None = None,
     vista: str = "",
     dominio: str | None = None,
+    id_cliente: Any = None,
 ) -> Turno:
-    """Valida, limita y guarda el mensaje del usuario antes de cualquier llamada a modelo o herramienta."""
+    """Valida, limita y guarda el mensaje del usuario antes de cualquier llamada a modelo o herramienta.
+
+    Con `id_cliente` (el identificador que el cliente dio al mensaje), un reenvío del mismo mensaje
+    —el cliente no supo si llegó— devuelve el turno ya guardado, marcado `repetido`: no se guarda ni
+    se responde dos veces, ni cuenta otra vez para el límite de uso.
+    """
+    clave = _id_cliente(id_cliente)
+    if clave is not None and (ya := _turno_repetido(usuario, clave, vista)) is not None:
+        return ya
     if not isinstance(mensaje, str) or not mensaje.strip():
         raise EntradaNoValida("Escriba un mensaje.")
     if len(mensaje) > LARGO_MAXIMO:
@@ -107,12 +122,48 @@ def turno_iniciar(
         conversacion.titulo = " ".join(mensaje.split())[:80]
     conversacion.save()
     inyeccion = mensaje_sospechoso(mensaje)
-    guardado = Mensaje.objects.create(
-        conversacion=conversacion, rol=Mensaje.Rol.USUARIO, contenido=mensaje, marcado_inyeccion=inyeccion
-    )
+    try:
+        with transaction.atomic():
+            guardado = Mensaje.objects.create(
+                conversacion=conversacion,
+                rol=Mensaje.Rol.USUARIO,
+                contenido=mensaje,
+                marcado_inyeccion=inyeccion,
+                id_cliente=clave,
+            )
+    except IntegrityError:  # el mismo mensaje llegó a la vez por otra conexión
+        if clave is None or (ya := _turno_repetido(usuario, clave, vista)) is None:
+            raise
+        if not conversacion_id:  # la conversación nueva de este intento queda sin mensajes
+            conversacion.delete()
+        return ya
     if inyeccion:
         registro.warning("inyeccion_marcada", mensaje_id=str(guardado.pk), usuario=usuario.pk)
     return Turno(usuario, conversacion, conversacion.dominio, guardado, vista=vista, inyeccion=inyeccion)
+
+
+def _id_cliente(valor: Any) -> UUID | None:
+    if valor is None or valor == "":
+        return None
+    try:
+        return UUID(str(valor))
+    except ValueError:
+        raise EntradaNoValida("«id_cliente» debe ser un UUID (p. ej. el de crypto.randomUUID()).") from None
+
+
+def _turno_repetido(usuario: Usuario, clave: UUID, vista: str) -> Turno | None:
+    """El turno del mensaje que el usuario ya envió con ese `id_cliente`, o None si no llegó antes."""
+    previo = Mensaje.objects.filter(id_cliente=clave, rol=Mensaje.Rol.USUARIO).values_list(
+        "pk", "conversacion__usuario_id"
+    )
+    if not previo:
+        return None
+    mensaje_id, duenio = previo[0]
+    if duenio != id_de(usuario):
+        raise EnConflicto("Ese «id_cliente» ya identifica otro mensaje; genere uno nuevo.")
+    turno = turno_de_mensaje(mensaje_id=mensaje_id, vista=vista)
+    turno.repetido = True
+    return turno
 
 
 def turno_de_mensaje(*, mensaje_id: UUID | str, vista: str = "") -> Turno:
@@ -238,6 +289,23 @@ def _registrar_falla(turno: Turno, mensaje_id: UUID, reloj: Reloj, desde: Any, e
     except Exception:
         registro.exception("turno_fallo_sin_registro", conversacion=str(turno.conversacion.pk))
     publicar(mensaje)
+
+
+def turno_registrar_perdido(turno_id: str) -> None:
+    """Guarda como fallido un turno que se retomó las veces permitidas y ninguna terminó (quien lo
+    retransmite lo informa como final: el usuario lo reenvía). Si ya tiene respuesta, no hace nada."""
+    pregunta = Mensaje.objects.filter(pk=turno_id, rol=Mensaje.Rol.USUARIO).first()
+    if pregunta is None or pregunta.respuestas.filter(rol=Mensaje.Rol.ASISTENTE).exists():
+        return
+    registro.error("turno_perdido", turno=turno_id)
+    with contextlib.suppress(IntegrityError):  # otra ejecución guardó su respuesta recién
+        Mensaje.objects.create(
+            conversacion_id=pregunta.conversacion_id,
+            pregunta=pregunta,
+            rol=Mensaje.Rol.ASISTENTE,
+            contenido=TURNO_PERDIDO,
+            error="TurnoPerdido",
+        )
 
 
 def mensaje_sospechoso(texto: str) -> bool:

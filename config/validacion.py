@@ -59,10 +59,12 @@ def nombre_visible(clave: str) -> str:
     return "".join("?" if _NO_PERMITIDO.match(c) else c for c in clave)[:60]
 
 
-def problema_json(datos: Any) -> str:
+def problema_json(datos: Any, *, numeros: bool = True) -> str:
     """Qué impide aceptar este JSON ya leído (vacío si nada): anidación, un texto con un carácter no
     permitido (dice en qué campo) o un número fuera de rango. Recorre sin recursión; la ruta de cada
-    valor se arma solo si hace falta nombrarla (un polígono trae decenas de miles de números)."""
+    valor se arma solo si hace falta nombrarla (un polígono trae decenas de miles de números).
+    Con `numeros=False` no revisa los números (una capa descarta por su cuenta cada elemento con
+    coordenadas que no son finitas, y sigue con los demás)."""
     pendientes: list[tuple[Any, int, Any]] = [(datos, 1, None)]
     while pendientes:
         valor, nivel, ruta = pendientes.pop()
@@ -72,7 +74,7 @@ def problema_json(datos: Any) -> str:
             if problema := problema_de_texto(valor):
                 campo = _nombre_de(ruta)
                 return f"El texto {f'del campo «{campo}» ' if campo else ''}{problema}."
-        elif isinstance(valor, bool):
+        elif isinstance(valor, bool) or (not numeros and isinstance(valor, int | float)):
             continue
         elif isinstance(valor, int):
             if abs(valor) > ENTERO_MAXIMO:
@@ -86,6 +88,8 @@ def problema_json(datos: Any) -> str:
                     return f"El nombre de un campo {problema}."
                 pendientes.append((hijo, nivel + 1, (ruta, clave)))
         elif isinstance(valor, list):
+            if _son_coordenadas(valor) and not numeros:
+                continue
             if _son_coordenadas(valor):
                 # Camino corto para un anillo de un polígono (miles de pares de números): sin apilar cada
                 # par ni cada número, que era la mayor parte del costo de revisar una geometría grande.

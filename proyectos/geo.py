@@ -28,6 +28,7 @@ from shapely.geometry import mapping, shape
 from shapely.geometry.base import BaseGeometry
 
 from config.errores import EntradaNoValida
+from config.validacion import problema_json
 
 # Caja amplia de Chile, incluidas Rapa Nui (109° O) y la Antártica chilena hasta 56° S en el
 # continente americano; una geometría fuera de ella no es un error de CRS sino otra parte del mundo.
@@ -106,6 +107,8 @@ def geometria_de_texto(texto: str) -> dict[str, Any]:
         raise ErrorDeCapa(
             "El polígono guardado en el formulario no es JSON válido; súbalo de nuevo."
         ) from None
+    if problema := problema_json(datos, numeros=False):
+        raise ErrorDeCapa(f"El polígono enviado no es válido: {problema}")
     return como_geojson(geometria_de_geojson(datos))
 
 
@@ -162,6 +165,10 @@ def _leer_geojson(contenido: bytes) -> CapaLeida:
         datos = json.loads(contenido)
     except (UnicodeDecodeError, json.JSONDecodeError, RecursionError) as error:
         raise ErrorDeCapa(f"El archivo no es JSON válido: {str(error)[:200]}.") from None
+    # Lo mismo que en cualquier entrada: un texto con un carácter que no es texto (un sustituto suelto,
+    # el nulo) no llega a un mensaje de error ni a las propiedades que se guardan.
+    if problema := problema_json(datos, numeros=False):
+        raise ErrorDeCapa(f"El archivo no es un GeoJSON válido: {problema}")
     if not isinstance(datos, dict):
         raise ErrorDeCapa("El GeoJSON debe ser un objeto.")
     crs = _crs(_nombre_crs(datos.get("crs")))
@@ -243,7 +250,10 @@ def _leer_shapefile_zip(contenido: bytes) -> CapaLeida:
         except ErrorDeCapa as error:
             descartados.append(f"registro {posicion}: {error}")
             continue
-        elementos.append(ElementoLeido(forma, dict(registro.record.as_dict())))
+        propiedades = dict(registro.record.as_dict())
+        if problema := problema_json(propiedades, numeros=False):
+            raise ErrorDeCapa(f"El registro {posicion} del shapefile no es válido: {problema}")
+        elementos.append(ElementoLeido(forma, propiedades))
     return _a_wgs84(elementos, crs, descartados)
 
 

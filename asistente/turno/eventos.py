@@ -17,7 +17,7 @@ class SecuenciaDeEventos:
     def __init__(self, turno: Turno, *, mensaje_id: UUID) -> None:
         self.turno = turno
         self.mensaje_id = mensaje_id
-        self.siguiente = 1
+        self.siguiente = turno.primer_evento
         self.llamadas = 0  # herramientas ya anunciadas
         self.advertencias = 0  # advertencias ya anunciadas
         self.iniciado = False  # si ya se envió `start` (el texto empezó a llegar)

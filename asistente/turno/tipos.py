@@ -37,7 +37,17 @@ class AccionEnConflicto(EnConflicto):
 
 # Los eventos de un turno (su orden, en el README: «meta → sources → … → done | error»).
 TipoEvento = Literal[
-    "meta", "tool_start", "tool", "sources", "warnings", "start", "token", "action", "done", "error"
+    "meta",
+    "tool_start",
+    "tool",
+    "sources",
+    "warnings",
+    "start",
+    "token",
+    "action",
+    "done",
+    "error",
+    "reinicio",
 ]
 
 
@@ -69,6 +79,12 @@ class Turno:
     mensaje: Mensaje
     vista: str = ""
     inyeccion: bool = False
+    # El mensaje ya había llegado (el cliente lo reenvió con su mismo `id_cliente`): su turno ya corre o
+    # terminó, y no se lanza otro.
+    repetido: bool = False
+    # El id del primer evento: 1, o el siguiente al último del stream si el turno se retoma tras morir
+    # el proceso que lo corría (los clientes no vuelven a recibir ids que ya vieron).
+    primer_evento: int = 1
     contexto: Contexto = field(init=False)
     # Las preferencias que el usuario fijó con este mensaje («Respuestas breves»), para confirmárselas.
     anotadas: list[str] = field(default_factory=list, init=False)

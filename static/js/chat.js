@@ -12,6 +12,9 @@
   let pintura = 0;  // cuadro de pantalla pedido para pintar los trozos recibidos
   let fuentesTurno = 0;  // fuentes del turno en curso: los marcadores [n] hasta ese número se enlazan
   let pendiente = null;  // mensaje escrito antes de que el websocket abriera: sale al conectar
+  // El último mensaje enviado cuyo turno aún no empezó (no llegó su «meta»): si el socket se corta, se
+  // reenvía al reconectar con su mismo `id_cliente`, y el servidor retransmite ese turno, no otro.
+  let sinAcuse = null;
   let decidiendo = null;  // la decisión (Confirmar o Cancelar) enviada cuya respuesta falta
 
   // Para texto y atributos entre comillas dobles (innerHTML de un nodo de texto no escapa las comillas).
@@ -80,7 +83,7 @@
         if (primera) { enCurso = true; entrada.disabled = enviar.disabled = true; }
       }
       primera = false;
-      if (pendiente) { socket.send(JSON.stringify(pendiente)); pendiente = null; actividad.hidden = true; }
+      if (pendiente || sinAcuse) { socket.send(JSON.stringify(pendiente || sinAcuse)); pendiente = null; actividad.hidden = true; }
       // Si el socket se cortó antes de la respuesta a una decisión, se repite: repetir la misma
       // decisión devuelve el mismo resultado (no ejecuta dos veces).
       else if (decidiendo) socket.send(JSON.stringify(decidiendo));
@@ -98,6 +101,7 @@
     if (marco.id && conversacion) sessionStorage.setItem(clave(), marco.id);
     switch (marco.evento) {
       case "meta":
+        sinAcuse = null;
         conversacion = d.conversacion_id; fuentesTurno = 0; sessionStorage.setItem(clave(), marco.id); sessionStorage.removeItem(clave() + ":fin");
         if (!config.panel && !new URLSearchParams(location.search).get("c")) history.replaceState(null, "", "?c=" + conversacion);
         anotarConversacion(d.titulo);
@@ -120,6 +124,13 @@
         if (yaGuardada) break;
         if (!burbuja) { burbuja = agregar("assistant", ""); texto = ""; }
         texto += d.texto; actividad.hidden = true; pintarPronto();
+        break;
+      // El proceso que preparaba la respuesta se detuvo y el turno se retoma desde el inicio: lo
+      // recibido hasta aquí se descarta (llega de nuevo).
+      case "reinicio":
+        texto = ""; yaGuardada = false;
+        if (burbuja) burbuja.querySelector(".contenido").textContent = "";
+        actividad.hidden = false; actividad.textContent = d.mensaje;
         break;
       case "action": abrirAccion(d); break;
       case "aviso": mostrarAviso(d); break;
@@ -144,6 +155,7 @@
           if (d.codigo === 400) { const e = $("error-accion"); e.textContent = d.mensaje; e.hidden = false; break; }
           cerrarAccion(); mostrarError(d.mensaje || "No se pudo decidir la acción.", false); break;
         }
+        sinAcuse = null;  // el servidor respondió a ese mensaje (con un error)
         if (d.reanudable && conversacion) {  // la transmisión se cortó, el turno sigue: se pide lo que falta
           reanudarLuego(d);
           break;
@@ -337,6 +349,7 @@
   }
   // Sin socket abierto (corte de red), el marco espera a la reconexión: no se pierde.
   function enviarMarco(marco) {
+    if (marco.tipo === "mensaje") sinAcuse = marco;
     if (socket && socket.readyState === 1) { socket.send(JSON.stringify(marco)); return; }
     pendiente = marco; actividad.hidden = false; actividad.textContent = "Conectando…";
   }
@@ -387,12 +400,20 @@
   function mostrarError(mensaje, reintentable) {
     error.hidden = false; error.querySelector("span").textContent = mensaje; $("reintentar").hidden = !reintentable;
   }
+  // Un UUID v4; `crypto.randomUUID` solo existe en contextos seguros (https o localhost).
+  function nuevoId() {
+    if (window.crypto.randomUUID) return window.crypto.randomUUID();
+    const b = window.crypto.getRandomValues(new Uint8Array(16));
+    b[6] = (b[6] & 0x0f) | 0x40; b[8] = (b[8] & 0x3f) | 0x80;
+    const h = Array.from(b, function (x) { return x.toString(16).padStart(2, "0"); }).join("");
+    return h.slice(0, 8) + "-" + h.slice(8, 12) + "-" + h.slice(12, 16) + "-" + h.slice(16, 20) + "-" + h.slice(20);
+  }
   function csrf() { const m = document.cookie.match(/csrftoken=([^;]+)/); return m ? m[1] : ""; }
   function mandar(mensaje) {
     if (!mensaje.trim() || enCurso) return;
     enCurso = true; entrada.disabled = enviar.disabled = true; error.hidden = true; ultimoMensaje = mensaje;
     agregar("user", mensaje);
-    const marco = { tipo: "mensaje", mensaje: mensaje, conversacion_id: conversacion, proyecto_id: config.proyecto_id, vista: config.vista };
+    const marco = { tipo: "mensaje", mensaje: mensaje, conversacion_id: conversacion, proyecto_id: config.proyecto_id, vista: config.vista, id_cliente: nuevoId() };
     enviarMarco(marco);
     entrada.value = ""; sessionStorage.removeItem(claveBorrador());
   }

@@ -108,6 +108,60 @@ async def test_un_cliente_que_se_reconecta_sigue_despues_de_su_ultimo_evento(
     assert resto[-1]["evento"] == "done"
 
 
+async def test_un_mensaje_reenviado_por_otro_socket_con_su_id_cliente_se_responde_una_sola_vez(
+    usuarias: Any, django_db_blocker: Any
+) -> None:
+    from asistente.models import Mensaje
+
+    marco = {"tipo": "mensaje", "mensaje": "hola", "id_cliente": "0b5e1c52-8f7e-4d0c-9a51-3f2b8f1d6a77"}
+    with django_db_blocker.unblock():
+        primera = await conectar(usuarias[0])
+        await primera.send_json_to(marco)
+        meta = await primera.receive_json_from(timeout=20)
+        await primera.disconnect()  # el cliente no supo si llegó: lo reenvía al reconectar
+
+        segunda = await conectar(usuarias[0])
+        await segunda.send_json_to(marco)
+        reenviado = await hasta_el_final(segunda)
+        await segunda.disconnect()
+        guardados = await database_sync_to_async(
+            lambda: list(
+                Mensaje.objects.filter(conversacion__usuario=usuarias[0]).values_list("rol", flat=True)
+            )
+        )()
+
+    assert reenviado[0]["evento"] == "meta" and reenviado[-1]["evento"] == "done"
+    assert reenviado[0]["datos"]["mensaje_usuario_id"] == meta["datos"]["mensaje_usuario_id"]
+    assert sorted(guardados) == ["assistant", "user"]
+
+
+async def test_un_socket_que_se_cierra_con_4503_no_procesa_lo_que_el_cliente_alcanzo_a_enviar(
+    usuarias: Any, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    import redis
+
+    from asistente.consumers import CIERRE_REINTENTAR
+    from asistente.models import Mensaje
+    from config.canales import CapaDeCanalesRedis
+
+    async def sin_redis(*_: Any) -> None:
+        raise redis.exceptions.ConnectionError("Redis no responde")
+
+    comunicador = WebsocketCommunicator(AsistenteConsumer.as_asgi(), "/ws/asistente/")
+    comunicador.scope["user"] = usuarias[0]
+    monkeypatch.setattr(CapaDeCanalesRedis, "group_add", sin_redis)
+    aceptado, _ = await comunicador.connect()
+    await comunicador.send_json_to({"tipo": "mensaje", "mensaje": "¿Qué es una DIA?"})
+    cierre = await comunicador.receive_output(timeout=5)
+    await comunicador.wait(timeout=2)
+
+    assert aceptado and cierre == {"type": "websocket.close", "code": CIERRE_REINTENTAR}
+    guardados = await database_sync_to_async(
+        Mensaje.objects.filter(conversacion__usuario=usuarias[0]).exists
+    )()
+    assert not guardados
+
+
 async def test_la_conversacion_de_otro_usuario_no_se_puede_reanudar(
     usuarias: Any, django_db_blocker: Any
 ) -> None:

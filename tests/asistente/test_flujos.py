@@ -171,7 +171,11 @@ PREGUNTAS_DE_LEY = [
 
 @pytest.mark.lento
 def test_con_redis_caido_a_mitad_de_diez_turnos_cada_uno_guarda_su_respuesta_real(
-    settings: Any, django_db_blocker: Any, monkeypatch: pytest.MonkeyPatch, tmp_path: Any
+    settings: Any,
+    django_db_setup: None,
+    django_db_blocker: Any,
+    monkeypatch: pytest.MonkeyPatch,
+    tmp_path: Any,
 ) -> None:
     """Los turnos del motor sin conexión corren en hilos (el modo por omisión) y Redis muere cuando ya
     transmiten: la caché de herramientas, las métricas y la memoria se degradan, la respuesta no."""
@@ -219,3 +223,100 @@ def test_con_redis_caido_a_mitad_de_diez_turnos_cada_uno_guarda_su_respuesta_rea
             testigo.close()
             get_user_model().objects.filter(username__startswith=f"{USUARIA}-").delete()
             detener_servicios(directorio=tmp_path)
+
+
+def _escribir_sincrono(turno_id: str, eventos: list[str], settings: Any) -> None:
+    conexion = redis.Redis.from_url(settings.REDIS_URL)
+    for id_evento, evento in enumerate(eventos, start=1):
+        marco = json.dumps({"evento": evento, "id": id_evento, "datos": {}})
+        conexion.xadd(flujos.clave_turno(turno_id), {"id": id_evento, "evento": evento, "marco": marco})
+    conexion.close()
+
+
+async def _con_tiempos(turno_id: str, **opciones: Any) -> list[tuple[float, flujos.Marco]]:
+    import time
+
+    inicio = time.monotonic()
+    return [(time.monotonic() - inicio, m) async for m in flujos.eventos_desde(turno_id, **opciones)]
+
+
+def test_un_turno_cuyo_proceso_murio_a_mitad_se_retoma_y_el_cliente_lo_sabe_en_segundos(
+    settings: Any, django_db_setup: None, django_db_blocker: Any
+) -> None:
+    from asistente.turno import vigilia
+
+    settings.ASISTENTE_TURNOS_EN = "hilos"
+    with django_db_blocker.unblock():
+        usuaria = usuario_crear_o_actualizar(nombre=USUARIA, rol=Rol.LECTURA, password="clave-123!").usuario
+        try:
+            turno = turno_iniciar(usuario=usuaria, mensaje="¿Qué es una línea de base?")
+            turno_id = str(turno.mensaje.pk)
+            # Lo que dejó la ejecución muerta: tres eventos, la marca de empezado y ninguna vigilia.
+            _escribir_sincrono(turno_id, ["meta", "sources", "start"], settings)
+            redis.Redis.from_url(settings.REDIS_URL).set(vigilia.clave_empezado(turno_id), 1, ex=60)
+
+            recibidos = asyncio.run(_con_tiempos(turno_id, despues_de=3, paciencia_s=30))
+
+            guardadas = Mensaje.objects.filter(pregunta=turno.mensaje)
+            assert guardadas.count() == 1
+            segundos, aviso = recibidos[0]
+            assert aviso.evento == "reinicio" and aviso.id == 0 and segundos < 5
+            del_turno = [m for _, m in recibidos if m.id]
+            assert del_turno[0].evento == "reinicio" and del_turno[0].id == 4  # el relanzado sigue la cuenta
+            assert [m.id for m in del_turno] == list(range(4, 4 + len(del_turno)))
+            assert del_turno[-1].evento == "done"
+            transmitido = "".join(m.datos()["texto"] for m in del_turno if m.evento == "token")
+            assert transmitido == guardadas.get().contenido
+        finally:
+            get_user_model().objects.filter(username=USUARIA).delete()
+
+
+def test_una_segunda_ejecucion_del_mismo_turno_no_corre_mientras_la_primera_vive_ni_despues_de_responder(
+    settings: Any, django_db_setup: None, django_db_blocker: Any
+) -> None:
+    from asistente.turno import vigilia
+
+    conexion = redis.Redis.from_url(settings.REDIS_URL)
+    with django_db_blocker.unblock():
+        usuaria = usuario_crear_o_actualizar(nombre=USUARIA, rol=Rol.LECTURA, password="clave-123!").usuario
+        try:
+            turno = turno_iniciar(usuario=usuaria, mensaje="hola")
+            turno_id = str(turno.mensaje.pk)
+            with vigilia.ejecucion(turno_id) as primera:
+                assert primera is not None
+                flujos.publicar(turno_de_mensaje(mensaje_id=turno_id), turno_id)  # la entrega repetida
+                assert not Mensaje.objects.filter(pregunta=turno.mensaje).exists()
+            flujos.publicar(turno, turno_id)
+            flujos.publicar(turno_de_mensaje(mensaje_id=turno_id), turno_id)  # ya respondido
+
+            assert Mensaje.objects.filter(pregunta=turno.mensaje).count() == 1
+            assert not conexion.exists(vigilia.clave_vigilia(turno_id))  # la suelta al terminar
+        finally:
+            conexion.close()
+            get_user_model().objects.filter(username=USUARIA).delete()
+
+
+def test_un_turno_que_se_pierde_en_cada_relanzamiento_termina_como_fallido_y_se_puede_reenviar(
+    settings: Any, django_db_setup: None, django_db_blocker: Any, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from asistente.services import TURNO_PERDIDO
+    from asistente.turno import vigilia
+
+    monkeypatch.setattr(vigilia, "ARRANQUE_S", 1.0)
+    monkeypatch.setattr(flujos, "_ejecutar", lambda *_: None)  # cada relanzamiento se pierde
+    with django_db_blocker.unblock():
+        usuaria = usuario_crear_o_actualizar(nombre=USUARIA, rol=Rol.LECTURA, password="clave-123!").usuario
+        try:
+            turno = turno_iniciar(usuario=usuaria, mensaje="hola")
+            turno_id = str(turno.mensaje.pk)
+            _escribir_sincrono(turno_id, ["meta"], settings)
+
+            recibidos = [m for _, m in asyncio.run(_con_tiempos(turno_id, despues_de=1, paciencia_s=30))]
+
+            assert [m.evento for m in recibidos] == ["reinicio"] * flujos.RELANZAMIENTOS + ["error"]
+            final = recibidos[-1].datos()
+            assert final["mensaje"] == TURNO_PERDIDO and not final.get("reanudable")
+            fallida = Mensaje.objects.get(pregunta=turno.mensaje)
+            assert (fallida.contenido, fallida.error) == (TURNO_PERDIDO, "TurnoPerdido")
+        finally:
+            get_user_model().objects.filter(username=USUARIA).delete()

@@ -16,11 +16,13 @@ from asistente.models import AccionPendiente, Conversacion, Dominio, Mensaje
 from asistente.registro import ErrorDeHerramienta
 from asistente.services import mensaje_sospechoso, turno_iniciar
 from asistente.turno.tipos import AccionEnConflicto, AccionExpirada, AccionNoEncontrada
-from config.errores import EntradaNoValida, LimiteExcedido, NoDisponible
+from config.errores import EnConflicto, EntradaNoValida, LimiteExcedido, NoDisponible
 from proyectos.models import Cliente, Proyecto
 from proyectos.roles import Rol
 from proyectos.services import usuario_crear_o_actualizar
 from tests.asistente.conftest import Charla
+
+ID_CLIENTE = "5f0c3b8e-2d4a-4c1e-9b7a-1e2f3a4b5c6d"
 
 pytestmark = pytest.mark.usefixtures("capas")
 
@@ -210,6 +212,33 @@ def test_el_mensaje_del_usuario_se_guarda_antes_de_que_corra_el_motor(
     turno = turno_iniciar(usuario=usuaria(), mensaje="<script>alert(1)</script> hola")
 
     assert Mensaje.objects.get(pk=turno.mensaje.pk).contenido == "<script>alert(1)</script> hola"
+
+
+def test_un_mensaje_reenviado_con_su_id_cliente_devuelve_el_mismo_turno_sin_guardarlo_ni_contarlo_otra_vez(
+    usuaria: Callable[..., AbstractUser],
+) -> None:
+    consultora = usuaria()
+    primero = turno_iniciar(usuario=consultora, mensaje="¿Qué es una DIA?", id_cliente=ID_CLIENTE)
+    for _ in range(12):  # más que el límite por minuto: los reenvíos no cuentan
+        reenviado = turno_iniciar(usuario=consultora, mensaje="¿Qué es una DIA?", id_cliente=ID_CLIENTE)
+
+    assert reenviado.repetido and not primero.repetido
+    assert reenviado.mensaje.pk == primero.mensaje.pk
+    assert reenviado.conversacion == primero.conversacion
+    assert Mensaje.objects.filter(rol=Mensaje.Rol.USUARIO).count() == 1
+    assert Conversacion.objects.count() == 1
+
+
+def test_el_id_cliente_de_otro_usuario_da_conflicto_y_uno_mal_formado_se_rechaza_en_castellano(
+    usuaria: Callable[..., AbstractUser],
+) -> None:
+    turno_iniciar(usuario=usuaria("una"), mensaje="hola", id_cliente=ID_CLIENTE)
+
+    with pytest.raises(EnConflicto, match="otro mensaje"):
+        turno_iniciar(usuario=usuaria("otra"), mensaje="hola", id_cliente=ID_CLIENTE)
+    with pytest.raises(EntradaNoValida, match="UUID"):
+        turno_iniciar(usuario=usuaria("otra"), mensaje="hola", id_cliente="no-es-un-uuid")
+    assert Mensaje.objects.count() == 1
 
 
 def test_un_segundo_dominio_agregado_por_el_personal_funciona_sin_codigo(

@@ -88,6 +88,28 @@ def test_un_archivo_sin_poligono_se_explica_en_su_campo(empresa_a: Empresa) -> N
     ]
 
 
+# Un sustituto UTF-16 suelto escrito como escape JSON: el texto es JSON válido, pero lo que trae no es texto.
+CON_SUSTITUTO = '{"type": "\\ud800", "coordinates": []}'
+
+
+@pytest.mark.parametrize("como", ["archivo", "campo"])
+def test_un_geojson_con_un_sustituto_suelto_se_explica_en_castellano_sin_repetirlo_ni_dar_500(
+    empresa_a: Empresa, como: str
+) -> None:
+    enviado = (
+        {"archivo": SimpleUploadedFile("poligono.geojson", CON_SUSTITUTO.encode())}
+        if como == "archivo"
+        else {"geometria": CON_SUSTITUTO}
+    )
+
+    respuesta = navegador(empresa_a.lectora).post(EVALUAR, {**MINA, **enviado})
+
+    assert respuesta.status_code == 200
+    errores = " ".join(str(e) for e in respuesta.context["formulario"].errors.values())
+    assert "sustituto UTF-16 suelto (U+D800)" in errores and "\ud800" not in errores
+    respuesta.content.decode()  # la página se pudo codificar
+
+
 def test_guardar_como_proyecto_lo_crea_con_su_poligono_lo_analiza_y_abre_el_informe(
     empresa_a: Empresa,
 ) -> None:

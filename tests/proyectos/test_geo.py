@@ -15,12 +15,12 @@ from proyectos.geo import ErrorDeCapa, leer_capa
 UTM_X, UTM_Y = 356_700.0, 7_275_500.0
 
 
-def shapefile_zip(*, con_prj: bool = True, crs: int = 32719) -> bytes:
+def shapefile_zip(*, con_prj: bool = True, crs: int = 32719, nombre: str = "Santuario de prueba") -> bytes:
     shp, shx, dbf = io.BytesIO(), io.BytesIO(), io.BytesIO()
     with shapefile.Writer(shp=shp, shx=shx, dbf=dbf, shapeType=shapefile.POLYGON) as escritor:
         escritor.field("nombre", "C")
         escritor.poly([[(UTM_X, UTM_Y), (UTM_X + 1000, UTM_Y), (UTM_X + 1000, UTM_Y + 1000), (UTM_X, UTM_Y)]])
-        escritor.record("Santuario de prueba")
+        escritor.record(nombre)
     salida = io.BytesIO()
     with zipfile.ZipFile(salida, "w") as archivo:
         archivo.writestr("capa.shp", shp.getvalue())
@@ -38,6 +38,23 @@ def test_un_shapefile_comprimido_en_utm_se_reproyecta_a_longitud_latitud() -> No
     assert elemento.atributos["nombre"] == "Santuario de prueba"
     lon, lat = elemento.geometria.centroid.coords[0]
     assert -70.42 < lon < -70.38 and -24.64 < lat < -24.61
+
+
+def test_una_propiedad_con_un_sustituto_suelto_rechaza_la_capa_nombrando_el_campo() -> None:
+    caja = {"type": "Polygon", "coordinates": [[[-70, -23], [-69, -23], [-69, -22], [-70, -23]]]}
+    capa = {"type": "Feature", "properties": {"nombre": "Santuario \ud800"}, "geometry": caja}
+
+    with pytest.raises(ErrorDeCapa, match=r"«properties\.nombre».*sustituto UTF-16 suelto") as error:
+        leer_capa(contenido=json.dumps(capa).encode(), nombre_archivo="capa.geojson")
+
+    assert "\ud800" not in str(error.value)
+
+
+def test_un_registro_de_shapefile_con_un_caracter_de_control_rechaza_la_capa_nombrando_el_registro() -> None:
+    contenido = shapefile_zip(nombre="Santuario\x01de prueba")
+
+    with pytest.raises(ErrorDeCapa, match=r"registro 1 .*carácter de control \(U\+0001\)"):
+        leer_capa(contenido=contenido, nombre_archivo="capa.zip")
 
 
 def test_un_shapefile_sin_prj_se_rechaza_diciendo_por_que() -> None:

@@ -187,6 +187,31 @@ def test_el_personal_sube_una_capa_despues_de_ver_su_vista_previa() -> None:
 
 @pytest.mark.usefixtures("capas")
 @pytest.mark.django_db
+def test_una_capa_con_un_sustituto_suelto_en_sus_propiedades_se_rechaza_en_la_vista_previa() -> None:
+    personal = get_user_model().objects.create_superuser("curadora", "c@example.cl", "clave-123!")
+    caja = shapely.geometry.mapping(shapely.box(-68.5, -23.0, -68.4, -22.9))
+    capa = {"type": "Feature", "properties": {"nombre": "ADI \ud800"}, "geometry": caja}
+
+    respuesta = navegador(personal).post(
+        "/admin/proyectos/capageografica/subir/",
+        {
+            "nombre": "ADI",
+            "codigo": "adi",
+            "categoria": CategoriaCapa.objects.get(codigo="area_desarrollo_indigena").pk,
+            "fuente": "CONADI",
+            "archivo": SimpleUploadedFile("adi.geojson", json.dumps(capa).encode()),
+            "previsualizar": "1",
+        },
+    )
+
+    assert respuesta.status_code == 200
+    assert "sustituto UTF-16 suelto" in respuesta.context["formulario"].errors["archivo"][0]
+    assert "pendiente" not in respuesta.context["formulario"].initial
+    assert not CapaGeografica.objects.filter(codigo="adi").exists()
+
+
+@pytest.mark.usefixtures("capas")
+@pytest.mark.django_db
 def test_una_capa_subida_sin_prj_se_rechaza_en_el_formulario() -> None:
     personal = get_user_model().objects.create_superuser("curador", "d@example.cl", "clave-123!")
 

@@ -9,7 +9,9 @@ hay tiempo para cortar algo a mitad de camino). Las pruebas corren en orden sobr
    las páginas, el SSE y el websocket responden en menos de 5 s, sin reiniciar nada;
 4. Redis muere a mitad de un turno: el SSE y el websocket terminan en menos de 5 s con un error que dice
    que el turno sigue y cómo reanudar; al volver Redis se reanudan hasta `done`;
-5. Ctrl-C no deja procesos.
+5. el worker de «turnos» que corre un turno muere: el cliente recibe `reinicio` en menos de 5 s y el
+   otro worker lo termina, con una sola respuesta guardada;
+6. Ctrl-C no deja procesos.
 Cada una de 2–4 falla con el código anterior (honcho derribaba todo; el pool tardaba ~2 min en volver;
 los flujos quedaban colgados 60–150 s).
 """
@@ -301,6 +303,39 @@ def test_si_redis_muere_a_mitad_de_un_turno_el_sse_y_el_websocket_terminan_reanu
     assert reanudado_sse[-1] == "done", reanudado_sse
     assert reanudado_ws[-1] == "done", socket_ws.error
     assert socket_ws.abierto_al_reanudar  # el socket siguió abierto durante el corte
+
+
+def test_si_muere_el_worker_de_turnos_a_mitad_de_un_turno_el_cliente_lo_sabe_en_5_s_y_otro_lo_termina(
+    servidor: Servidor, token: str
+) -> None:
+    import redis
+
+    cabeceras = {"Authorization": f"Token {token}"}
+    sse = _FlujoSse(servidor, cabeceras, "¿Qué es una resolución de calificación ambiental?")
+    assert _esperar(lambda: sse.tokens() >= 5, limite_s=30)
+    conexion = redis.Redis.from_url(servidor.redis_url)
+    vigilias = conexion.keys("asistente:turno:vigilia:*")
+    assert len(vigilias) == 1, vigilias
+    ficha = conexion.get(vigilias[0])
+    assert isinstance(ficha, bytes)
+    pid = int(ficha.split(b":")[0])
+    conexion.close()
+    assert pid in {servidor.pid("turnos1"), servidor.pid("turnos2")}
+
+    muerte = time.monotonic()
+    os.kill(pid, signal.SIGKILL)
+    assert _esperar(lambda: "reinicio" in sse.eventos, limite_s=2 * LIMITE_RECUPERACION_S)
+    aviso_s = time.monotonic() - muerte
+    assert _esperar(lambda: sse.termino, limite_s=90)
+    mensajes = httpx.get(
+        f"{servidor.url}/api/asistente/conversaciones/{sse.conversacion}/mensajes/",
+        headers=cabeceras, timeout=10,
+    ).json()  # fmt: skip
+
+    assert aviso_s < LIMITE_RECUPERACION_S
+    assert sse.eventos[-1] == "done" and sse.error is None
+    respuestas = [m for m in mensajes if m["rol"] == "assistant"]
+    assert len(respuestas) == 1 and "palabra299" in respuestas[0]["contenido"]
 
 
 def test_ctrl_c_detiene_los_procesos_y_los_servicios_sin_dejar_huerfanos(servidor: Servidor) -> None:

@@ -1,0 +1,197 @@
+"""Quién corre cada turno, y si sigue vivo: un turno cuyo proceso murió se retoma en vez de perderse.
+
+Quien ejecuta un turno toma su «vigilia» en Redis (`SET NX` con vencimiento corto, con el pid y una
+ficha propia) y un hilo por proceso la renueva cada `LATIDO_S`. Si el proceso muere (un worker de
+«turnos» matado, un web reiniciado), la vigilia vence en a lo más `VIDA_S` y quien retransmite el turno
+lo nota (`estado`). Tomarla es también la llave de idempotencia: dos entregas del mismo turno (el
+relanzamiento y el mensaje original aún en la cola) no corren a la vez, y la que llega tarde encuentra
+la respuesta ya guardada y no hace nada (`flujos.publicar`).
+
+Sin Redis no hay vigilia: el turno corre igual (la respuesta se guarda en PostgreSQL), solo que nadie
+podría retomarlo si además su proceso muriera.
+"""
+
+from __future__ import annotations
+
+import os
+import threading
+import time
+from collections.abc import Iterator
+from contextlib import contextmanager
+from dataclasses import dataclass, field
+from typing import Any, Literal
+from uuid import uuid4
+
+import redis
+import structlog
+
+from config.redis_clientes import cliente_redis
+
+registro = structlog.get_logger(__name__)
+
+VIDA_S = 3.0
+LATIDO_S = 0.75
+# Un turno enviado a la cola que ningún worker empezó en este tiempo se relanza (el mensaje pudo perderse
+# con el worker que lo había recibido; si solo esperaba, la copia que llegue tarde no hará nada).
+ARRANQUE_S = 20.0
+MARCAS_S = 3600  # lo que viven la marca de lanzado y la de empezado (lo mismo que el stream)
+
+Estado = Literal["vivo", "esperando", "perdido"]
+
+# Renueva la vigilia si sigue siendo de esta ficha; si venció sin que nadie la tomara (el latido se
+# atrasó), la retoma. 0: otra ejecución la tomó.
+_RENOVAR = """
+local actual = redis.call('GET', KEYS[1])
+if actual == ARGV[1] then
+  redis.call('PEXPIRE', KEYS[1], ARGV[2])
+  return 1
+elseif not actual then
+  redis.call('SET', KEYS[1], ARGV[1], 'PX', ARGV[2])
+  return 1
+end
+return 0
+"""
+
+
+def clave_vigilia(turno_id: str) -> str:
+    return f"asistente:turno:vigilia:{turno_id}"
+
+
+def clave_lanzado(turno_id: str) -> str:
+    return f"asistente:turno:lanzado:{turno_id}"
+
+
+def clave_empezado(turno_id: str) -> str:
+    return f"asistente:turno:empezado:{turno_id}"
+
+
+def clave_relanzado(turno_id: str) -> str:
+    return f"asistente:turno:relanzado:{turno_id}"
+
+
+def clave_intentos(turno_id: str) -> str:
+    return f"asistente:turno:intentos:{turno_id}"
+
+
+@dataclass(eq=False)
+class Guardia:
+    """La vigilia que tiene una ejecución del turno; `perdida` si otra ejecución la tomó."""
+
+    turno_id: str
+    ficha: str
+    perdida: bool = False
+
+
+def anotar_lanzado(turno_id: str, vista: str) -> None:
+    """Marca el momento en que el turno se envió a ejecutar (y con qué vista, para relanzarlo)."""
+    try:
+        cliente_redis().set(clave_lanzado(turno_id), f"{time.time()}|{vista}", ex=MARCAS_S)
+    except redis.exceptions.RedisError as error:
+        registro.warning("vigilia_sin_redis", turno=turno_id, error=str(error)[:200])
+
+
+@contextmanager
+def ejecucion(turno_id: str) -> Iterator[Guardia | None]:
+    """La vigilia del turno mientras se ejecuta, o None si otra ejecución la tiene."""
+    guardia = Guardia(turno_id, f"{os.getpid()}:{uuid4().hex}")
+    conexion = cliente_redis()
+    try:
+        tomada = conexion.set(clave_vigilia(turno_id), guardia.ficha, nx=True, px=int(VIDA_S * 1000))
+        if tomada:
+            conexion.set(clave_empezado(turno_id), 1, ex=MARCAS_S)
+    except redis.exceptions.RedisError as error:
+        registro.warning("vigilia_sin_redis", turno=turno_id, error=str(error)[:200])
+        tomada = True  # sin Redis el turno corre igual
+    if not tomada:
+        yield None
+        return
+    _LATIDOS.agregar(guardia)
+    try:
+        yield guardia
+    finally:
+        _LATIDOS.quitar(guardia)
+        try:
+            # Solo si sigue siendo suya (no borra la de una ejecución que la tomó después).
+            if conexion.get(clave_vigilia(turno_id)) == guardia.ficha.encode():
+                conexion.delete(clave_vigilia(turno_id))
+        except redis.exceptions.RedisError:
+            pass  # vence sola
+
+
+async def estado(conexion: Any, turno_id: str) -> Estado:
+    """Para quien retransmite: el turno corre (`vivo`), aún no empieza dentro de lo esperable
+    (`esperando`), o nadie lo corre (`perdido`: su proceso murió, o nunca empezó)."""
+    tuberia = conexion.pipeline(transaction=False)
+    tuberia.exists(clave_vigilia(turno_id))
+    tuberia.exists(clave_empezado(turno_id))
+    tuberia.get(clave_lanzado(turno_id))
+    viva, empezado, lanzado = await tuberia.execute()
+    if viva:
+        return "vivo"
+    if not empezado and lanzado and time.time() - float(lanzado.split(b"|")[0]) < ARRANQUE_S:
+        return "esperando"
+    return "perdido"
+
+
+def vista_lanzada(turno_id: str) -> str:
+    try:
+        lanzado = cliente_redis().get(clave_lanzado(turno_id))
+    except redis.exceptions.RedisError:
+        return ""
+    texto = lanzado.decode() if isinstance(lanzado, bytes) else str(lanzado or "")
+    return texto.partition("|")[2]
+
+
+def tomar_relanzamiento(turno_id: str, *, maximo: int) -> int | None:
+    """El número de este relanzamiento si toca a quien llama (uno a la vez entre todos los que
+    retransmiten el turno), o None si otro acaba de relanzarlo. Pasado `maximo`, devuelve maximo + 1."""
+    conexion = cliente_redis()
+    if not conexion.set(clave_relanzado(turno_id), 1, nx=True, ex=int(ARRANQUE_S)):
+        return None
+    tuberia = conexion.pipeline(transaction=False)
+    tuberia.incr(clave_intentos(turno_id))
+    tuberia.expire(clave_intentos(turno_id), MARCAS_S)
+    tuberia.delete(clave_empezado(turno_id))  # el relanzado cuenta como no empezado hasta que empiece
+    intento, *_ = tuberia.execute()
+    return min(int(intento), maximo + 1)
+
+
+@dataclass
+class _Latidos:
+    """Un hilo por proceso renueva las vigilias de todos sus turnos en curso."""
+
+    guardias: set[Guardia] = field(default_factory=set)
+    candado: threading.Lock = field(default_factory=threading.Lock)
+    hilo: threading.Thread | None = None
+    pid: int = 0
+
+    def agregar(self, guardia: Guardia) -> None:
+        with self.candado:
+            self.guardias.add(guardia)
+            if self.hilo is None or self.pid != os.getpid():  # un hijo (fork) no hereda el hilo
+                self.hilo = threading.Thread(target=self._latir, name="turnos-vigilia", daemon=True)
+                self.hilo.start()
+                self.pid = os.getpid()
+
+    def quitar(self, guardia: Guardia) -> None:
+        with self.candado:
+            self.guardias.discard(guardia)
+
+    def _latir(self) -> None:
+        conexion = cliente_redis()
+        renovar = conexion.register_script(_RENOVAR)
+        while True:
+            time.sleep(LATIDO_S)
+            with self.candado:
+                guardias = list(self.guardias)
+            for guardia in guardias:
+                try:
+                    if not renovar(
+                        keys=[clave_vigilia(guardia.turno_id)], args=[guardia.ficha, int(VIDA_S * 1000)]
+                    ):
+                        guardia.perdida = True
+                except redis.exceptions.RedisError:
+                    break  # Redis caído: se reintenta en el próximo latido
+
+
+_LATIDOS = _Latidos()
