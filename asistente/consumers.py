@@ -21,6 +21,7 @@ from channels.generic.websocket import AsyncJsonWebsocketConsumer
 from asistente import acciones, avisos, decisiones, flujos, services
 from asistente.models import Conversacion
 from config.canales import FALLAS_DE_REDIS
+from config.consumers import CIERRE_REINTENTAR
 from config.errores import ErrorDeAplicacion, NoEncontrado, marco_de_error
 from config.validacion import problema_json
 from proyectos.roles import puede_consultar
@@ -28,8 +29,6 @@ from proyectos.roles import puede_consultar
 registro = structlog.get_logger(__name__)
 
 CIERRE_NO_AUTENTICADO = 4401
-# Las aplicaciones cierran con 1000 o 3000–4999: 4503 es «no disponible, reintente» (como un 503).
-CIERRE_REINTENTAR = 4503
 LATIDO_S = 25
 
 

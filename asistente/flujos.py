@@ -25,8 +25,8 @@ from uuid import uuid4
 import kombu.exceptions
 import redis
 import structlog
-from asgiref.sync import sync_to_async
 from celery import current_app as celery
+from channels.db import database_sync_to_async
 from django.conf import settings
 from django.db import connection as conexion_bd
 from redis.typing import EncodableT, FieldT
@@ -152,7 +152,7 @@ async def eventos_desde(
     ultimo = despues_de
     try:
         if not await difusor.redis.exists(clave_turno(turno_id)):
-            guardado = await sync_to_async(turno_final_guardado, thread_sensitive=False)(turno_id)
+            guardado = await database_sync_to_async(turno_final_guardado, thread_sensitive=False)(turno_id)
             # Si el stream apareció mientras se miraba la base (un turno corto que el worker empezó y
             # terminó entre ambas consultas), se retransmite en vivo desde su primer evento.
             if guardado is not None and not await difusor.redis.exists(clave_turno(turno_id)):
@@ -209,17 +209,17 @@ async def _vigilar(difusor: _Difusor, turno_id: str, ultimo: int) -> Marco | Non
             return None
     except redis.exceptions.RedisError:
         return None  # el lector común lo informa
-    guardado = await sync_to_async(turno_final_guardado, thread_sensitive=False)(turno_id)
+    guardado = await database_sync_to_async(turno_final_guardado, thread_sensitive=False)(turno_id)
     if guardado is None:
         try:
-            resultado = await sync_to_async(relanzar, thread_sensitive=False)(turno_id)
+            resultado = await database_sync_to_async(relanzar, thread_sensitive=False)(turno_id)
         except (redis.exceptions.RedisError, kombu.exceptions.OperationalError):
             return None
         if resultado == "relanzado":
             return _marco(0, "reinicio", {"mensaje": MENSAJE_REINICIO})
         if resultado == "ya":
             return None
-        guardado = await sync_to_async(turno_final_guardado, thread_sensitive=False)(turno_id)
+        guardado = await database_sync_to_async(turno_final_guardado, thread_sensitive=False)(turno_id)
         if guardado is None:
             return None
     evento, datos = guardado

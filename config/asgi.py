@@ -18,6 +18,7 @@ from channels.auth import AuthMiddlewareStack  # noqa: E402
 from channels.routing import ProtocolTypeRouter, URLRouter  # noqa: E402
 from channels.security.websocket import AllowedHostsOriginValidator  # noqa: E402
 
+from config.consumers import SaludoSinBase  # noqa: E402
 from config.daphne import ajustar_daphne  # noqa: E402
 from config.recolector import congelar_lo_cargado  # noqa: E402
 from config.routing import websocket_urlpatterns  # noqa: E402
@@ -25,7 +26,9 @@ from config.routing import websocket_urlpatterns  # noqa: E402
 application = ProtocolTypeRouter(
     {
         "http": aplicacion_http,
-        "websocket": AllowedHostsOriginValidator(AuthMiddlewareStack(URLRouter(websocket_urlpatterns))),
+        "websocket": SaludoSinBase(
+            AllowedHostsOriginValidator(AuthMiddlewareStack(URLRouter(websocket_urlpatterns)))
+        ),
     }
 )
 ajustar_daphne()

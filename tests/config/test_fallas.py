@@ -8,6 +8,7 @@ explícitamente (no queda a medias); el Redis embebido caído vuelve en su mismo
 ya creado se reconecta solo, sin reiniciar la aplicación.
 """
 
+import asyncio
 import os
 import signal
 import socket
@@ -187,3 +188,58 @@ def test_una_fuente_externa_que_responde_basura_termina_el_turno_diciendo_que_no
 @pytest.fixture
 def usuaria_con_cliente(capas: Any, crear_usuario: Callable[..., AbstractUser]) -> AbstractUser:
     return crear_usuario("fuente-basura", Rol.LECTURA)
+
+
+async def _turno_por_websocket(url: str, sesion: str) -> list[str]:
+    """Los eventos de un turno por el websocket, o [«cierre N»] si el servidor cierra el socket."""
+    import json
+
+    import websockets
+    from websockets.typing import Origin
+
+    eventos: list[str] = []
+    try:
+        async with websockets.connect(
+            url, origin=Origin("http://127.0.0.1"), additional_headers={"Cookie": f"sessionid={sesion}"}
+        ) as socket:
+            await socket.send(json.dumps({"tipo": "mensaje", "mensaje": "hola"}))
+            while not eventos or eventos[-1] not in ("done", "error"):
+                marco = json.loads(await asyncio.wait_for(socket.recv(), 30))
+                if marco["evento"] not in ("latido", "contexto", "aviso"):
+                    eventos.append(marco["evento"])
+    except websockets.ConnectionClosed as cierre:
+        return [f"cierre {cierre.rcvd.code if cierre.rcvd else None}"]
+    return eventos
+
+
+@pytest.mark.lento
+def test_con_postgresql_caido_el_websocket_cierra_con_4503_y_al_volver_el_primer_turno_transmite_entero(
+    daphne: Callable[..., str], django_db_blocker: Any
+) -> None:
+    from django.test import Client
+
+    from proyectos.services import usuario_crear_o_actualizar
+
+    with django_db_blocker.unblock():
+        usuario = usuario_crear_o_actualizar(nombre="ws-sin-base", rol=Rol.LECTURA).usuario
+        navegador = Client()
+        navegador.force_login(usuario)
+        sesion = navegador.cookies["sessionid"].value
+        url = daphne().replace("http://", "ws://") + "/ws/asistente/"
+        try:
+            antes = asyncio.run(_turno_por_websocket(url, sesion))
+            _cortar_conexiones(permitir=False)
+            caida = asyncio.run(_turno_por_websocket(url, sesion))
+            _cortar_conexiones(permitir=True)
+            volvio = time.monotonic()
+            despues = asyncio.run(_turno_por_websocket(url, sesion))
+            while despues == caida and time.monotonic() - volvio < 10:  # la base se sondea cada 1 s
+                time.sleep(0.2)
+                despues = asyncio.run(_turno_por_websocket(url, sesion))
+        finally:
+            _cortar_conexiones(permitir=True)
+            get_user_model().objects.filter(username="ws-sin-base").delete()
+
+    assert antes[0] == "meta" and antes[-1] == "done"
+    assert caida == ["cierre 4503"]  # como el 503 de la API: chat.js reconecta solo
+    assert despues[0] == "meta" and despues[-1] == "done" and "error" not in despues
