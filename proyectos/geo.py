@@ -28,7 +28,7 @@ from shapely.geometry import mapping, shape
 from shapely.geometry.base import BaseGeometry
 
 from config.errores import EntradaNoValida
-from config.validacion import problema_json
+from config.validacion import nombre_visible, problema_json
 
 # Caja amplia de Chile, incluidas Rapa Nui (109° O) y la Antártica chilena hasta 56° S en el
 # continente americano; una geometría fuera de ella no es un error de CRS sino otra parte del mundo.
@@ -147,8 +147,12 @@ def forma_de_geojson(datos: Any) -> BaseGeometry:
     try:
         forma = shape(datos)
         finitas = bool(np.isfinite(shapely.get_coordinates(forma)).all())
-    except _ERRORES_DE_FORMA as error:
-        raise ErrorDeCapa(f"Geometría GeoJSON mal formada: {error}.") from None
+    except _ERRORES_DE_FORMA:
+        tipo = nombre_visible(str(datos.get("type"))) if isinstance(datos, dict) else "?"
+        raise ErrorDeCapa(
+            f"Geometría GeoJSON mal formada: sus coordenadas no forman un «{tipo}» (p. ej. un anillo "
+            "con menos de 4 puntos, o números donde van listas)."
+        ) from None
     if not finitas:
         raise ErrorDeCapa("La geometría tiene coordenadas que no son números (NaN o infinito).")
     return forma
@@ -163,8 +167,14 @@ def como_geojson(geometria: BaseGeometry, *, decimales: int = 7) -> dict[str, An
 def _leer_geojson(contenido: bytes) -> CapaLeida:
     try:
         datos = json.loads(contenido)
-    except (UnicodeDecodeError, json.JSONDecodeError, RecursionError) as error:
-        raise ErrorDeCapa(f"El archivo no es JSON válido: {str(error)[:200]}.") from None
+    except UnicodeDecodeError:
+        raise ErrorDeCapa("El archivo no está codificado en UTF-8: guárdelo como UTF-8 y súbalo de nuevo.") from None
+    except json.JSONDecodeError as error:
+        raise ErrorDeCapa(
+            f"El archivo no es JSON válido (línea {error.lineno}, columna {error.colno})."
+        ) from None
+    except RecursionError:
+        raise ErrorDeCapa("El archivo JSON está anidado a demasiada profundidad.") from None
     # Lo mismo que en cualquier entrada: un texto con un carácter que no es texto (un sustituto suelto,
     # el nulo) no llega a un mensaje de error ni a las propiedades que se guardan.
     if problema := problema_json(datos, numeros=False):
@@ -230,17 +240,19 @@ def _leer_shapefile_zip(contenido: bytes) -> CapaLeida:
         registros = list(lector.iterShapeRecords())
     except ErrorDeCapa:
         raise
-    except (*_ERRORES_DE_FORMA, LookupError, zipfile.BadZipFile, EOFError, OSError) as error:
+    except LookupError:
+        raise ErrorDeCapa("No se pudo leer el shapefile: la codificación de su .cpg no se reconoce.") from None
+    except (*_ERRORES_DE_FORMA, zipfile.BadZipFile, EOFError, OSError):
         raise ErrorDeCapa(
-            f"No se pudo leer el shapefile: {str(error)[:200] or type(error).__name__}."
+            "No se pudo leer el shapefile: sus archivos .shp, .shx o .dbf están dañados o incompletos."
         ) from None
     elementos: list[ElementoLeido] = []
     descartados: list[str] = []
     for posicion, registro in enumerate(registros, start=1):
         try:
             interfaz = registro.shape.__geo_interface__
-        except _ERRORES_DE_FORMA as error:
-            descartados.append(f"registro {posicion}: geometría ilegible ({str(error)[:120]})")
+        except _ERRORES_DE_FORMA:
+            descartados.append(f"registro {posicion}: geometría ilegible")
             continue
         if not interfaz.get("coordinates") and interfaz.get("type") != "GeometryCollection":
             descartados.append(f"registro {posicion}: sin geometría")

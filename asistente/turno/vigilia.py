@@ -32,8 +32,10 @@ registro = structlog.get_logger(__name__)
 VIDA_S = 3.0
 LATIDO_S = 0.75
 # Un turno enviado a la cola que ningún worker empezó en este tiempo se relanza (el mensaje pudo perderse
-# con el worker que lo había recibido; si solo esperaba, la copia que llegue tarde no hará nada).
-ARRANQUE_S = 20.0
+# con el worker que lo había recibido; si solo esperaba, la copia que llegue tarde no hará nada). Holgado:
+# con cien turnos a la vez la espera en la cola llega a ~10 s, y un relanzamiento de más solo debe
+# ocurrir cuando de verdad nadie lo tomó.
+ARRANQUE_S = 60.0
 MARCAS_S = 3600  # lo que viven la marca de lanzado y la de empezado (lo mismo que el stream)
 
 Estado = Literal["vivo", "esperando", "perdido"]
