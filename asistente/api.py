@@ -167,7 +167,9 @@ class ChatStreamApi(APIView):
         summary="Enviar un mensaje y recibir la respuesta como eventos (text/event-stream)",
         description="Eventos: meta, sources, warnings (si hay), start, token*, tool_start (una herramienta "
         "empieza: `herramienta` y `actividad`, el texto para mostrar), tool (terminó, con su resultado), "
-        "action, y done o error; cada uno con `id:` creciente.",
+        "action, y done o error; cada uno con `id:` creciente. `reinicio`: el proceso que preparaba la "
+        "respuesta se detuvo y el turno se retoma desde el inicio (descarte el texto recibido; los ids "
+        "siguen). Con `id_cliente`, reenviar el mismo mensaje retransmite su turno.",
         request=ChatEntrada,
         responses={
             (200, "text/event-stream"): OpenApiResponse(description="Flujo SSE"),

@@ -8,6 +8,7 @@ import sys
 import threading
 from collections.abc import Callable
 from typing import Any
+from urllib.parse import unquote_to_bytes
 
 from asgiref.sync import iscoroutinefunction
 from django.core.exceptions import RequestDataTooBig, TooManyFieldsSent, TooManyFilesSent
@@ -28,6 +29,7 @@ MENSAJE_FORMULARIO_INVALIDO = (
     "El formulario no es válido: demasiados campos o archivos, o un multipart mal formado."
 )
 _FORMULARIOS = ("multipart/form-data", "application/x-www-form-urlencoded")
+NO_UTF8 = "trae bytes que no son UTF-8 válido; envíelo codificado en UTF-8"
 MENSAJE_SIN_BASE = "La base de datos no responde en este momento; nada se guardó. Reintente en unos segundos."
 REINTENTAR_SIN_BASE_S = 5
 ATRIBUTO_EXCEPCION = "_excepcion_del_pedido"
@@ -136,14 +138,35 @@ class RechazarTextoNoPermitido:
 def _problema_en_el_pedido(request: HttpRequest) -> str:
     if problema := problema_de_texto(request.path):
         return f"La dirección {problema}."
+    # Django decodifica la dirección y los formularios reemplazando lo que no es UTF-8 por «�»: se
+    # guardaría un texto distinto del enviado. Se revisan los bytes antes.
+    if not _es_utf8(request.META.get("QUERY_STRING", "")):
+        return f"Los parámetros de la dirección {NO_UTF8}."
+    urlencoded = request.content_type == "application/x-www-form-urlencoded"
+    if request.method == "POST" and urlencoded and not _es_utf8(request.body.decode("latin-1")):
+        return f"El formulario {NO_UTF8}."
     for clave, valores in request.GET.lists():
         for texto in (clave, *valores):
             if problema := problema_de_texto(texto):
                 return f"El parámetro «{nombre_visible(clave)}» de la dirección {problema}."
     # Django lee el formulario solo en un POST; en PUT/PATCH lo lee el parser de DRF (`config.parsers`).
     if request.method == "POST" and request.content_type in _FORMULARIOS:
+        if request.content_type == "multipart/form-data":
+            # Aquí los bytes ya no están: un «�» en un campo es lo que dejó un byte que no era UTF-8.
+            for clave, valores in request.POST.lists():
+                if any("\ufffd" in v for v in valores):
+                    return f"El campo «{nombre_visible(clave)}» {NO_UTF8} (se leyeron como «�»)."
         return problema_de_formulario(request.POST, request.FILES)
     return ""
+
+
+def _es_utf8(codificado: str) -> bool:
+    """Si un texto «x-www-form-urlencoded» (`a=%C3%B1&b=…`) trae solo UTF-8 válido."""
+    try:
+        unquote_to_bytes(codificado.replace("+", " ")).decode("utf-8")
+    except UnicodeDecodeError:
+        return False
+    return True
 
 
 def _error(request: HttpRequest, mensaje: str, estado: int) -> HttpResponse:

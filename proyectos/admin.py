@@ -152,7 +152,7 @@ class CategoriaCapaAdmin(admin.ModelAdmin[CategoriaCapa]):
 
 class SubirCapaForm(forms.Form):
     archivo = forms.FileField(
-        help_text="GeoJSON (.geojson/.json) o shapefile comprimido (.zip con .shp, .shx, .dbf y .prj)."
+        help_text="GeoJSON (.geojson/.json), KML o shapefile comprimido (.zip con .shp, .shx, .dbf y .prj)."
     )
     nombre = forms.CharField(max_length=200)
     codigo = forms.SlugField(

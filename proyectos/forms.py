@@ -118,8 +118,8 @@ class EvaluacionForm(DatosDelMotorForm):
         required=False,
         label="Polígono (opcional)",
         widget=forms.ClearableFileInput(attrs={"id": "archivo", "accept": ".geojson,.json,.zip,.kml"}),
-        help_text="GeoJSON o shapefile comprimido (.zip), en cualquier sistema de coordenadas; KML o "
-        "dibujado, en el mapa.",
+        help_text="GeoJSON, KML o shapefile comprimido (.zip), en cualquier sistema de coordenadas; o "
+        "dibujado en el mapa.",
     )
     geometria = forms.CharField(required=False, widget=forms.HiddenInput)
     nombre = forms.CharField(max_length=200, required=False, label="Nombre del proyecto")

@@ -1,4 +1,4 @@
-"""Lectura de capas geográficas (GeoJSON o shapefile comprimido, cualquier CRS) a WGS84.
+"""Lectura de capas geográficas (GeoJSON, KML o shapefile comprimido, cualquier CRS) a WGS84.
 
 Devuelve geometrías de shapely en longitud/latitud WGS84 y sus atributos. Un GeoJSON sin miembro
 «crs» se entiende en WGS84 (RFC 7946); uno con «crs» (p. ej. EPSG:32719, UTM 19S) se reproyecta.
@@ -17,7 +17,10 @@ import zlib
 from dataclasses import dataclass, field
 from pathlib import PurePosixPath
 from typing import Any
+from xml.etree import ElementTree
 
+import defusedxml
+import defusedxml.ElementTree
 import numpy as np
 import shapefile
 import shapely
@@ -73,7 +76,7 @@ class CapaLeida:
 
 
 def leer_capa(*, contenido: bytes, nombre_archivo: str) -> CapaLeida:
-    """Lee un GeoJSON (.geojson/.json, opcionalmente .gz) o un shapefile comprimido (.zip)."""
+    """Lee un GeoJSON (.geojson/.json, opcionalmente .gz), un KML o un shapefile comprimido (.zip)."""
     nombre = nombre_archivo.lower()
     if nombre.endswith(".gz"):
         contenido = _descomprimir(contenido)
@@ -82,8 +85,11 @@ def leer_capa(*, contenido: bytes, nombre_archivo: str) -> CapaLeida:
         return _leer_shapefile_zip(contenido)
     if nombre.endswith((".geojson", ".json")):
         return _leer_geojson(contenido)
+    if nombre.endswith(".kml"):
+        return _leer_kml(contenido)
     raise ErrorDeCapa(
-        f"Formato no soportado: «{nombre_archivo}». Use GeoJSON o un shapefile comprimido (.zip)."
+        f"Formato no soportado: «{nombre_visible(nombre_archivo)}». Use GeoJSON, KML o un shapefile "
+        "comprimido (.zip)."
     )
 
 
@@ -168,7 +174,9 @@ def _leer_geojson(contenido: bytes) -> CapaLeida:
     try:
         datos = json.loads(contenido)
     except UnicodeDecodeError:
-        raise ErrorDeCapa("El archivo no está codificado en UTF-8: guárdelo como UTF-8 y súbalo de nuevo.") from None
+        raise ErrorDeCapa(
+            "El archivo no está codificado en UTF-8: guárdelo como UTF-8 y súbalo de nuevo."
+        ) from None
     except json.JSONDecodeError as error:
         raise ErrorDeCapa(
             f"El archivo no es JSON válido (línea {error.lineno}, columna {error.colno})."
@@ -212,6 +220,91 @@ def _leer_geojson(contenido: bytes) -> CapaLeida:
     return _a_wgs84(elementos, crs, descartados)
 
 
+def _leer_kml(contenido: bytes) -> CapaLeida:
+    """Los `Placemark` de un KML (Google Earth): cada uno es un elemento con su `name`, su `description`
+    y sus `ExtendedData`; su geometría, la de sus `Polygon`, `LineString` y `Point` (también dentro de
+    `MultiGeometry`). KML siempre va en longitud/latitud WGS84. Se lee con defusedxml: un KML con
+    entidades o DTD (la bomba de mil millones de risas, entidades externas) se rechaza."""
+    try:
+        raiz = defusedxml.ElementTree.fromstring(contenido)
+    except defusedxml.DefusedXmlException:
+        raise ErrorDeCapa("El KML declara entidades o un DTD, que no se admiten por seguridad.") from None
+    except ElementTree.ParseError as error:
+        linea = error.position[0] if error.position else "?"
+        raise ErrorDeCapa(f"El archivo KML no es XML válido (línea {linea}).") from None
+    if _local(raiz.tag) != "kml":
+        raise ErrorDeCapa("El archivo no es un KML: su elemento raíz no es <kml>.")
+    elementos: list[ElementoLeido] = []
+    descartados: list[str] = []
+    for posicion, lugar in enumerate((e for e in raiz.iter() if _local(e.tag) == "Placemark"), start=1):
+        try:
+            formas = [_forma_kml(g) for g in lugar.iter() if _local(g.tag) in _GEOMETRIAS_KML]
+        except ErrorDeCapa as error:
+            descartados.append(f"elemento {posicion}: {error}")
+            continue
+        if not formas:
+            descartados.append(f"elemento {posicion}: sin geometría")
+            continue
+        propiedades = _propiedades_kml(lugar)
+        if problema := problema_json(propiedades, numeros=False):
+            raise ErrorDeCapa(f"El elemento {posicion} del KML no es válido: {problema}")
+        elementos.append(ElementoLeido(shapely.union_all(formas), propiedades))
+    return _a_wgs84(elementos, WGS84, descartados)
+
+
+_GEOMETRIAS_KML = ("Point", "LineString", "Polygon")
+
+
+def _local(etiqueta: Any) -> str:
+    """La etiqueta sin su espacio de nombres («{http://www.opengis.net/kml/2.2}Polygon» → «Polygon»)."""
+    return str(etiqueta).rpartition("}")[2]
+
+
+def _forma_kml(geometria: Any) -> BaseGeometry:
+    tipo = _local(geometria.tag)
+    if tipo == "Polygon":
+        anillos: dict[str, list[list[list[float]]]] = {"outerBoundaryIs": [], "innerBoundaryIs": []}
+        for borde in geometria:
+            if _local(borde.tag) in anillos:
+                anillos[_local(borde.tag)] += [
+                    _coordenadas_kml(c) for c in borde.iter() if _local(c.tag) == "coordinates"
+                ]
+        if len(anillos["outerBoundaryIs"]) != 1:
+            raise ErrorDeCapa("un Polygon del KML debe tener un borde exterior")
+        datos: dict[str, Any] = {
+            "type": "Polygon",
+            "coordinates": anillos["outerBoundaryIs"] + anillos["innerBoundaryIs"],
+        }
+    else:
+        coordenadas = [_coordenadas_kml(c) for c in geometria if _local(c.tag) == "coordinates"]
+        if len(coordenadas) != 1:
+            raise ErrorDeCapa(f"un {tipo} del KML sin sus coordenadas")
+        datos = {"type": tipo, "coordinates": coordenadas[0][0] if tipo == "Point" else coordenadas[0]}
+    return forma_de_geojson(datos)
+
+
+def _coordenadas_kml(elemento: Any) -> list[list[float]]:
+    """«lon,lat[,alt] lon,lat[,alt] …» → [[lon, lat], …]."""
+    try:
+        return [[float(x) for x in tupla.split(",")[:2]] for tupla in (elemento.text or "").split()]
+    except ValueError:
+        raise ErrorDeCapa("coordenadas del KML que no son números") from None
+
+
+def _propiedades_kml(lugar: Any) -> dict[str, Any]:
+    propiedades: dict[str, Any] = {}
+    for hijo in lugar:
+        if _local(hijo.tag) in ("name", "description") and hijo.text:
+            propiedades[_local(hijo.tag)] = hijo.text.strip()
+    for dato in lugar.iter():
+        if _local(dato.tag) == "Data" and dato.get("name"):
+            valor = next((v.text for v in dato if _local(v.tag) == "value"), None)
+            propiedades[str(dato.get("name"))] = (valor or "").strip()
+        elif _local(dato.tag) == "SimpleData" and dato.get("name"):
+            propiedades[str(dato.get("name"))] = (dato.text or "").strip()
+    return propiedades
+
+
 def _leer_shapefile_zip(contenido: bytes) -> CapaLeida:
     try:
         archivo = zipfile.ZipFile(io.BytesIO(contenido))
@@ -241,7 +334,9 @@ def _leer_shapefile_zip(contenido: bytes) -> CapaLeida:
     except ErrorDeCapa:
         raise
     except LookupError:
-        raise ErrorDeCapa("No se pudo leer el shapefile: la codificación de su .cpg no se reconoce.") from None
+        raise ErrorDeCapa(
+            "No se pudo leer el shapefile: la codificación de su .cpg no se reconoce."
+        ) from None
     except (*_ERRORES_DE_FORMA, zipfile.BadZipFile, EOFError, OSError):
         raise ErrorDeCapa(
             "No se pudo leer el shapefile: sus archivos .shp, .shx o .dbf están dañados o incompletos."

@@ -140,9 +140,9 @@ async def test_un_socket_que_se_cierra_con_4503_no_procesa_lo_que_el_cliente_alc
 ) -> None:
     import redis
 
-    from asistente.consumers import CIERRE_REINTENTAR
     from asistente.models import Mensaje
     from config.canales import CapaDeCanalesRedis
+    from config.consumers import CIERRE_REINTENTAR
 
     async def sin_redis(*_: Any) -> None:
         raise redis.exceptions.ConnectionError("Redis no responde")

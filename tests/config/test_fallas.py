@@ -222,7 +222,7 @@ def test_con_postgresql_caido_el_websocket_cierra_con_4503_y_al_volver_el_primer
 
     with django_db_blocker.unblock():
         usuario = usuario_crear_o_actualizar(nombre="ws-sin-base", rol=Rol.LECTURA).usuario
-        navegador = Client()
+        navegador: Any = Client()
         navegador.force_login(usuario)
         sesion = navegador.cookies["sessionid"].value
         url = daphne().replace("http://", "ws://") + "/ws/asistente/"

@@ -13,7 +13,7 @@ import re
 import uuid
 from collections.abc import Callable, Iterator
 from typing import Any
-from urllib.parse import urlencode
+from urllib.parse import quote_from_bytes, urlencode
 
 import pytest
 from django.contrib.auth.models import AbstractUser
@@ -161,6 +161,38 @@ def test_un_formulario_de_pagina_con_un_caracter_de_control_no_guarda_nada(
 
     assert respuesta.status_code == 400
     assert "«nombre»" in respuesta.content.decode()
+    assert not Proyecto.objects.filter(nombre__startswith="Mina").exists()
+
+
+@pytest.mark.parametrize("tipo", ["urlencoded", "multipart", "direccion"])
+def test_bytes_que_no_son_utf8_en_un_formulario_o_la_direccion_se_rechazan_en_vez_de_guardarse_como_reemplazo(
+    motor: None, crear_usuario: Callable[..., AbstractUser], client: Any, tipo: str
+) -> None:
+    usuaria = crear_usuario("utf8-pagina", Rol.ESCRITURA)
+    Cliente.objects.create(nombre="Minera UTF-8").usuarios.add(usuaria.pk)
+    client.force_login(usuaria)
+    latin1 = "Mina Ñandú".encode("latin-1")  # «Ñ» y «ú» en latin-1: bytes que no son UTF-8
+
+    if tipo == "urlencoded":
+        cuerpo = b"nombre=" + quote_from_bytes(latin1).encode() + b"&region=02&tipo=explotacion"
+        respuesta = client.post("/proyectos/nuevo/", cuerpo, content_type="application/x-www-form-urlencoded")
+    elif tipo == "multipart":
+        frontera = "frontera-de-prueba"
+        partes = [
+            f'--{frontera}\r\nContent-Disposition: form-data; name="{nombre}"\r\n\r\n'.encode()
+            + valor
+            + b"\r\n"
+            for nombre, valor in (("nombre", latin1), ("region", b"02"), ("tipo", b"explotacion"))
+        ]
+        cuerpo = b"".join(partes) + f"--{frontera}--\r\n".encode()
+        respuesta = client.post(
+            "/proyectos/nuevo/", cuerpo, content_type=f"multipart/form-data; boundary={frontera}"
+        )
+    else:
+        respuesta = client.get("/proyectos/?q=" + quote_from_bytes(latin1))
+
+    assert respuesta.status_code == 400
+    assert "UTF-8" in respuesta.content.decode()
     assert not Proyecto.objects.filter(nombre__startswith="Mina").exists()
 
 

@@ -88,6 +88,22 @@ def test_un_archivo_sin_poligono_se_explica_en_su_campo(empresa_a: Empresa) -> N
     ]
 
 
+def test_un_kml_subido_sin_javascript_se_lee_y_se_evalua_con_su_poligono(empresa_a: Empresa) -> None:
+    anillo = " ".join(f"{x},{y},0" for x, y in MEJILLONES["coordinates"][0])
+    kml = (
+        '<kml xmlns="http://www.opengis.net/kml/2.2"><Placemark><name>Faena</name><Polygon><outerBoundaryIs>'
+        f"<LinearRing><coordinates>{anillo}</coordinates></LinearRing></outerBoundaryIs></Polygon></Placemark></kml>"
+    )
+    archivo = SimpleUploadedFile(
+        "faena.kml", kml.encode(), content_type="application/vnd.google-earth.kml+xml"
+    )
+
+    respuesta = navegador(empresa_a.lectora).post(EVALUAR, {**MINA, "archivo": archivo})
+
+    assert respuesta.status_code == 200 and not respuesta.context["formulario"].errors
+    assert "Península de Mejillones" in respuesta.content.decode()
+
+
 # Un sustituto UTF-16 suelto escrito como escape JSON: el texto es JSON válido, pero lo que trae no es texto.
 CON_SUSTITUTO = '{"type": "\\ud800", "coordinates": []}'
 

@@ -88,7 +88,7 @@ def test_un_geojson_con_un_crs_proyectado_se_reproyecta() -> None:
     [
         (b"no json", "capa.geojson", "JSON"),
         (b"PK-no-zip", "capa.zip", "zip"),
-        (b"{}", "capa.kml", "Formato no soportado"),
+        (b"{}", "capa.gpx", "Formato no soportado"),
     ],
 )
 def test_un_archivo_ilegible_da_un_error_claro(contenido: bytes, nombre: str, mensaje: str) -> None:
@@ -191,3 +191,46 @@ def test_un_elemento_con_coordenadas_nan_se_descarta_diciendolo() -> None:
     capa = leer_capa(contenido=json.dumps(coleccion).encode(), nombre_archivo="capa.geojson")
 
     assert capa.descartados and "no son números" in capa.descartados[0]
+
+
+KML = """<?xml version="1.0" encoding="UTF-8"?>
+<kml xmlns="http://www.opengis.net/kml/2.2"><Document><Folder>
+  <Placemark><name>Rajo Norte</name>
+    <ExtendedData><Data name="faena"><value>Norte</value></Data></ExtendedData>
+    <Polygon><outerBoundaryIs><LinearRing><coordinates>
+      -70.40,-24.60,0 -70.38,-24.60,0 -70.38,-24.62,0 -70.40,-24.62,0 -70.40,-24.60,0
+    </coordinates></LinearRing></outerBoundaryIs>
+    <innerBoundaryIs><LinearRing><coordinates>
+      -70.395,-24.605 -70.385,-24.605 -70.385,-24.615 -70.395,-24.605
+    </coordinates></LinearRing></innerBoundaryIs></Polygon></Placemark>
+  <Placemark><name>Campamento</name><MultiGeometry>
+    <Point><coordinates>-70.30,-24.50,0</coordinates></Point>
+    <Polygon><outerBoundaryIs><LinearRing><coordinates>
+      -70.31,-24.51 -70.29,-24.51 -70.29,-24.49 -70.31,-24.51
+    </coordinates></LinearRing></outerBoundaryIs></Polygon>
+  </MultiGeometry></Placemark>
+  <Placemark><name>Sin geometría</name></Placemark>
+</Folder></Document></kml>"""
+
+
+def test_un_kml_se_lee_con_sus_poligonos_agujeros_multigeometrias_y_nombres() -> None:
+    capa = leer_capa(contenido=KML.encode(), nombre_archivo="Faena.KML")
+
+    assert [e.atributos["name"] for e in capa.elementos] == ["Rajo Norte", "Campamento"]
+    rajo = capa.elementos[0]
+    assert rajo.atributos["faena"] == "Norte" and len(rajo.geometria.interiors) == 1
+    assert capa.crs_origen == "EPSG:4326" and capa.descartados == ["elemento 3: sin geometría"]
+
+
+@pytest.mark.parametrize(
+    ("contenido", "mensaje"),
+    [
+        (b'<?xml version="1.0"?><!DOCTYPE kml [<!ENTITY a "aaaa">]><kml>&a;</kml>', "entidades o un DTD"),
+        (b"<kml><Placemark>", r"no es XML válido \(línea 1\)"),
+        (b"<gpx></gpx>", "no es un KML"),
+    ],
+    ids=["entidades", "xml_roto", "otro_xml"],
+)
+def test_un_kml_peligroso_o_roto_se_rechaza_diciendo_por_que(contenido: bytes, mensaje: str) -> None:
+    with pytest.raises(ErrorDeCapa, match=mensaje):
+        leer_capa(contenido=contenido, nombre_archivo="capa.kml")
