@@ -50,6 +50,7 @@ registro = structlog.get_logger(__name__)
 
 LARGO_MAXIMO = 4000
 FALLA_DEL_TURNO = "No pude completar la respuesta. Intente nuevamente en unos segundos."
+RESPUESTA_CORREGIDA = "La respuesta cambió mientras llegaba; esta es la versión guardada."
 TURNO_PERDIDO = (
     "No pude completar la respuesta: el proceso que la preparaba se detuvo más de una vez. Su mensaje "
     "quedó guardado; envíelo de nuevo con «Reintentar»."
@@ -190,6 +191,7 @@ def turno_eventos(turno: Turno) -> Iterator[Evento]:
     descargos = descargos_de(turno.dominio, turno.texto)
     reloj = Reloj()
     desde = timezone.now()
+    transmitido: list[str] = []  # el texto que ya salió en vivo
     turno.anotadas = preferencias_anotar(usuario=turno.usuario, mensaje=turno.mensaje)
     yield evento(
         "meta",
@@ -216,6 +218,7 @@ def turno_eventos(turno: Turno) -> Iterator[Evento]:
             if delta.texto:
                 yield from secuencia.inicio(descargos)
                 reloj.texto()
+                transmitido.append(delta.texto)
                 yield evento("token", {"texto": delta.texto})
     except Exception as error:
         registro.exception("turno_fallo", conversacion=str(turno.conversacion.pk))
@@ -246,12 +249,19 @@ def turno_eventos(turno: Turno) -> Iterator[Evento]:
         # Si el modelo falló a mitad de camino, el motor de respaldo trae sus propias fuentes y su aviso.
         yield from secuencia.fuentes_nuevas()
         yield from secuencia.advertencias_nuevas(advertencias)
+        if "".join(transmitido) != texto:
+            # Lo transmitido no es lo guardado (respondió el respaldo tras un texto a medias, o se
+            # quitaron marcadores sin fuente): el cliente descarta lo recibido y recibe lo guardado.
+            registro.warning(
+                "transmitido_distinto", transmitido=len("".join(transmitido)), guardado=len(texto)
+            )
+            yield evento("reinicio", {"mensaje": RESPUESTA_CORREGIDA})
+            yield from _trozos(texto, evento)
     else:  # motor sin transmisión en vivo: todo se emite ahora, en el orden de la secuencia
         yield from secuencia.inicio(advertencias)
         for llamada in respuesta.llamadas[secuencia.llamadas :]:
             yield evento("tool", llamada)
-        for trozo in re.findall(r"\S+\s*|\s+", texto):
-            yield evento("token", {"texto": trozo})
+        yield from _trozos(texto, evento)
     if respuesta.accion is not None:
         yield evento("action", accion_json(respuesta.accion))
     yield evento(
@@ -269,6 +279,11 @@ def turno_eventos(turno: Turno) -> Iterator[Evento]:
         conversacion_resumir(conversacion=turno.conversacion, turno=mensaje)
     except Exception:
         registro.exception("memoria_fallo", conversacion=str(turno.conversacion.pk))
+
+
+def _trozos(texto: str, evento: Any) -> Iterator[Evento]:
+    for trozo in re.findall(r"\S+\s*|\s+", texto):
+        yield evento("token", {"texto": trozo})
 
 
 def _registrar_falla(turno: Turno, mensaje_id: UUID, reloj: Reloj, desde: Any, error: Exception) -> None:

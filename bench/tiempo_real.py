@@ -5,7 +5,8 @@ Por escenario:
 - tiempo de turno de un chat solo (mediana de 5) y de 100 chats que preguntan a la vez
   (envío del mensaje → marco `done`), p50/p95/máx, y la razón p95 / solo;
 - errores y eventos perdidos: cada turno debe llegar con ids consecutivos desde 1, terminar en `done`
-  y su texto transmitido debe ser igual al mensaje guardado (con Claude, además, 200 trozos);
+  y su texto transmitido (lo que llegó después del último `reinicio`, si hubo uno) debe ser igual al
+  mensaje guardado (con Claude, además, 200 trozos);
 - latencia de retransmisión (solo Claude): el suplente estampa en cada trozo la hora en que lo envía;
   el cliente la resta de la hora en que recibe el marco (trozo del modelo → motor → Redis →
   consumidor → websocket), con 100 chats y también con 20, 40, 60 y 80: la carga más alta en que la
@@ -241,7 +242,10 @@ async def _turno(conexion: Any, pregunta: str, trozos: int | None) -> Resultado:
                 if marco["evento"] == "error":
                     resultado.error = f"error: {marco['datos'].get('mensaje')}"
                     return resultado
-                ids.append(marco["id"])
+                if marco["id"]:  # los avisos fuera del turno (id 0) no cuentan en la secuencia
+                    ids.append(marco["id"])
+                if marco["evento"] == "reinicio":  # el protocolo: lo recibido se descarta
+                    texto.clear()
                 if marco["evento"] == "meta":
                     resultado.turno_id = marco["datos"]["mensaje_usuario_id"]  # el id del turno
                 if marco["evento"] == "token":

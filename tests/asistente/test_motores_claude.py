@@ -128,6 +128,23 @@ def test_un_evento_de_error_a_mitad_del_flujo_cae_al_motor_de_reglas_con_un_avis
     assert Mensaje.objects.get(pk=charla.final["mensaje"]["id"]).motor == "reglas (respaldo)"
 
 
+def test_si_responde_el_respaldo_tras_un_texto_a_medias_llega_un_reinicio_y_se_transmite_lo_guardado(
+    servidor: ServidorLocal, usuaria: Callable[..., AbstractUser], conversar: Callable[..., Charla]
+) -> None:
+    inicio = sse({"type": "text", "text": "Empiezo a responder"}).split("event: message_delta")[0]
+    sobrecarga = {"type": "error", "error": {"type": "overloaded_error", "message": "Overloaded"}}
+    responder_sse(servidor, f"{inicio}event: error\ndata: {json.dumps(sobrecarga)}\n\n")
+
+    charla = conversar(usuaria(), "hola")
+
+    tipos = charla.tipos
+    reinicio = len(tipos) - 1 - tipos[::-1].index("reinicio")
+    antes = "".join(e.datos["texto"] for e in charla.eventos[:reinicio] if e.tipo == "token")
+    despues = "".join(e.datos["texto"] for e in charla.eventos[reinicio:] if e.tipo == "token")
+    assert antes.strip() == "Empiezo a responder"  # lo que alcanzó a llegar del modelo
+    assert despues == charla.texto == Mensaje.objects.get(pk=charla.final["mensaje"]["id"]).contenido
+
+
 def test_una_api_lenta_agota_el_plazo_y_responde_el_motor_de_reglas(
     servidor: ServidorLocal, usuaria: Callable[..., AbstractUser], conversar: Callable[..., Charla]
 ) -> None:
