@@ -16,7 +16,7 @@ import os
 import queue
 import threading
 import time
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Callable
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from typing import Any
@@ -405,7 +405,7 @@ def publicar(turno: Turno, turno_id: str) -> None:
     """
     clave = clave_turno(turno_id)
     try:
-        with vigilia.ejecucion(turno_id) as guardia:
+        with vigilia.ejecucion(turno_id, al_terminar=_ESCRITOR.despues) as guardia:
             if guardia is None or turno_final_guardado(turno_id) is not None:
                 return
             if previo := _ultimo_evento(clave):
@@ -460,12 +460,23 @@ class _Escritor:
     MAXIMO_LOTE = 1000
 
     def __init__(self) -> None:
-        self.cola: queue.SimpleQueue[tuple[str, dict[FieldT, EncodableT], bool]] = queue.SimpleQueue()
+        # (stream, campos, primero) de un evento, o una acción para después de escribir lo anterior.
+        self.cola: queue.SimpleQueue[tuple[str, dict[FieldT, EncodableT], bool] | Callable[[], None]] = (
+            queue.SimpleQueue()
+        )
         self.hilo: threading.Thread | None = None
         self.pid = 0
         self.candado = threading.Lock()
 
+    def despues(self, accion: Callable[[], None]) -> None:
+        """Ejecuta `accion` en el hilo escritor cuando todo lo encolado antes ya se escribió (o se
+        descartó): soltar la vigilia de un turno solo cuando sus eventos están en Redis."""
+        self._encolar(accion)
+
     def poner(self, clave: str, campos: dict[FieldT, EncodableT], primero: bool) -> None:
+        self._encolar((clave, campos, primero))
+
+    def _encolar(self, item: tuple[str, dict[FieldT, EncodableT], bool] | Callable[[], None]) -> None:
         # Se inicia con el primer turno (los demás procesos no lo necesitan); un hijo (fork) no hereda
         # el hilo: con otro pid arranca el suyo, con su propia cola.
         if self.hilo is None or self.pid != os.getpid():
@@ -475,7 +486,7 @@ class _Escritor:
                     self.hilo = threading.Thread(target=self._escribir, name="flujos-escritor", daemon=True)
                     self.hilo.start()
                     self.pid = os.getpid()
-        self.cola.put((clave, campos, primero))
+        self.cola.put(item)
 
     def _escribir(self) -> None:
         conexion = cliente_redis()
@@ -486,20 +497,30 @@ class _Escritor:
                     lote.append(self.cola.get_nowait())
                 except queue.Empty:
                     break
+            eventos = [item for item in lote if isinstance(item, tuple)]
             for intento in range(1, 8):
+                if not eventos:
+                    break
                 try:
                     tuberia = conexion.pipeline(transaction=False)
-                    for clave, campos, primero in lote:
+                    for clave, campos, primero in eventos:
                         tuberia.xadd(clave, campos)
                         if primero:
                             tuberia.expire(clave, VIGENCIA_S)
                     tuberia.execute()
                     break
                 except redis.exceptions.RedisError:
-                    registro.exception("flujo_escritura_fallo", eventos=len(lote), intento=intento)
+                    registro.exception("flujo_escritura_fallo", eventos=len(eventos), intento=intento)
                     time.sleep(min(0.1 * 2**intento, 5))
             else:
-                registro.error("flujo_lote_descartado", eventos=len(lote))
+                registro.error("flujo_lote_descartado", eventos=len(eventos))
+            # Lo que esperaba a estos eventos (soltar la vigilia de su turno), ya escritos: en orden.
+            for item in lote:
+                if not isinstance(item, tuple):
+                    try:
+                        item()
+                    except Exception:
+                        registro.exception("flujo_despues_fallo")
 
 
 _ESCRITOR = _Escritor()

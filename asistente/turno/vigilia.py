@@ -16,7 +16,7 @@ from __future__ import annotations
 import os
 import threading
 import time
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from typing import Any, Literal
@@ -93,8 +93,16 @@ def anotar_lanzado(turno_id: str, vista: str) -> None:
 
 
 @contextmanager
-def ejecucion(turno_id: str) -> Iterator[Guardia | None]:
-    """La vigilia del turno mientras se ejecuta, o None si otra ejecución la tiene."""
+def ejecucion(
+    turno_id: str, *, al_terminar: Callable[[Callable[[], None]], None] | None = None
+) -> Iterator[Guardia | None]:
+    """La vigilia del turno mientras se ejecuta, o None si otra ejecución la tiene.
+
+    Con `al_terminar`, la vigilia no se suelta al salir: se entrega la función que la suelta a quien
+    escribe los eventos del turno, que la llama cuando ya están en Redis. Si se soltara antes, quien
+    retransmite vería el turno sin nadie que lo corra y con su respuesta guardada, y mandaría el `done`
+    desde la base sin el texto que aún venía en camino.
+    """
     guardia = Guardia(turno_id, f"{os.getpid()}:{uuid4().hex}")
     conexion = cliente_redis()
     try:
@@ -108,9 +116,8 @@ def ejecucion(turno_id: str) -> Iterator[Guardia | None]:
         yield None
         return
     _LATIDOS.agregar(guardia)
-    try:
-        yield guardia
-    finally:
+
+    def soltar() -> None:
         _LATIDOS.quitar(guardia)
         try:
             # Solo si sigue siendo suya (no borra la de una ejecución que la tomó después).
@@ -118,6 +125,14 @@ def ejecucion(turno_id: str) -> Iterator[Guardia | None]:
                 conexion.delete(clave_vigilia(turno_id))
         except redis.exceptions.RedisError:
             pass  # vence sola
+
+    try:
+        yield guardia
+    finally:
+        if al_terminar is None:
+            soltar()
+        else:
+            al_terminar(soltar)
 
 
 async def estado(conexion: Any, turno_id: str) -> Estado:

@@ -320,3 +320,44 @@ def test_un_turno_que_se_pierde_en_cada_relanzamiento_termina_como_fallido_y_se_
             assert (fallida.contenido, fallida.error) == (TURNO_PERDIDO, "TurnoPerdido")
         finally:
             get_user_model().objects.filter(username=USUARIA).delete()
+
+
+def test_la_vigilia_de_un_turno_terminado_se_suelta_solo_cuando_sus_eventos_estan_en_redis(
+    settings: Any, django_db_setup: None, django_db_blocker: Any, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Si se soltara al terminar el turno, quien retransmite lo vería sin nadie que lo corra y con su
+    respuesta guardada, y mandaría el `done` desde la base sin el texto que aún no llegaba a Redis."""
+    import threading
+    import time
+
+    from asistente.turno import vigilia
+
+    escritor = flujos._Escritor()
+    puede_escribir = threading.Event()
+    escribir = escritor._escribir
+    monkeypatch.setattr(escritor, "_escribir", lambda: (puede_escribir.wait(30), escribir()))
+    monkeypatch.setattr(flujos, "_ESCRITOR", escritor)
+    conexion = redis.Redis.from_url(settings.REDIS_URL)
+    with django_db_blocker.unblock():
+        usuaria = usuario_crear_o_actualizar(nombre=USUARIA, rol=Rol.LECTURA, password="clave-123!").usuario
+        try:
+            turno = turno_iniciar(usuario=usuaria, mensaje="hola")
+            turno_id = str(turno.mensaje.pk)
+
+            flujos.publicar(turno, turno_id)  # el turno terminó y guardó; sus eventos, en la cola
+            vigilada_sin_eventos = conexion.exists(vigilia.clave_vigilia(turno_id)) and not conexion.exists(
+                flujos.clave_turno(turno_id)
+            )
+            puede_escribir.set()
+            limite = time.monotonic() + 10
+            while conexion.exists(vigilia.clave_vigilia(turno_id)) and time.monotonic() < limite:
+                time.sleep(0.05)
+            ultimo = conexion.xrevrange(flujos.clave_turno(turno_id), count=1)
+
+            assert vigilada_sin_eventos
+            assert not conexion.exists(vigilia.clave_vigilia(turno_id))
+            assert ultimo and ultimo[0][1][b"evento"] == b"done"
+        finally:
+            puede_escribir.set()
+            conexion.close()
+            get_user_model().objects.filter(username=USUARIA).delete()
