@@ -154,8 +154,14 @@ async def eventos_desde(
         if not await difusor.redis.exists(clave_turno(turno_id)):
             guardado = await database_sync_to_async(turno_final_guardado, thread_sensitive=False)(turno_id)
             # Si el stream apareció mientras se miraba la base (un turno corto que el worker empezó y
-            # terminó entre ambas consultas), se retransmite en vivo desde su primer evento.
-            if guardado is not None and not await difusor.redis.exists(clave_turno(turno_id)):
+            # terminó entre ambas consultas), o su vigilia sigue tomada (el turno ya guardó, pero sus
+            # eventos aún van camino a Redis: con carga, el hilo escritor va atrasado), se retransmite
+            # en vivo desde su primer evento: el `done` de la base llegaría sin el texto.
+            if (
+                guardado is not None
+                and not await difusor.redis.exists(clave_turno(turno_id))
+                and not await difusor.redis.exists(vigilia.clave_vigilia(turno_id))
+            ):
                 evento, datos = guardado
                 yield _marco(despues_de + 1, evento, datos)
                 return

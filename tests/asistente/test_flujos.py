@@ -356,8 +356,38 @@ def test_la_vigilia_de_un_turno_terminado_se_suelta_solo_cuando_sus_eventos_esta
 
             assert vigilada_sin_eventos
             assert not conexion.exists(vigilia.clave_vigilia(turno_id))
-            assert ultimo and ultimo[0][1][b"evento"] == b"done"
+            assert ultimo and ultimo[0][1][b"evento"] == b"done"  # type: ignore[index]
         finally:
             puede_escribir.set()
             conexion.close()
+            get_user_model().objects.filter(username=USUARIA).delete()
+
+
+def test_un_turno_ya_guardado_cuyos_eventos_aun_no_llegan_a_redis_se_retransmite_con_su_texto(
+    settings: Any, django_db_setup: None, django_db_blocker: Any, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Con los turnos en hilos y carga, el turno termina y guarda antes de que el hilo escritor lleve sus
+    eventos a Redis: quien empieza a retransmitir entonces no debe mandar solo el `done` de la base."""
+    import threading
+
+    escritor = flujos._Escritor()
+    puede_escribir = threading.Event()
+    escribir = escritor._escribir
+    monkeypatch.setattr(escritor, "_escribir", lambda: (puede_escribir.wait(30), escribir()))
+    monkeypatch.setattr(flujos, "_ESCRITOR", escritor)
+    with django_db_blocker.unblock():
+        usuaria = usuario_crear_o_actualizar(nombre=USUARIA, rol=Rol.LECTURA, password="clave-123!").usuario
+        try:
+            turno = turno_iniciar(usuario=usuaria, mensaje="hola")
+            turno_id = str(turno.mensaje.pk)
+            flujos.publicar(turno, turno_id)  # guardado; sus eventos, aún en la cola del escritor
+            threading.Timer(0.5, puede_escribir.set).start()
+
+            marcos = asyncio.run(_todos(turno_id))
+
+            guardado = Mensaje.objects.get(pregunta=turno.mensaje).contenido
+            assert [m.id for m in marcos] == list(range(1, len(marcos) + 1))
+            assert "".join(m.datos()["texto"] for m in marcos if m.evento == "token") == guardado
+        finally:
+            puede_escribir.set()
             get_user_model().objects.filter(username=USUARIA).delete()
