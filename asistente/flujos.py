@@ -165,7 +165,8 @@ async def eventos_desde(
                 evento, datos = guardado
                 yield _marco(despues_de + 1, evento, datos)
                 return
-    except redis.exceptions.RedisError:
+    except redis.exceptions.RedisError as error:
+        registro.warning("retransmision_sin_redis", turno=turno_id, error=repr(error)[:300])
         yield _marco_sin_redis(ultimo)
         return
     suscripcion = difusor.suscribir(clave_turno(turno_id))
@@ -193,6 +194,7 @@ async def eventos_desde(
                 continue
             quieto_s = 0.0
             if isinstance(lote, redis.exceptions.RedisError):
+                registro.warning("retransmision_sin_redis", turno=turno_id, error=repr(lote)[:300])
                 yield _marco_sin_redis(ultimo)
                 return
             if isinstance(lote, BaseException):
