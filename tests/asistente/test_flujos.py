@@ -6,6 +6,8 @@ proceso) lo prueba `tests/config/management/test_ejecutar.py` con un turno por e
 
 import asyncio
 import json
+import threading
+from collections.abc import Iterator
 from typing import Any
 
 import pytest
@@ -184,6 +186,7 @@ def test_con_redis_caido_a_mitad_de_diez_turnos_cada_uno_guarda_su_respuesta_rea
     import time
     from concurrent.futures import ThreadPoolExecutor
 
+    from asistente import registro
     from asistente.services import FALLA_DEL_TURNO
     from config.servicios import _leer_entero, asegurar_redis, detener_servicios
 
@@ -193,6 +196,15 @@ def test_con_redis_caido_a_mitad_de_diez_turnos_cada_uno_guarda_su_respuesta_rea
     settings.CACHES = {**settings.CACHES, "default": {**settings.CACHES["default"], "LOCATION": url}}
     settings.ASISTENTE_MOTOR = "reglas"
     monkeypatch.setattr(flujos, "_ESCRITOR", flujos._Escritor())  # escribe en este Redis
+    # Cada búsqueda tarda medio segundo más: en una máquina rápida los turnos (ya con los embeddings en
+    # memoria) terminarían antes de que Redis muera. Muere mientras buscan, entre leer y guardar la caché.
+    buscar = registro._con_tiempo_limite
+
+    def buscar_lento(*argumentos: Any) -> Any:
+        time.sleep(0.5)
+        return buscar(*argumentos)
+
+    monkeypatch.setattr(registro, "_con_tiempo_limite", buscar_lento)
     testigo = redis.Redis.from_url(url, socket_connect_timeout=1)
     with django_db_blocker.unblock():
         usuarias = [  # el límite de mensajes por minuto es por usuario
@@ -206,8 +218,10 @@ def test_con_redis_caido_a_mitad_de_diez_turnos_cada_uno_guarda_su_respuesta_rea
             with ThreadPoolExecutor(max_workers=len(turnos)) as hilos:
                 for turno in turnos:
                     hilos.submit(flujos.publicar, turno, str(turno.mensaje.pk))
-                while not testigo.keys("asistente:flujo:*"):  # ya transmiten
-                    time.sleep(0.01)
+                # Apenas el primero empieza (toma su vigilia), con los diez aún en curso: esperar su
+                # primer evento dejaba terminar antes a los que responde la caché o una respuesta curada.
+                while not testigo.keys("asistente:turno:vigilia:*"):
+                    time.sleep(0.005)
                 os.kill(_leer_entero(tmp_path / "redis" / "redis.pid") or 0, signal.SIGKILL)
                 en_curso = sum(not Mensaje.objects.filter(pregunta=t.mensaje).exists() for t in turnos)
             respuestas = {
@@ -322,21 +336,28 @@ def test_un_turno_que_se_pierde_en_cada_relanzamiento_termina_como_fallido_y_se_
             get_user_model().objects.filter(username=USUARIA).delete()
 
 
-def test_la_vigilia_de_un_turno_terminado_se_suelta_solo_cuando_sus_eventos_estan_en_redis(
-    settings: Any, django_db_setup: None, django_db_blocker: Any, monkeypatch: pytest.MonkeyPatch
-) -> None:
-    """Si se soltara al terminar el turno, quien retransmite lo vería sin nadie que lo corra y con su
-    respuesta guardada, y mandaría el `done` desde la base sin el texto que aún no llegaba a Redis."""
-    import threading
-    import time
-
-    from asistente.turno import vigilia
-
+@pytest.fixture
+def escritor_detenido(monkeypatch: pytest.MonkeyPatch) -> Iterator[threading.Event]:
+    """Un hilo escritor propio que no escribe nada hasta que la prueba active el evento que devuelve."""
     escritor = flujos._Escritor()
     puede_escribir = threading.Event()
     escribir = escritor._escribir
     monkeypatch.setattr(escritor, "_escribir", lambda: (puede_escribir.wait(30), escribir()))
     monkeypatch.setattr(flujos, "_ESCRITOR", escritor)
+    yield puede_escribir
+    puede_escribir.set()
+
+
+def test_la_vigilia_de_un_turno_terminado_se_suelta_solo_cuando_sus_eventos_estan_en_redis(
+    settings: Any, django_db_setup: None, django_db_blocker: Any, escritor_detenido: threading.Event
+) -> None:
+    """Si se soltara al terminar el turno, quien retransmite lo vería sin nadie que lo corra y con su
+    respuesta guardada, y mandaría el `done` desde la base sin el texto que aún no llegaba a Redis."""
+    import time
+
+    from asistente.turno import vigilia
+
+    puede_escribir = escritor_detenido
     conexion = redis.Redis.from_url(settings.REDIS_URL)
     with django_db_blocker.unblock():
         usuaria = usuario_crear_o_actualizar(nombre=USUARIA, rol=Rol.LECTURA, password="clave-123!").usuario
@@ -358,23 +379,16 @@ def test_la_vigilia_de_un_turno_terminado_se_suelta_solo_cuando_sus_eventos_esta
             assert not conexion.exists(vigilia.clave_vigilia(turno_id))
             assert ultimo and ultimo[0][1][b"evento"] == b"done"  # type: ignore[index]
         finally:
-            puede_escribir.set()
             conexion.close()
             get_user_model().objects.filter(username=USUARIA).delete()
 
 
 def test_un_turno_ya_guardado_cuyos_eventos_aun_no_llegan_a_redis_se_retransmite_con_su_texto(
-    settings: Any, django_db_setup: None, django_db_blocker: Any, monkeypatch: pytest.MonkeyPatch
+    settings: Any, django_db_setup: None, django_db_blocker: Any, escritor_detenido: threading.Event
 ) -> None:
     """Con los turnos en hilos y carga, el turno termina y guarda antes de que el hilo escritor lleve sus
     eventos a Redis: quien empieza a retransmitir entonces no debe mandar solo el `done` de la base."""
-    import threading
-
-    escritor = flujos._Escritor()
-    puede_escribir = threading.Event()
-    escribir = escritor._escribir
-    monkeypatch.setattr(escritor, "_escribir", lambda: (puede_escribir.wait(30), escribir()))
-    monkeypatch.setattr(flujos, "_ESCRITOR", escritor)
+    puede_escribir = escritor_detenido
     with django_db_blocker.unblock():
         usuaria = usuario_crear_o_actualizar(nombre=USUARIA, rol=Rol.LECTURA, password="clave-123!").usuario
         try:
@@ -389,5 +403,4 @@ def test_un_turno_ya_guardado_cuyos_eventos_aun_no_llegan_a_redis_se_retransmite
             assert [m.id for m in marcos] == list(range(1, len(marcos) + 1))
             assert "".join(m.datos()["texto"] for m in marcos if m.evento == "token") == guardado
         finally:
-            puede_escribir.set()
             get_user_model().objects.filter(username=USUARIA).delete()
