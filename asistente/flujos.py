@@ -106,6 +106,21 @@ def turno_lanzar(turno: Turno) -> str:
     return turno_id
 
 
+def publicar_mensaje(mensaje_id: str, vista: str = "") -> None:
+    """Lo que corre el worker de «turnos»: arma el turno desde el mensaje guardado y lo publica.
+
+    Si no se puede armar (con carga, la base no dio conexión a tiempo), el turno no queda «esperando»
+    en la cola hasta `vigilia.ARRANQUE_S`: quien lo retransmite lo ve perdido en el siguiente segundo y
+    lo relanza, o, agotados los relanzamientos, le dice al usuario que lo reenvíe.
+    """
+    try:
+        turno = turno_de_mensaje(mensaje_id=mensaje_id, vista=vista)
+    except Exception:
+        vigilia.anotar_no_empezo(mensaje_id, vista)
+        raise
+    publicar(turno, mensaje_id)
+
+
 def _ejecutar(turno: Turno, turno_id: str) -> None:
     vigilia.anotar_lanzado(turno_id, turno.vista)
     if settings.ASISTENTE_TURNOS_EN == "worker":
@@ -215,6 +230,11 @@ async def _vigilar(difusor: _Difusor, turno_id: str, ultimo: int) -> Marco | Non
     try:
         if await vigilia.estado(difusor.redis, turno_id) != "perdido":
             return None
+        if await _eventos_despues_de(difusor.redis, turno_id, ultimo):
+            # Nadie lo corre porque ya terminó (o avanzó antes de morir): sus eventos están en el
+            # stream y el lector, atrasado por la carga, aún no los entrega. El `done` de la base
+            # dejaría al cliente con el texto a medias.
+            return None
     except redis.exceptions.RedisError:
         return None  # el lector común lo informa
     guardado = await database_sync_to_async(turno_final_guardado, thread_sensitive=False)(turno_id)
@@ -232,6 +252,12 @@ async def _vigilar(difusor: _Difusor, turno_id: str, ultimo: int) -> Marco | Non
             return None
     evento, datos = guardado
     return _marco(ultimo + 1, evento, datos)
+
+
+async def _eventos_despues_de(conexion: Any, turno_id: str, ultimo: int) -> bool:
+    """Si el stream del turno tiene eventos posteriores al último que recibió quien retransmite."""
+    ultimos = await conexion.xrevrange(clave_turno(turno_id), count=1)
+    return bool(ultimos) and int(ultimos[0][1][b"id"]) > ultimo
 
 
 def _marco(id_evento: int, evento: str, datos: dict[str, Any]) -> Marco:

@@ -6,7 +6,6 @@ from asistente import flujos
 from asistente.acciones import acciones_expirar
 from asistente.avisos import avisos_evaluar_activos
 from asistente.metricas import horas_recientes_resumir
-from asistente.services import turno_de_mensaje
 
 
 @shared_task(name="asistente.acciones_expirar")
@@ -36,4 +35,4 @@ def publicar_turno(mensaje_id: str, vista: str = "") -> None:
     veces. El acuse que Celery igual envía queda para el final del turno (`acks_late`), no en el hilo
     que recibe los mensajes cuando cien turnos empiezan a la vez.
     """
-    flujos.publicar(turno_de_mensaje(mensaje_id=mensaje_id, vista=vista), mensaje_id)
+    flujos.publicar_mensaje(mensaje_id, vista)

@@ -92,6 +92,15 @@ def anotar_lanzado(turno_id: str, vista: str) -> None:
         registro.warning("vigilia_sin_redis", turno=turno_id, error=str(error)[:200])
 
 
+def anotar_no_empezo(turno_id: str, vista: str) -> None:
+    """El turno lanzado no pudo empezar: deja de contar como «esperando» en la cola (quien lo
+    retransmite lo relanza en el acto), con la misma vista."""
+    try:
+        cliente_redis().set(clave_lanzado(turno_id), f"0|{vista}", ex=MARCAS_S)
+    except redis.exceptions.RedisError as error:
+        registro.warning("vigilia_sin_redis", turno=turno_id, error=str(error)[:200])
+
+
 @contextmanager
 def ejecucion(
     turno_id: str, *, al_terminar: Callable[[Callable[[], None]], None] | None = None

@@ -16,13 +16,29 @@ from celery.contrib.testing.worker import start_worker
 from django.contrib.auth import get_user_model
 
 from asistente import flujos
-from asistente.models import Mensaje
+from asistente.models import LlamadaHerramienta, Mensaje
 from asistente.services import turno_de_mensaje, turno_final_guardado, turno_iniciar
 from config.celery import app as celery_app
 from proyectos.roles import Rol
 from proyectos.services import usuario_crear_o_actualizar
 
 USUARIA = "turnos-en-worker"
+
+
+@pytest.fixture
+def usuaria_confirmada(django_db_setup: None, django_db_blocker: Any) -> Iterator[Any]:
+    """Una usuaria con sus datos confirmados en la base (los hilos de turno usan sus propias conexiones);
+    mientras dura la prueba la base queda abierta, y al final se borra con sus conversaciones."""
+    with django_db_blocker.unblock():
+        yield usuario_crear_o_actualizar(nombre=USUARIA, rol=Rol.LECTURA, password="clave-123!").usuario
+        get_user_model().objects.filter(username=USUARIA).delete()
+
+
+@pytest.fixture
+def redis_sincrono(settings: Any) -> Iterator[redis.Redis]:
+    conexion = redis.Redis.from_url(settings.REDIS_URL)
+    yield conexion
+    conexion.close()
 
 
 async def _todos(turno_id: str) -> list[flujos.Marco]:
@@ -178,6 +194,7 @@ def test_con_redis_caido_a_mitad_de_diez_turnos_cada_uno_guarda_su_respuesta_rea
     django_db_blocker: Any,
     monkeypatch: pytest.MonkeyPatch,
     tmp_path: Any,
+    corpus: None,
 ) -> None:
     """Los turnos del motor sin conexión corren en hilos (el modo por omisión) y Redis muere cuando ya
     transmiten: la caché de herramientas, las métricas y la memoria se degradan, la respuesta no."""
@@ -231,6 +248,10 @@ def test_con_redis_caido_a_mitad_de_diez_turnos_cada_uno_guarda_su_respuesta_rea
             assert en_curso >= 10  # Redis murió con al menos diez turnos sin terminar
             assert all(len(r) == 1 for r in respuestas.values())
             assert not [r for r in respuestas.values() if r[0][0] == FALLA_DEL_TURNO or r[0][1]]
+            # La respuesta real: la búsqueda en la normativa funcionó sin caché y la respuesta cita la ley.
+            llamadas = LlamadaHerramienta.objects.filter(conversacion__in=[t.conversacion for t in turnos])
+            assert llamadas.exists() and not llamadas.filter(exito=False).exists()
+            assert all("Art" in r[0][0] for r in respuestas.values())
             # El error «reanudable» que recibió cada retransmisión sí reanuda: desde la base.
             assert {turno_final_guardado(str(t.mensaje.pk))[0] for t in turnos} == {"done"}  # type: ignore[index]
         finally:
@@ -255,85 +276,69 @@ async def _con_tiempos(turno_id: str, **opciones: Any) -> list[tuple[float, fluj
 
 
 def test_un_turno_cuyo_proceso_murio_a_mitad_se_retoma_y_el_cliente_lo_sabe_en_segundos(
-    settings: Any, django_db_setup: None, django_db_blocker: Any
+    settings: Any, usuaria_confirmada: Any
 ) -> None:
     from asistente.turno import vigilia
 
     settings.ASISTENTE_TURNOS_EN = "hilos"
-    with django_db_blocker.unblock():
-        usuaria = usuario_crear_o_actualizar(nombre=USUARIA, rol=Rol.LECTURA, password="clave-123!").usuario
-        try:
-            turno = turno_iniciar(usuario=usuaria, mensaje="¿Qué es una línea de base?")
-            turno_id = str(turno.mensaje.pk)
-            # Lo que dejó la ejecución muerta: tres eventos, la marca de empezado y ninguna vigilia.
-            _escribir_sincrono(turno_id, ["meta", "sources", "start"], settings)
-            redis.Redis.from_url(settings.REDIS_URL).set(vigilia.clave_empezado(turno_id), 1, ex=60)
+    turno = turno_iniciar(usuario=usuaria_confirmada, mensaje="¿Qué es una línea de base?")
+    turno_id = str(turno.mensaje.pk)
+    # Lo que dejó la ejecución muerta: tres eventos, la marca de empezado y ninguna vigilia.
+    _escribir_sincrono(turno_id, ["meta", "sources", "start"], settings)
+    redis.Redis.from_url(settings.REDIS_URL).set(vigilia.clave_empezado(turno_id), 1, ex=60)
 
-            recibidos = asyncio.run(_con_tiempos(turno_id, despues_de=3, paciencia_s=30))
+    recibidos = asyncio.run(_con_tiempos(turno_id, despues_de=3, paciencia_s=30))
 
-            guardadas = Mensaje.objects.filter(pregunta=turno.mensaje)
-            assert guardadas.count() == 1
-            segundos, aviso = recibidos[0]
-            assert aviso.evento == "reinicio" and aviso.id == 0 and segundos < 5
-            del_turno = [m for _, m in recibidos if m.id]
-            assert del_turno[0].evento == "reinicio" and del_turno[0].id == 4  # el relanzado sigue la cuenta
-            assert [m.id for m in del_turno] == list(range(4, 4 + len(del_turno)))
-            assert del_turno[-1].evento == "done"
-            transmitido = "".join(m.datos()["texto"] for m in del_turno if m.evento == "token")
-            assert transmitido == guardadas.get().contenido
-        finally:
-            get_user_model().objects.filter(username=USUARIA).delete()
+    guardadas = Mensaje.objects.filter(pregunta=turno.mensaje)
+    assert guardadas.count() == 1
+    segundos, aviso = recibidos[0]
+    assert aviso.evento == "reinicio" and aviso.id == 0 and segundos < 5
+    del_turno = [m for _, m in recibidos if m.id]
+    assert del_turno[0].evento == "reinicio" and del_turno[0].id == 4  # el relanzado sigue la cuenta
+    assert [m.id for m in del_turno] == list(range(4, 4 + len(del_turno)))
+    assert del_turno[-1].evento == "done"
+    transmitido = "".join(m.datos()["texto"] for m in del_turno if m.evento == "token")
+    assert transmitido == guardadas.get().contenido
 
 
 def test_una_segunda_ejecucion_del_mismo_turno_no_corre_mientras_la_primera_vive_ni_despues_de_responder(
-    settings: Any, django_db_setup: None, django_db_blocker: Any
+    usuaria_confirmada: Any, redis_sincrono: redis.Redis
 ) -> None:
     from asistente.turno import vigilia
 
-    conexion = redis.Redis.from_url(settings.REDIS_URL)
-    with django_db_blocker.unblock():
-        usuaria = usuario_crear_o_actualizar(nombre=USUARIA, rol=Rol.LECTURA, password="clave-123!").usuario
-        try:
-            turno = turno_iniciar(usuario=usuaria, mensaje="hola")
-            turno_id = str(turno.mensaje.pk)
-            with vigilia.ejecucion(turno_id) as primera:
-                assert primera is not None
-                flujos.publicar(turno_de_mensaje(mensaje_id=turno_id), turno_id)  # la entrega repetida
-                assert not Mensaje.objects.filter(pregunta=turno.mensaje).exists()
-            flujos.publicar(turno, turno_id)
-            flujos.publicar(turno_de_mensaje(mensaje_id=turno_id), turno_id)  # ya respondido
+    conexion = redis_sincrono
+    turno = turno_iniciar(usuario=usuaria_confirmada, mensaje="hola")
+    turno_id = str(turno.mensaje.pk)
+    with vigilia.ejecucion(turno_id) as primera:
+        assert primera is not None
+        flujos.publicar(turno_de_mensaje(mensaje_id=turno_id), turno_id)  # la entrega repetida
+        assert not Mensaje.objects.filter(pregunta=turno.mensaje).exists()
+    flujos.publicar(turno, turno_id)
+    flujos.publicar(turno_de_mensaje(mensaje_id=turno_id), turno_id)  # ya respondido
 
-            assert Mensaje.objects.filter(pregunta=turno.mensaje).count() == 1
-            assert not conexion.exists(vigilia.clave_vigilia(turno_id))  # la suelta al terminar
-        finally:
-            conexion.close()
-            get_user_model().objects.filter(username=USUARIA).delete()
+    assert Mensaje.objects.filter(pregunta=turno.mensaje).count() == 1
+    assert not conexion.exists(vigilia.clave_vigilia(turno_id))  # la suelta al terminar
 
 
 def test_un_turno_que_se_pierde_en_cada_relanzamiento_termina_como_fallido_y_se_puede_reenviar(
-    settings: Any, django_db_setup: None, django_db_blocker: Any, monkeypatch: pytest.MonkeyPatch
+    settings: Any, usuaria_confirmada: Any, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     from asistente.services import TURNO_PERDIDO
     from asistente.turno import vigilia
 
     monkeypatch.setattr(vigilia, "ARRANQUE_S", 1.0)
     monkeypatch.setattr(flujos, "_ejecutar", lambda *_: None)  # cada relanzamiento se pierde
-    with django_db_blocker.unblock():
-        usuaria = usuario_crear_o_actualizar(nombre=USUARIA, rol=Rol.LECTURA, password="clave-123!").usuario
-        try:
-            turno = turno_iniciar(usuario=usuaria, mensaje="hola")
-            turno_id = str(turno.mensaje.pk)
-            _escribir_sincrono(turno_id, ["meta"], settings)
+    turno = turno_iniciar(usuario=usuaria_confirmada, mensaje="hola")
+    turno_id = str(turno.mensaje.pk)
+    _escribir_sincrono(turno_id, ["meta"], settings)
 
-            recibidos = [m for _, m in asyncio.run(_con_tiempos(turno_id, despues_de=1, paciencia_s=30))]
+    recibidos = [m for _, m in asyncio.run(_con_tiempos(turno_id, despues_de=1, paciencia_s=30))]
 
-            assert [m.evento for m in recibidos] == ["reinicio"] * flujos.RELANZAMIENTOS + ["error"]
-            final = recibidos[-1].datos()
-            assert final["mensaje"] == TURNO_PERDIDO and not final.get("reanudable")
-            fallida = Mensaje.objects.get(pregunta=turno.mensaje)
-            assert (fallida.contenido, fallida.error) == (TURNO_PERDIDO, "TurnoPerdido")
-        finally:
-            get_user_model().objects.filter(username=USUARIA).delete()
+    assert [m.evento for m in recibidos] == ["reinicio"] * flujos.RELANZAMIENTOS + ["error"]
+    final = recibidos[-1].datos()
+    assert final["mensaje"] == TURNO_PERDIDO and not final.get("reanudable")
+    fallida = Mensaje.objects.get(pregunta=turno.mensaje)
+    assert (fallida.contenido, fallida.error) == (TURNO_PERDIDO, "TurnoPerdido")
 
 
 @pytest.fixture
@@ -349,7 +354,7 @@ def escritor_detenido(monkeypatch: pytest.MonkeyPatch) -> Iterator[threading.Eve
 
 
 def test_la_vigilia_de_un_turno_terminado_se_suelta_solo_cuando_sus_eventos_estan_en_redis(
-    settings: Any, django_db_setup: None, django_db_blocker: Any, escritor_detenido: threading.Event
+    usuaria_confirmada: Any, escritor_detenido: threading.Event, redis_sincrono: redis.Redis
 ) -> None:
     """Si se soltara al terminar el turno, quien retransmite lo vería sin nadie que lo corra y con su
     respuesta guardada, y mandaría el `done` desde la base sin el texto que aún no llegaba a Redis."""
@@ -358,49 +363,98 @@ def test_la_vigilia_de_un_turno_terminado_se_suelta_solo_cuando_sus_eventos_esta
     from asistente.turno import vigilia
 
     puede_escribir = escritor_detenido
-    conexion = redis.Redis.from_url(settings.REDIS_URL)
-    with django_db_blocker.unblock():
-        usuaria = usuario_crear_o_actualizar(nombre=USUARIA, rol=Rol.LECTURA, password="clave-123!").usuario
-        try:
-            turno = turno_iniciar(usuario=usuaria, mensaje="hola")
-            turno_id = str(turno.mensaje.pk)
+    conexion = redis_sincrono
+    turno = turno_iniciar(usuario=usuaria_confirmada, mensaje="hola")
+    turno_id = str(turno.mensaje.pk)
 
-            flujos.publicar(turno, turno_id)  # el turno terminó y guardó; sus eventos, en la cola
-            vigilada_sin_eventos = conexion.exists(vigilia.clave_vigilia(turno_id)) and not conexion.exists(
-                flujos.clave_turno(turno_id)
-            )
-            puede_escribir.set()
-            limite = time.monotonic() + 10
-            while conexion.exists(vigilia.clave_vigilia(turno_id)) and time.monotonic() < limite:
-                time.sleep(0.05)
-            ultimo = conexion.xrevrange(flujos.clave_turno(turno_id), count=1)
+    flujos.publicar(turno, turno_id)  # el turno terminó y guardó; sus eventos, en la cola
+    vigilada_sin_eventos = conexion.exists(vigilia.clave_vigilia(turno_id)) and not conexion.exists(
+        flujos.clave_turno(turno_id)
+    )
+    puede_escribir.set()
+    limite = time.monotonic() + 10
+    while conexion.exists(vigilia.clave_vigilia(turno_id)) and time.monotonic() < limite:
+        time.sleep(0.05)
+    ultimo = conexion.xrevrange(flujos.clave_turno(turno_id), count=1)
 
-            assert vigilada_sin_eventos
-            assert not conexion.exists(vigilia.clave_vigilia(turno_id))
-            assert ultimo and ultimo[0][1][b"evento"] == b"done"  # type: ignore[index]
-        finally:
-            conexion.close()
-            get_user_model().objects.filter(username=USUARIA).delete()
+    assert vigilada_sin_eventos
+    assert not conexion.exists(vigilia.clave_vigilia(turno_id))
+    assert ultimo and ultimo[0][1][b"evento"] == b"done"  # type: ignore[index]
 
 
 def test_un_turno_ya_guardado_cuyos_eventos_aun_no_llegan_a_redis_se_retransmite_con_su_texto(
-    settings: Any, django_db_setup: None, django_db_blocker: Any, escritor_detenido: threading.Event
+    settings: Any, usuaria_confirmada: Any, escritor_detenido: threading.Event
 ) -> None:
     """Con los turnos en hilos y carga, el turno termina y guarda antes de que el hilo escritor lleve sus
     eventos a Redis: quien empieza a retransmitir entonces no debe mandar solo el `done` de la base."""
     puede_escribir = escritor_detenido
-    with django_db_blocker.unblock():
-        usuaria = usuario_crear_o_actualizar(nombre=USUARIA, rol=Rol.LECTURA, password="clave-123!").usuario
-        try:
-            turno = turno_iniciar(usuario=usuaria, mensaje="hola")
-            turno_id = str(turno.mensaje.pk)
-            flujos.publicar(turno, turno_id)  # guardado; sus eventos, aún en la cola del escritor
-            threading.Timer(0.5, puede_escribir.set).start()
+    turno = turno_iniciar(usuario=usuaria_confirmada, mensaje="hola")
+    turno_id = str(turno.mensaje.pk)
+    flujos.publicar(turno, turno_id)  # guardado; sus eventos, aún en la cola del escritor
+    threading.Timer(0.5, puede_escribir.set).start()
 
-            marcos = asyncio.run(_todos(turno_id))
+    marcos = asyncio.run(_todos(turno_id))
 
-            guardado = Mensaje.objects.get(pregunta=turno.mensaje).contenido
-            assert [m.id for m in marcos] == list(range(1, len(marcos) + 1))
-            assert "".join(m.datos()["texto"] for m in marcos if m.evento == "token") == guardado
-        finally:
-            get_user_model().objects.filter(username=USUARIA).delete()
+    guardado = Mensaje.objects.get(pregunta=turno.mensaje).contenido
+    assert [m.id for m in marcos] == list(range(1, len(marcos) + 1))
+    assert "".join(m.datos()["texto"] for m in marcos if m.evento == "token") == guardado
+
+
+def test_un_turno_terminado_cuyos_ultimos_eventos_el_lector_aun_no_entrega_no_se_da_por_perdido(
+    usuaria_confirmada: Any, redis_sincrono: redis.Redis
+) -> None:
+    """Con carga, quien retransmite puede callar un segundo aunque el turno ya terminó: sus últimos
+    eventos están en el stream y la vigilia ya se soltó. No es un turno perdido: mandar el `done` de la
+    base dejaría al cliente con el texto a medias."""
+    import time
+
+    from asistente.turno import vigilia
+
+    turno = turno_iniciar(usuario=usuaria_confirmada, mensaje="hola")
+    turno_id = str(turno.mensaje.pk)
+    flujos.publicar(turno, turno_id)
+    limite = time.monotonic() + 10
+    while redis_sincrono.exists(vigilia.clave_vigilia(turno_id)) and time.monotonic() < limite:
+        time.sleep(0.05)
+    total = int(redis_sincrono.xrevrange(flujos.clave_turno(turno_id), count=1)[0][1][b"id"])  # type: ignore[index]
+
+    async def vigilar_con_tres_recibidos() -> flujos.Marco | None:
+        return await flujos._vigilar(flujos._difusor(), turno_id, 3)
+
+    assert total > 4 and not redis_sincrono.exists(vigilia.clave_vigilia(turno_id))
+    assert asyncio.run(vigilar_con_tres_recibidos()) is None  # el lector traerá del 4 en adelante
+
+
+def test_un_turno_que_el_worker_no_pudo_empezar_por_la_base_se_relanza_en_segundos(
+    settings: Any, usuaria_confirmada: Any, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Con carga, el worker puede no obtener conexión a la base para armar el turno: sin nadie que lo
+    corra, no debe esperar el minuto que se da a un turno que aguarda en la cola."""
+    import time
+
+    from django.db import OperationalError
+
+    from asistente import tasks
+
+    settings.ASISTENTE_TURNOS_EN = "worker"
+    armar = turno_de_mensaje
+    fallas = iter([OperationalError("couldn't get a connection after 9.00 sec")])
+
+    def sin_conexion_la_primera_vez(**argumentos: Any) -> Any:
+        if falla := next(fallas, None):
+            raise falla
+        return armar(**argumentos)
+
+    monkeypatch.setattr(flujos, "turno_de_mensaje", sin_conexion_la_primera_vez)
+    monkeypatch.setattr(tasks, "turno_de_mensaje", sin_conexion_la_primera_vez, raising=False)
+    turno = turno_iniciar(usuario=usuaria_confirmada, mensaje="hola")
+    inicio = time.monotonic()
+    with start_worker(
+        celery_app, pool="threads", concurrency=2, queues=[flujos.COLA_TURNOS], perform_ping_check=False
+    ):
+        marcos = asyncio.run(_todos(flujos.turno_lanzar(turno)))
+    segundos = time.monotonic() - inicio
+
+    assert [m.evento for m in marcos if not m.id] == ["reinicio"]  # el cliente supo que se retomó
+    assert marcos[-1].evento == "done" and segundos < 15
+    assert Mensaje.objects.filter(pregunta=turno.mensaje).count() == 1

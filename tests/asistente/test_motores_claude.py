@@ -114,12 +114,17 @@ def test_si_la_api_sigue_fallando_responde_el_motor_de_reglas_con_un_aviso(
     assert len(servidor.pedidos) == 2  # el intento y un reintento del SDK
 
 
+def _responder_cortado_a_mitad(servidor: ServidorLocal, texto: str) -> None:
+    """El modelo transmite `texto` y el flujo se corta con un evento de error (sobrecarga)."""
+    inicio = sse({"type": "text", "text": texto}).split("event: message_delta")[0]
+    sobrecarga = {"type": "error", "error": {"type": "overloaded_error", "message": "Overloaded"}}
+    responder_sse(servidor, f"{inicio}event: error\ndata: {json.dumps(sobrecarga)}\n\n")
+
+
 def test_un_evento_de_error_a_mitad_del_flujo_cae_al_motor_de_reglas_con_un_aviso(
     servidor: ServidorLocal, usuaria: Callable[..., AbstractUser], conversar: Callable[..., Charla]
 ) -> None:
-    inicio = sse({"type": "text", "text": "Empiezo a responder"}).split("event: message_delta")[0]
-    sobrecarga = {"type": "error", "error": {"type": "overloaded_error", "message": "Overloaded"}}
-    responder_sse(servidor, f"{inicio}event: error\ndata: {json.dumps(sobrecarga)}\n\n")
+    _responder_cortado_a_mitad(servidor, "Empiezo a responder")
 
     charla = conversar(usuaria(), "hola")
 
@@ -131,9 +136,7 @@ def test_un_evento_de_error_a_mitad_del_flujo_cae_al_motor_de_reglas_con_un_avis
 def test_si_responde_el_respaldo_tras_un_texto_a_medias_llega_un_reinicio_y_se_transmite_lo_guardado(
     servidor: ServidorLocal, usuaria: Callable[..., AbstractUser], conversar: Callable[..., Charla]
 ) -> None:
-    inicio = sse({"type": "text", "text": "Empiezo a responder"}).split("event: message_delta")[0]
-    sobrecarga = {"type": "error", "error": {"type": "overloaded_error", "message": "Overloaded"}}
-    responder_sse(servidor, f"{inicio}event: error\ndata: {json.dumps(sobrecarga)}\n\n")
+    _responder_cortado_a_mitad(servidor, "Empiezo a responder")
 
     charla = conversar(usuaria(), "hola")
 
