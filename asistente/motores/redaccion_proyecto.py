@@ -223,11 +223,12 @@ def _no_alcanzados(resultado: dict[str, Any], marca: _Marcas) -> list[str]:
                 f"{marca(('Ley 19.300', '10', literal))}."
             )
             continue
+        # la comparación primero (es el hecho: su cifra frente al umbral), y luego el literal y lo que exige
         exige = "; ".join(f"«{c}»" for c in _las_comparadas(del_literal[0].get("exige", ()), textos))
         dice = f", que exige {exige}" if exige else ""
         parrafos.append(
-            f"No alcanza el umbral {_nombre_del_literal(literal, de=True)} del "
-            f"Art. 3 del DS 40{dice} (letra {letra}) del Art. 10 de la Ley 19.300): {textos}"
+            f"{textos[:1].upper()}{textos[1:]}: no alcanza el umbral {_nombre_del_literal(literal, de=True)} "
+            f"del Art. 3 del DS 40{dice} (letra {letra}) del Art. 10 de la Ley 19.300)"
             f"{_marcas_del_literal(marca, literal)}."
         )
     return parrafos

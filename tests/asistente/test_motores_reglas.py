@@ -658,7 +658,9 @@ def test_si_ya_ingresa_lo_que_hace_ingresar_va_primero_y_las_demas_cifras_no_lo_
 
     parrafos = charla.texto.split("\n\n")
     assert "línea de transmisión de 110 kV > 23 kV, según el literal b.1 del Art. 3 del DS 40" in parrafos[0]
-    assert parrafos[2].startswith("No alcanza el umbral del literal i.1")
+    assert parrafos[2].startswith(
+        "Extracción de 2.000 t/mes ≤ 5.000 t/mes: no alcanza el umbral del literal i.1"
+    )
     assert "(«8 km») no cambia que ingrese" in charla.texto
     assert "5.000 t/mes»" not in charla.texto.split("Lo que indica")[-1]  # el umbral preguntado se leyó
     assert "Qué tan seguro estoy: bastante" in charla.texto

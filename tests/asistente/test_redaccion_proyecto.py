@@ -79,9 +79,29 @@ def test_lo_que_no_alcanza_va_despues_y_no_se_repite_lo_que_alcanza():
     texto, _ = redactar_evaluacion(resultado_eia(), dichas={})
 
     parrafos = texto.split("\n\n")
-    assert parrafos[1].startswith("No alcanza el umbral del literal i.5.1 del Art. 3 del DS 40")
+    assert "no alcanza el umbral del literal i.5.1 del Art. 3 del DS 40" in parrafos[1]
     assert texto.count("12.000 t/mes") == 1
     assert "efectos de la letra b) del Art. 11 de la Ley 19.300" in parrafos[0]  # sin frase del usuario
+
+
+def test_de_lo_que_no_alcanza_su_umbral_la_cifra_dicha_frente_al_umbral_va_antes_que_el_texto_del_literal():
+    resultado = resultado_eia()
+    resultado["umbrales"] = [
+        {
+            "literal": "i.5.1",
+            "texto": "extracción de 800 m³/mes < 10.000 m³/mes",
+            "cumple": False,
+            "exige": ("igual o superior a diez mil metros cúbicos mensuales (10.000 m³/mes)",),
+        }
+    ]
+
+    texto, _ = redactar_evaluacion(resultado, dichas={})
+
+    no_alcanza = texto.split("\n\n")[1]  # tras la vía
+    assert no_alcanza.startswith(
+        "Extracción de 800 m³/mes < 10.000 m³/mes: no alcanza el umbral del literal i.5.1 del Art. 3 "
+        "del DS 40, que exige «igual o superior a diez mil"
+    )
 
 
 def test_de_un_literal_con_dos_umbrales_se_cita_el_del_que_se_comparo():
