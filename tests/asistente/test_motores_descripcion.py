@@ -86,6 +86,23 @@ def test_las_horas_de_operacion_se_leen_de_los_turnos_o_de_las_horas_diarias(
     assert "supuse" not in supuestos[0]
 
 
+@pytest.mark.parametrize(
+    "dias",
+    [
+        "26 jornadas de operación al mes",
+        "26 días hábiles de trabajo por mes",
+        "26 días efectivos de faena cada mes",
+        "26 días mensuales",
+        "26 jornadas mensuales",
+    ],
+)
+def test_los_dias_de_operacion_al_mes_se_leen_tambien_como_jornadas_o_mensuales(dias: str) -> None:
+    valores, supuestos = _leer(f"la mina extrae 20 toneladas por hora, 10 horas diarias y {dias}")
+
+    assert valores["capacidad_extraccion_t_mes"] == 20 * 10 * 26
+    assert "supuse" not in supuestos[0]
+
+
 def test_la_capacidad_a_la_que_se_quiere_subir_es_la_que_se_compara() -> None:
     valores, supuestos = _leer(
         "Hoy operamos con 4.200 t/mes y vamos a aumentar la producción hasta 6.100 t/mes"
