@@ -37,10 +37,11 @@ _T_ANO = re.compile(
 _T_DIA = re.compile(_CIFRA + _TONELADAS + _POR_DIA + "|" + _CIFRA + r"\s*(?:tpd|t/d)\b")
 _POR_HORA = r"\s*(?:(?:al|por|/|cada|a la)\s*hora\b|/\s*h\b)"
 _T_HORA = re.compile(_CIFRA + _TONELADAS + _POR_HORA + "|" + _CIFRA + r"\s*(?:tph|t/h)\b")
-# «26 días al mes», «26 días hábiles de trabajo por mes», «26 jornadas de operación al mes», «26 días
+# «26 días al mes», «22 días hábiles de trabajo por mes», «24 jornadas efectivas cada mes», «26 días
 # mensuales»: hasta dos calificativos entre los días y el mes.
 _DIAS_AL_MES = re.compile(
-    r"(\d{1,2})\s*(?:dias|jornadas)\s*(?:(?:habiles|corridos|trabajados|efectivos|laborales|de \w+)\s+){0,2}"
+    r"(\d{1,2})\s*(?:dias|jornadas)\s*"
+    r"(?:(?:habiles|corridos|trabajad[oa]s|efectiv[oa]s|laborales|de \w+)\s+){0,2}"
     r"(?:(?:al|por|cada|del|en el|/)\s*mes\b|mensuales\b)"
 )
 _HORAS_AL_DIA = re.compile(

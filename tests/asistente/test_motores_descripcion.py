@@ -91,7 +91,7 @@ def test_las_horas_de_operacion_se_leen_de_los_turnos_o_de_las_horas_diarias(
     [
         "26 jornadas de operación al mes",
         "26 días hábiles de trabajo por mes",
-        "26 días efectivos de faena cada mes",
+        "26 jornadas efectivas cada mes",
         "26 días mensuales",
         "26 jornadas mensuales",
     ],
