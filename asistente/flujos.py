@@ -33,7 +33,13 @@ from redis.typing import EncodableT, FieldT
 
 from asistente.limites import REINTENTAR_SIN_REDIS_S
 from asistente.selectors import mensaje_de_usuario_existe, turno_ultimo_de
-from asistente.services import turno_de_mensaje, turno_eventos, turno_final_guardado, turno_registrar_perdido
+from asistente.services import (
+    FALLA_DEL_TURNO,
+    turno_de_mensaje,
+    turno_eventos,
+    turno_final_guardado,
+    turno_registrar_perdido,
+)
 from asistente.turno import vigilia
 from asistente.turno.tipos import Turno
 from config.errores import NoDisponible
@@ -462,8 +468,12 @@ def publicar(turno: Turno, turno_id: str) -> None:
                 _ESCRITOR.poner(clave, {"id": evento.id, "evento": evento.tipo, "marco": marco}, primero)
     except Exception:
         registro.exception("flujo_fallo", turno=turno_id)
-        marco = json.dumps({"evento": "error", "id": 999_999, "datos": {"mensaje": "Falló el turno."}})
-        _ESCRITOR.poner(clave, {"id": 999_999, "evento": "error", "marco": marco}, False)
+        # El final que el cliente recibe (chat.js ofrece reenviarlo). Con su vencimiento, como el primer
+        # evento de un stream: si el turno falló antes de escribir otro, el stream no queda para siempre.
+        marco = json.dumps(
+            {"evento": "error", "id": 999_999, "datos": {"mensaje": FALLA_DEL_TURNO}}, ensure_ascii=False
+        )
+        _ESCRITOR.poner(clave, {"id": 999_999, "evento": "error", "marco": marco}, True)
     finally:
         conexion_bd.close()  # la conexión del hilo no debe quedar abierta
 

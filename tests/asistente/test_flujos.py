@@ -458,3 +458,26 @@ def test_un_turno_que_el_worker_no_pudo_empezar_por_la_base_se_relanza_en_segund
     assert [m.evento for m in marcos if not m.id] == ["reinicio"]  # el cliente supo que se retomó
     assert marcos[-1].evento == "done" and segundos < 15
     assert Mensaje.objects.filter(pregunta=turno.mensaje).count() == 1
+
+
+def test_un_turno_que_falla_antes_de_su_primer_evento_deja_un_final_que_vence_y_dice_que_reintentar(
+    usuaria_confirmada: Any, redis_sincrono: redis.Redis, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    import time
+
+    from asistente.services import FALLA_DEL_TURNO
+
+    def falla_al_empezar(turno: Any) -> Any:
+        raise RuntimeError("la base se cayó al leer la conversación")
+
+    monkeypatch.setattr(flujos, "turno_eventos", falla_al_empezar)
+    turno = turno_iniciar(usuario=usuaria_confirmada, mensaje="hola")
+    turno_id = str(turno.mensaje.pk)
+    flujos.publicar(turno, turno_id)
+    limite = time.monotonic() + 10
+    while not redis_sincrono.exists(flujos.clave_turno(turno_id)) and time.monotonic() < limite:
+        time.sleep(0.05)
+
+    eventos: Any = redis_sincrono.xrange(flujos.clave_turno(turno_id))
+    assert [json.loads(campos[b"marco"])["datos"]["mensaje"] for _, campos in eventos] == [FALLA_DEL_TURNO]
+    assert 0 < redis_sincrono.ttl(flujos.clave_turno(turno_id)) <= flujos.VIGENCIA_S
