@@ -262,8 +262,7 @@ async def _vigilar(difusor: _Difusor, turno_id: str, ultimo: int) -> Marco | Non
 
 async def _eventos_despues_de(conexion: Any, turno_id: str, ultimo: int) -> bool:
     """Si el stream del turno tiene eventos posteriores al último que recibió quien retransmite."""
-    ultimos = await conexion.xrevrange(clave_turno(turno_id), count=1)
-    return bool(ultimos) and int(ultimos[0][1][b"id"]) > ultimo
+    return _id_del_ultimo(await conexion.xrevrange(clave_turno(turno_id), count=1)) > ultimo
 
 
 def _marco(id_evento: int, evento: str, datos: dict[str, Any]) -> Marco:
@@ -484,7 +483,12 @@ def _ultimo_evento(clave: str) -> int:
         ultimos = cliente_redis().xrevrange(clave, count=1)
     except redis.exceptions.RedisError:
         return 0
-    return int(ultimos[0][1][b"id"]) if ultimos else 0  # type: ignore[index]
+    return _id_del_ultimo(ultimos)
+
+
+def _id_del_ultimo(ultimos: Any) -> int:
+    """El id de evento de la respuesta de un `XREVRANGE … COUNT 1` (0 si el stream está vacío)."""
+    return int(ultimos[0][1][b"id"]) if ultimos else 0
 
 
 def _decodificar(campos: dict[bytes, bytes]) -> Marco:

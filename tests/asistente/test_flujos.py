@@ -7,7 +7,7 @@ proceso) lo prueba `tests/config/management/test_ejecutar.py` con un turno por e
 import asyncio
 import json
 import threading
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from typing import Any
 
 import pytest
@@ -41,6 +41,22 @@ def redis_sincrono(settings: Any) -> Iterator[redis.Redis]:
     conexion.close()
 
 
+def _worker_de_turnos() -> Any:
+    """Un worker de Celery de la cola «turnos» dentro de la prueba, con hilos."""
+    return start_worker(
+        celery_app, pool="threads", concurrency=2, queues=[flujos.COLA_TURNOS], perform_ping_check=False
+    )
+
+
+def _hasta(condicion: Callable[[], bool], plazo_s: float = 10) -> None:
+    """Espera a que se cumpla `condicion` (lo que el hilo escritor lleva a Redis), a lo más `plazo_s`."""
+    import time
+
+    limite = time.monotonic() + plazo_s
+    while not condicion() and time.monotonic() < limite:
+        time.sleep(0.05)
+
+
 async def _todos(turno_id: str) -> list[flujos.Marco]:
     return [marco async for marco in flujos.eventos_desde(turno_id, paciencia_s=30)]
 
@@ -55,13 +71,7 @@ def test_un_turno_enviado_al_worker_de_turnos_transmite_sus_eventos_y_guarda_la_
         usuaria = usuario_crear_o_actualizar(nombre=USUARIA, rol=Rol.LECTURA, password="clave-123!").usuario
         try:
             turno = turno_iniciar(usuario=usuaria, mensaje="hola")
-            with start_worker(
-                celery_app,
-                pool="threads",
-                concurrency=2,
-                queues=[flujos.COLA_TURNOS],
-                perform_ping_check=False,
-            ):
+            with _worker_de_turnos():
                 marcos = asyncio.run(_todos(flujos.turno_lanzar(turno)))
 
             assert [m.id for m in marcos] == list(range(1, len(marcos) + 1))
@@ -358,7 +368,6 @@ def test_la_vigilia_de_un_turno_terminado_se_suelta_solo_cuando_sus_eventos_esta
 ) -> None:
     """Si se soltara al terminar el turno, quien retransmite lo vería sin nadie que lo corra y con su
     respuesta guardada, y mandaría el `done` desde la base sin el texto que aún no llegaba a Redis."""
-    import time
 
     from asistente.turno import vigilia
 
@@ -372,9 +381,7 @@ def test_la_vigilia_de_un_turno_terminado_se_suelta_solo_cuando_sus_eventos_esta
         flujos.clave_turno(turno_id)
     )
     puede_escribir.set()
-    limite = time.monotonic() + 10
-    while conexion.exists(vigilia.clave_vigilia(turno_id)) and time.monotonic() < limite:
-        time.sleep(0.05)
+    _hasta(lambda: not conexion.exists(vigilia.clave_vigilia(turno_id)))
     ultimo = conexion.xrevrange(flujos.clave_turno(turno_id), count=1)
 
     assert vigilada_sin_eventos
@@ -406,16 +413,13 @@ def test_un_turno_terminado_cuyos_ultimos_eventos_el_lector_aun_no_entrega_no_se
     """Con carga, quien retransmite puede callar un segundo aunque el turno ya terminó: sus últimos
     eventos están en el stream y la vigilia ya se soltó. No es un turno perdido: mandar el `done` de la
     base dejaría al cliente con el texto a medias."""
-    import time
 
     from asistente.turno import vigilia
 
     turno = turno_iniciar(usuario=usuaria_confirmada, mensaje="hola")
     turno_id = str(turno.mensaje.pk)
     flujos.publicar(turno, turno_id)
-    limite = time.monotonic() + 10
-    while redis_sincrono.exists(vigilia.clave_vigilia(turno_id)) and time.monotonic() < limite:
-        time.sleep(0.05)
+    _hasta(lambda: not redis_sincrono.exists(vigilia.clave_vigilia(turno_id)))
     total = int(redis_sincrono.xrevrange(flujos.clave_turno(turno_id), count=1)[0][1][b"id"])  # type: ignore[index]
 
     async def vigilar_con_tres_recibidos() -> flujos.Marco | None:
@@ -449,9 +453,7 @@ def test_un_turno_que_el_worker_no_pudo_empezar_por_la_base_se_relanza_en_segund
     monkeypatch.setattr(tasks, "turno_de_mensaje", sin_conexion_la_primera_vez, raising=False)
     turno = turno_iniciar(usuario=usuaria_confirmada, mensaje="hola")
     inicio = time.monotonic()
-    with start_worker(
-        celery_app, pool="threads", concurrency=2, queues=[flujos.COLA_TURNOS], perform_ping_check=False
-    ):
+    with _worker_de_turnos():
         marcos = asyncio.run(_todos(flujos.turno_lanzar(turno)))
     segundos = time.monotonic() - inicio
 
@@ -463,7 +465,6 @@ def test_un_turno_que_el_worker_no_pudo_empezar_por_la_base_se_relanza_en_segund
 def test_un_turno_que_falla_antes_de_su_primer_evento_deja_un_final_que_vence_y_dice_que_reintentar(
     usuaria_confirmada: Any, redis_sincrono: redis.Redis, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    import time
 
     from asistente.services import FALLA_DEL_TURNO
 
@@ -474,9 +475,7 @@ def test_un_turno_que_falla_antes_de_su_primer_evento_deja_un_final_que_vence_y_
     turno = turno_iniciar(usuario=usuaria_confirmada, mensaje="hola")
     turno_id = str(turno.mensaje.pk)
     flujos.publicar(turno, turno_id)
-    limite = time.monotonic() + 10
-    while not redis_sincrono.exists(flujos.clave_turno(turno_id)) and time.monotonic() < limite:
-        time.sleep(0.05)
+    _hasta(lambda: bool(redis_sincrono.exists(flujos.clave_turno(turno_id))))
 
     eventos: Any = redis_sincrono.xrange(flujos.clave_turno(turno_id))
     assert [json.loads(campos[b"marco"])["datos"]["mensaje"] for _, campos in eventos] == [FALLA_DEL_TURNO]
