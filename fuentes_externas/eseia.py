@@ -311,8 +311,9 @@ def _fecha_de_texto(texto: str) -> str | None:
 
 
 def detalle_actualizar(*, expediente_id: str) -> cache_fuentes.Consulta[dict[str, Any]]:
-    """El detalle del expediente: lo indexado del listado más lo que trae su ficha (caché de 24 h;
-    respaldo vencido si el e-SEIA no responde). Lo leído queda guardado en `ProyectoESEIA`."""
+    """El detalle del expediente: lo indexado del listado más lo que trae su ficha (caché de 7 días: la
+    ficha de un proyecto cambia poco; respaldo vencido si el e-SEIA no responde). Lo leído queda
+    guardado en `ProyectoESEIA`."""
     proyecto = ProyectoESEIA.objects.filter(expediente_id=expediente_id).first()
     url = f"{settings.ESEIA_URL}/expediente/expediente.php?id_expediente={expediente_id}&modo=ficha"
 
@@ -320,7 +321,9 @@ def detalle_actualizar(*, expediente_id: str) -> cache_fuentes.Consulta[dict[str
         respuesta = solicitar(url=url, metodo="GET")
         return ficha_leer(respuesta.texto(codificacion="iso-8859-1"), url_base=url)
 
-    consulta = cache_fuentes.consultar(fuente="eseia", clave=f"ficha:{expediente_id}", obtener=obtener)
+    consulta = cache_fuentes.consultar(
+        fuente="eseia", clave=f"ficha:{expediente_id}", obtener=obtener, vigencia="eseia_proyecto"
+    )
     ficha = consulta.datos
     if proyecto is not None:
         proyecto.rca_numero = ficha["rca_numero"] or proyecto.rca_numero

@@ -3,6 +3,7 @@ descrito en la conversación, listar y contar los del usuario."""
 
 from __future__ import annotations
 
+import calendar
 from collections import Counter
 from datetime import date
 from typing import Any, Literal
@@ -187,18 +188,43 @@ def evaluar_proyecto(entrada: EvaluarProyecto, ctx: Contexto) -> dict[str, Any]:
     }
 
 
+MAXIMO_MESES = 24  # el periodo más largo que se lista o se cuenta de una vez
+
+
 class Periodo(BaseModel):
-    desde: date | None = Field(default=None, description="Creados desde esta fecha (AAAA-MM-DD).")
-    hasta: date | None = Field(default=None, description="Creados hasta esta fecha, inclusive.")
+    desde: date | None = Field(
+        default=None, description=f"Creados desde esta fecha (AAAA-MM-DD); a lo más {MAXIMO_MESES} meses."
+    )
+    hasta: date | None = Field(
+        default=None, description="Creados hasta esta fecha, inclusive (hoy si falta)."
+    )
 
     def acotar(self, lista: QuerySet[Proyecto]) -> QuerySet[Proyecto]:
+        """La lista de los creados en el periodo. Un periodo al revés o de más de 24 meses (desde «desde»
+        hasta «hasta» o, sin ella, hasta hoy) se rechaza con lo que hay que pedir en su lugar."""
         if self.desde and self.hasta and self.desde > self.hasta:
             raise ErrorDeHerramienta("La fecha «desde» es posterior a «hasta»: inviértalas.")
+        if self.desde:
+            hasta = self.hasta or timezone.localdate()
+            if hasta > _meses_despues(self.desde, MAXIMO_MESES):
+                meses = (hasta.year - self.desde.year) * 12 + hasta.month - self.desde.month
+                raise ErrorDeHerramienta(
+                    f"El periodo del {self.desde:%d-%m-%Y} al {hasta:%d-%m-%Y} abarca {meses} meses y "
+                    f"el máximo es {MAXIMO_MESES}: pida uno de hasta {MAXIMO_MESES} meses (por ejemplo, "
+                    f"desde el {_meses_despues(hasta, -MAXIMO_MESES):%d-%m-%Y}) o consulte el periodo por partes."
+                )
         if self.desde:
             lista = lista.filter(creado_at__date__gte=self.desde)
         if self.hasta:
             lista = lista.filter(creado_at__date__lte=self.hasta)
         return lista
+
+
+def _meses_despues(fecha: date, meses: int) -> date:
+    """La misma fecha `meses` después (o antes, si es negativo); el 31 pasa al último día del mes."""
+    indice = fecha.year * 12 + fecha.month - 1 + meses
+    anio, mes = divmod(indice, 12)
+    return date(anio, mes + 1, min(fecha.day, calendar.monthrange(anio, mes + 1)[1]))
 
 
 class ListarProyectos(Periodo):

@@ -21,7 +21,8 @@ from proyectos.models import Analisis, Proyecto
 
 TTL_NORMATIVA = 24 * 3600
 TTL_PROYECTO = 5 * 60
-TTL_NOTICIAS = 3600
+TTL_SEA = 6 * 3600  # búsquedas en el sitio del SEA (guías y noticias)
+TTL_FICHA_ESEIA = 7 * 24 * 3600  # la ficha de un proyecto del e-SEIA cambia poco
 GRUPO_PROYECTOS = "proyectos"
 LARGO_ORACION = 1600  # las oraciones que eligió la búsqueda (hasta tres, más lo que las anuncia o sigue)
 

@@ -8,9 +8,10 @@ from typing import Any, Literal
 from pydantic import BaseModel, Field
 
 from asistente.herramientas.comunes import (
+    TTL_FICHA_ESEIA,
     TTL_NORMATIVA,
-    TTL_NOTICIAS,
     TTL_PROYECTO,
+    TTL_SEA,
     fuente_de_resultado,
     tipos_cargados,
 )
@@ -100,7 +101,7 @@ def _hay_contenido_sea() -> bool:
 
 @herramienta(
     permiso=puede_consultar,
-    ttl_s=TTL_NOTICIAS,
+    ttl_s=TTL_SEA,
     disponible=_hay_contenido_sea,
     externa=True,
     actividad="Buscando en el sitio del SEA…",
@@ -133,7 +134,7 @@ class DetalleEseia(BaseModel):
 
 @herramienta(
     permiso=puede_consultar,
-    ttl_s=TTL_NORMATIVA,
+    ttl_s=TTL_FICHA_ESEIA,
     externa=True,
     actividad="Leyendo el expediente en el e-SEIA…",
 )

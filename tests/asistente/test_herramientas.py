@@ -324,3 +324,23 @@ def test_proponer_implementacion_arma_la_propuesta_tecnica_con_la_documentacion_
         and propuesta["arquitectura"][0]["documento"] == "CONTRIBUTING"
     )
     assert lectora["error"]
+
+
+def test_un_periodo_de_mas_de_24_meses_se_rechaza_con_lo_que_hay_que_pedir_y_uno_de_24_se_acepta(
+    usuaria: Callable[..., AbstractUser],
+) -> None:
+    contexto = Contexto(usuario=usuaria())
+
+    largo = ejecutar(
+        "obtener_estadisticas", {"desde": "2023-01-01", "hasta": "2025-02-01"}, contexto=contexto
+    )
+    sin_hasta = ejecutar("listar_proyectos", {"desde": "2020-03-15"}, contexto=contexto)
+    justo = ejecutar("listar_proyectos", {"desde": "2023-01-01", "hasta": "2025-01-01"}, contexto=contexto)
+
+    assert largo["resultado"] is None
+    assert largo["error"] == (
+        "El periodo del 01-01-2023 al 01-02-2025 abarca 25 meses y el máximo es 24: pida uno de hasta 24 "
+        "meses (por ejemplo, desde el 01-02-2023) o consulte el periodo por partes."
+    )
+    assert sin_hasta["resultado"] is None and "el máximo es 24" in sin_hasta["error"]
+    assert justo["error"] is None and justo["resultado"]["proyectos"] == []

@@ -262,3 +262,15 @@ def test_el_motor_sin_conexion_muestra_el_detalle_de_un_expediente_con_su_rca_y_
         "[ICSARA N° 1](https://infofirma.sea.gob.cl/DocumentosSEA/MostrarDocumento?docId=aa11)"
         in charla.texto
     )
+
+
+@pytest.mark.parametrize(
+    ("nombre", "horas"),
+    [("buscar_normativa", 24), ("buscar_sea", 6), ("buscar_eseia", 24), ("detalle_eseia", 7 * 24)],
+)
+def test_el_resultado_de_cada_busqueda_se_guarda_lo_que_fija_la_especificacion(
+    nombre: str, horas: int
+) -> None:
+    from asistente.registro import REGISTRO
+
+    assert REGISTRO[nombre].ttl_s == horas * 3600

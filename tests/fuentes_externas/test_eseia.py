@@ -2,6 +2,7 @@
 una página que repite filas, JSON en ISO-8859-1 y la fuente caída."""
 
 import json
+import time
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -290,3 +291,25 @@ def test_la_tarea_semanal_lee_las_fichas_de_los_calificados_y_una_que_falla_no_d
     assert len(fichas) == 2, "solo los dos calificados"
     assert con_ficha.count() == 1 and con_ficha.get().rca_numero == "0123/2020"
     assert "1 fichas leídas, 1 fallidas" in EstadoFuente.objects.get(fuente="eseia").resultado
+
+
+@pytest.mark.django_db
+def test_la_ficha_de_un_proyecto_se_sirve_de_la_cache_por_siete_dias_y_no_mas(
+    servidor: ServidorLocal, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    servidor.responder(
+        "/expediente/expediente.php",
+        cuerpo=FICHA.encode("iso-8859-1"),
+        cabeceras={"Content-Type": "text/html"},
+    )
+    cache.delete(cache_fuentes._llave("eseia", "ficha:2150000001"))
+    ahora = time.time()
+    eseia.detalle_actualizar(expediente_id="2150000001")
+
+    monkeypatch.setattr("fuentes_externas.cache.time.time", lambda: ahora + 6 * 24 * 3600)
+    seis_dias = eseia.detalle_actualizar(expediente_id="2150000001")
+    monkeypatch.setattr("fuentes_externas.cache.time.time", lambda: ahora + 8 * 24 * 3600)
+    ocho_dias = eseia.detalle_actualizar(expediente_id="2150000001")
+
+    assert seis_dias.desde_cache and not ocho_dias.desde_cache
+    assert len(servidor.pedidos) == 2
