@@ -211,7 +211,8 @@ class Periodo(BaseModel):
                 raise ErrorDeHerramienta(
                     f"El periodo del {self.desde:%d-%m-%Y} al {hasta:%d-%m-%Y} abarca {meses} meses y "
                     f"el máximo es {MAXIMO_MESES}: pida uno de hasta {MAXIMO_MESES} meses (por ejemplo, "
-                    f"desde el {_meses_despues(hasta, -MAXIMO_MESES):%d-%m-%Y}) o consulte el periodo por partes."
+                    f"desde el {_meses_despues(hasta, -MAXIMO_MESES):%d-%m-%Y}) o consulte el periodo "
+                    "por partes."
                 )
         if self.desde:
             lista = lista.filter(creado_at__date__gte=self.desde)
