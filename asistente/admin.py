@@ -36,7 +36,8 @@ class DominioForm(forms.ModelForm):  # type: ignore[type-arg]
         model = Dominio
         fields = [
             "codigo", "nombre", "prompt_sistema", "tono", "descargos",
-            "aviso_clasificacion", "top_k", "confianza_minima", "normas", "temas", "activo",
+            "aviso_clasificacion", "top_k", "confianza_minima", "normas", "temas",
+            "rag_habilitado", "similitud_minima", "grupos", "activo",
         ]  # fmt: skip
 
     def clean_descargos(self) -> Any:
@@ -70,8 +71,9 @@ class DominioForm(forms.ModelForm):  # type: ignore[type-arg]
 @admin.register(Dominio)
 class DominioAdmin(admin.ModelAdmin[Dominio]):
     form = DominioForm
-    list_display = ["codigo", "nombre", "activo", "top_k", "confianza_minima"]
+    list_display = ["codigo", "nombre", "activo", "top_k", "confianza_minima", "rag_habilitado"]
     list_editable = ["activo"]
+    filter_horizontal = ["grupos"]
 
 
 class MensajeInline(admin.StackedInline[Mensaje, Conversacion]):

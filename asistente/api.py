@@ -17,7 +17,9 @@ from rest_framework.views import APIView
 from asistente import acciones, avisos, decisiones, flujos, limites, memoria, services
 from asistente.models import AccionPendiente, Conversacion, MemoriaUsuario, Mensaje
 from asistente.motores import motor_llm_configurado
+from asistente.politicas import dominios_disponibles
 from asistente.registro import herramientas_para
+from asistente.selectors import dominio_json
 from asistente.turno import vigilia
 from asistente.turno.tipos import Turno
 from config.api import ERROR
@@ -324,6 +326,51 @@ class HerramientasApi(APIView):
     )
     def get(self, request: Request) -> Response:
         return Response([{**h.esquema(), "escritura": h.escritura} for h in herramientas_para(request.user)])
+
+
+POLITICAS_DOMINIO = inline_serializer(
+    "PoliticasDominio",
+    {
+        "top_k": serializers.IntegerField(),
+        "confianza_minima": serializers.ChoiceField(choices=["HIGH", "MEDIUM", "LOW"]),
+        "normas": serializers.ListField(child=serializers.CharField()),
+        "temas": serializers.ListField(child=serializers.CharField()),
+        "aviso_clasificacion": serializers.CharField(),
+        "descargos": serializers.ListField(
+            child=serializers.ListField(child=serializers.CharField()),
+            help_text="Los disparadores de cada descargo del dominio.",
+        ),
+        "rag": inline_serializer(
+            "PoliticaRag",
+            {
+                "habilitado": serializers.BooleanField(),
+                "similitud_minima": serializers.FloatField(),
+                "maximo_documentos": serializers.IntegerField(),
+            },
+        ),
+    },
+)
+
+
+class DominiosApi(APIView):
+    @extend_schema(
+        summary="Dominios que puedo usar y sus políticas",
+        description="Los dominios activos abiertos a todos y los de los grupos del usuario. Las políticas "
+        "de recuperación (`rag`) ya combinan las del servidor (RAG_*) con las del dominio.",
+        responses=inline_serializer(
+            "Dominio",
+            {
+                "codigo": serializers.SlugField(),
+                "nombre": serializers.CharField(),
+                "tono": serializers.CharField(),
+                "predeterminado": serializers.BooleanField(),
+                "politicas": POLITICAS_DOMINIO,
+            },
+            many=True,
+        ),
+    )
+    def get(self, request: Request) -> Response:
+        return Response([dominio_json(d) for d in dominios_disponibles(usuario=request.user)])
 
 
 class MemoriaApi(APIView):

@@ -1,6 +1,7 @@
 """Websocket del asistente (`ws/asistente/`): adaptador sobre los mismos servicios que la API REST.
 
-Mensajes del cliente: `mensaje` (con un `id_cliente` opcional: reenviar el mismo retransmite su turno,
+Mensajes del cliente: `mensaje` (con un `dominio` opcional para una conversación nueva y un `id_cliente`
+opcional: reenviar el mismo retransmite su turno,
 no crea otro), `confirmar`, `contexto` y `reanudar`. Marcos del servidor:
 `{"evento", "id", "datos"}` con la misma secuencia de eventos que el SSE, más `confirmacion`,
 `contexto` y `latido` (cada 25 s, para que los proxies no cierren un socket inactivo).
@@ -143,6 +144,7 @@ class AsistenteConsumer(AsyncJsonWebsocketConsumer):
                 conversacion_id=content.get("conversacion_id"),
                 proyecto_id=content.get("proyecto_id", self.proyecto_id),
                 vista=str(content.get("vista") or self.vista),
+                dominio=str(content.get("dominio") or "") or None,
                 id_cliente=content.get("id_cliente"),
             )
         except ErrorDeAplicacion as error:

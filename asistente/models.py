@@ -7,6 +7,8 @@ import uuid
 from datetime import timedelta
 
 from django.conf import settings
+from django.contrib.auth.models import Group
+from django.core.validators import MaxValueValidator, MinValueValidator
 from django.db import models
 from django.utils import timezone
 
@@ -50,6 +52,23 @@ class Dominio(models.Model):
     )
     temas = models.JSONField(
         default=list, blank=True, help_text="Temas en alcance (vacío: todos); acota la búsqueda normativa."
+    )
+    rag_habilitado = models.BooleanField(
+        default=True,
+        help_text="Si las respuestas se basan en la búsqueda normativa (con RAG_ENABLED=false no lo hacen en "
+        "ningún dominio).",
+    )
+    similitud_minima = models.FloatField(
+        default=0.0,
+        validators=[MinValueValidator(0.0), MaxValueValidator(1.0)],
+        help_text="Similitud coseno mínima de un fragmento para entrar al contexto; vale la mayor entre "
+        "esta y RAG_MIN_CONFIDENCE.",
+    )
+    grupos = models.ManyToManyField(
+        Group,
+        blank=True,
+        related_name="dominios",
+        help_text="Quiénes pueden usarlo; vacío: todos los usuarios con rol.",
     )
     activo = models.BooleanField(default=True)
 

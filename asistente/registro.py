@@ -26,7 +26,8 @@ import structlog
 from django.db import connection, transaction
 from pydantic import BaseModel, ValidationError
 
-from asistente.models import Conversacion, LlamadaHerramienta
+from asistente.models import Conversacion, Dominio, LlamadaHerramienta
+from asistente.politicas import politica_rag
 from config import cache, metricas
 from config.errores import EntradaNoValida
 from config.http import plazo
@@ -99,6 +100,8 @@ class Herramienta:
     # Lectura: ajusta la entrada a las políticas del dominio de la conversación antes de ejecutarla
     # (y antes de la clave de caché), pida lo que pida el motor.
     acotar: Callable[[Any, Contexto], BaseModel] | None = None
+    # Recupera normativa (RAG): no se ofrece ni se ejecuta si la política del turno la apaga.
+    recupera: bool = False
 
     @property
     def descripcion(self) -> str:
@@ -157,6 +160,7 @@ def herramienta(
     preparar: Callable[[Any, Contexto], BaseModel] | None = None,
     externa: bool = False,
     acotar: Callable[[Any, Contexto], BaseModel] | None = None,
+    recupera: bool = False,
 ) -> Callable[[Callable[[Any, Contexto], dict[str, Any]]], Callable[[Any, Contexto], dict[str, Any]]]:
     """Registra la función; su primer parámetro anotado con un modelo pydantic es la entrada."""
 
@@ -178,6 +182,7 @@ def herramienta(
             preparar=preparar,
             externa=externa,
             acotar=acotar,
+            recupera=recupera,
         )
         return funcion
 
@@ -213,12 +218,22 @@ def _oferta() -> Iterator[None]:
         _OFERTA.reset(marca)
 
 
-def herramientas_para(usuario: Usuario) -> list[Herramienta]:
-    """Herramientas que el usuario puede usar y cuyo servicio está disponible ahora."""
+def herramientas_para(usuario: Usuario, dominio: Dominio | None = None) -> list[Herramienta]:
+    """Herramientas que el usuario puede usar y cuyo servicio está disponible ahora; sin las que
+    recuperan normativa si la política RAG del dominio (o del servidor) está apagada."""
+    recupera = politica_rag(dominio).habilitado
     # Una consulta del rol, no una por herramienta; cada verificación de disponibilidad (varias
     # herramientas comparten la suya), una vez por oferta.
     with rol_memorizado(), _oferta():
-        return [h for h in REGISTRO.values() if h.permiso(usuario) and por_oferta(h.disponible)()]
+        return [
+            h
+            for h in REGISTRO.values()
+            if (recupera or not h.recupera) and h.permiso(usuario) and por_oferta(h.disponible)()
+        ]
+
+
+def _dominio_de(contexto: Contexto) -> Dominio | None:
+    return contexto.conversacion.dominio if contexto.conversacion is not None else None
 
 
 def validar_parametros(herramienta: Herramienta, parametros: Any) -> BaseModel:
@@ -245,6 +260,8 @@ def ejecutar(
     try:
         if herramienta is None or not herramienta.disponible():
             raise ErrorDeHerramienta(f"La herramienta «{nombre}» no está disponible.")
+        if herramienta.recupera and not (politica := politica_rag(_dominio_de(contexto))).habilitado:
+            raise ErrorDeHerramienta(politica.motivo)
         if not herramienta.permiso(contexto.usuario):
             raise ErrorDeHerramienta(f"Su rol no permite usar «{nombre}».")
         if herramienta.escritura and not forzar_escritura:
@@ -326,12 +343,15 @@ def invalidar_grupo(grupo: str) -> None:
 
 def _clave_cache(herramienta: Herramienta, entrada: BaseModel, contexto: Contexto) -> str:
     # Los resultados dependen de lo que el usuario puede ver y, sin proyecto indicado, del proyecto
-    # activo de la conversación: la clave incluye a ambos.
+    # activo de la conversación: la clave incluye a ambos (y, si recupera normativa, la política RAG).
     datos = json.dumps(entrada.model_dump(mode="json"), sort_keys=True)
     version = ""
     if herramienta.grupo_cache:
         grupo = herramienta.grupo_cache(entrada, contexto)
         version = f"{grupo}:{cache.leer(f'asistente:grupo:{grupo}', 0)}"
+    if herramienta.recupera:  # lo que entra al contexto depende de la política RAG vigente y del dominio
+        dominio = _dominio_de(contexto)
+        version += f"|{dominio.pk if dominio else ''}|{politica_rag(dominio)}"
     origen = f"{contexto.usuario.pk}|{contexto.proyecto_activo_id}|{datos}|{version}"
     resumen = hashlib.sha256(origen.encode()).hexdigest()[:32]
     return f"asistente:herramienta:{herramienta.nombre}:{resumen}"

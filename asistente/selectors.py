@@ -5,10 +5,12 @@ from __future__ import annotations
 from typing import Any
 from uuid import UUID
 
+from django.conf import settings
 from django.db.models import QuerySet
 
 from asistente.markdown import ETIQUETAS_PERMITIDAS, markdown_seguro
-from asistente.models import Conversacion, MemoriaUsuario, Mensaje
+from asistente.models import Conversacion, Dominio, MemoriaUsuario, Mensaje
+from asistente.politicas import dominios_disponibles, politica_rag
 from asistente.turno.memoria import NOMBRES
 from proyectos.roles import Usuario, id_de, puede_escribir
 from proyectos.selectors import proyectos_visibles
@@ -34,6 +36,31 @@ def mensaje_de_usuario_existe(mensaje_id: str) -> bool:
     return Mensaje.objects.filter(pk=pk, rol=Mensaje.Rol.USUARIO).exists()
 
 
+def dominio_json(dominio: Dominio) -> dict[str, Any]:
+    """Un dominio como lo ven el selector del chat y la API: su nombre y las políticas que rigen sus
+    respuestas (la de recuperación ya combinada con la del servidor)."""
+    rag = politica_rag(dominio)
+    return {
+        "codigo": dominio.codigo,
+        "nombre": dominio.nombre,
+        "tono": dominio.tono,
+        "predeterminado": dominio.codigo == settings.ASISTENTE_DOMINIO,
+        "politicas": {
+            "top_k": dominio.top_k,
+            "confianza_minima": dominio.confianza_minima,
+            "normas": list(dominio.normas or []),
+            "temas": list(dominio.temas or []),
+            "aviso_clasificacion": dominio.aviso_clasificacion,
+            "descargos": [list(d.get("disparadores", [])) for d in dominio.descargos or []],
+            "rag": {
+                "habilitado": rag.habilitado,
+                "similitud_minima": rag.similitud_minima,
+                "maximo_documentos": rag.maximo_documentos,
+            },
+        },
+    }
+
+
 def conversaciones_de(*, usuario: Usuario) -> QuerySet[Conversacion]:
     return Conversacion.objects.filter(usuario_id=usuario.pk, eliminada_at__isnull=True)
 
@@ -47,10 +74,14 @@ def chat_contexto(
         for m in (conversacion.mensajes.all() if conversacion else [])
         if m.contenido.strip()
     ]
+    dominios = [dominio_json(d) for d in dominios_disponibles(usuario=usuario)]
     return {
         "actual": conversacion,
         "mensajes": mensajes,
         "puede_escribir": puede_escribir(usuario),
+        "dominios": dominios,
+        "dominios_codigos": [d["codigo"] for d in dominios],
+        "dominio_actual": conversacion.dominio.codigo if conversacion else settings.ASISTENTE_DOMINIO,
         "config_chat": {
             "ws": "/ws/asistente/",
             "conversacion_id": str(conversacion.pk) if conversacion else None,

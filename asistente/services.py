@@ -29,6 +29,7 @@ from asistente.limites import limites_consumir
 from asistente.memoria import conversacion_resumir, preferencias_anotar, proyectos_recordar
 from asistente.models import AccionPendiente, Conversacion, Dominio, MemoriaUsuario, Mensaje
 from asistente.motores import motor_flujo, motor_para
+from asistente.politicas import dominios_disponibles
 from asistente.registro import REGISTRO, Fuente
 from asistente.turno.eventos import SecuenciaDeEventos
 from asistente.turno.medicion import (
@@ -438,15 +439,23 @@ def _proyectos_del_turno(turno: Turno, respuesta: Respuesta) -> list[int]:
 
 
 def _conversacion(usuario: Usuario, conversacion_id: UUID | str | None, dominio: str | None) -> Conversacion:
+    """La conversación pedida (del usuario) o una nueva en el dominio pedido, que debe ser uno de los
+    que el usuario puede usar. El dominio de una conversación no cambia: pedir otro es un error."""
     if conversacion_id:
         try:
-            return Conversacion.objects.select_related("dominio").get(
+            existente = Conversacion.objects.select_related("dominio").get(
                 pk=conversacion_id, usuario_id=id_de(usuario), eliminada_at__isnull=True
             )
         except (Conversacion.DoesNotExist, ValueError, TypeError, ValidationError) as error:
             raise NoEncontrado("Conversación no encontrada.") from error
+        if dominio and dominio != existente.dominio.codigo:
+            raise EntradaNoValida(
+                f"Esta conversación es del dominio «{existente.dominio.nombre}»: para preguntar en "
+                f"«{dominio}», empiece una conversación nueva."
+            )
+        return existente
     codigo = dominio or settings.ASISTENTE_DOMINIO
-    elegido = Dominio.objects.filter(codigo=codigo, activo=True).first()
+    elegido = dominios_disponibles(usuario=usuario).filter(codigo=codigo).first()
     if elegido is None:
-        raise EntradaNoValida(f"Dominio desconocido o inactivo: «{codigo}».")
+        raise EntradaNoValida(f"Dominio desconocido, inactivo o no habilitado para su usuario: «{codigo}».")
     return Conversacion(usuario=usuario, dominio=elegido)  # type: ignore[misc]

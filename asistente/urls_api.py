@@ -14,6 +14,7 @@ urlpatterns = [
     path("conversaciones/<uuid:pk>/eventos", api.EventosApi.as_view(), name="asistente-eventos"),
     path("mensajes/<uuid:pk>/feedback", api.FeedbackApi.as_view(), name="asistente-feedback"),
     path("herramientas/", api.HerramientasApi.as_view(), name="asistente-herramientas"),
+    path("dominios/", api.DominiosApi.as_view(), name="asistente-dominios"),
     path("memoria/", api.MemoriaApi.as_view(), name="asistente-memoria"),
     path(
         "memoria/<str:tipo>/<str:clave>", api.MemoriaElementoApi.as_view(), name="asistente-memoria-elemento"

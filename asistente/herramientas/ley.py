@@ -3,6 +3,7 @@ sectoriales (PAS) con las partes que los traen."""
 
 from __future__ import annotations
 
+import dataclasses
 from typing import Any
 
 from pydantic import BaseModel, Field
@@ -17,6 +18,7 @@ from asistente.herramientas.comunes import (
     hay_corpus,
     proyecto_visible,
 )
+from asistente.politicas import politica_rag
 from asistente.registro import Contexto, ErrorDeHerramienta, Fuente, herramienta
 from normativa import busqueda as corpus
 from normativa.permisos import NORMA_DE_LOS_PAS, permisos_del_catalogo
@@ -40,12 +42,13 @@ class BuscarNormativa(BaseModel):
 
 
 def _acotar_al_dominio(entrada: BuscarNormativa, ctx: Contexto) -> BuscarNormativa:
-    """Las políticas del dominio valen con cualquier motor: a lo más `top_k` resultados, solo las
-    normas y los temas en alcance (lo pedido se intersecta con ellos; sin intersección, el alcance)."""
+    """Las políticas del dominio valen con cualquier motor: a lo más `top_k` resultados (y no más que
+    RAG_MAX_DOCUMENTS), solo las normas y los temas en alcance (lo pedido se intersecta con ellos; sin
+    intersección, el alcance)."""
     dominio = ctx.conversacion.dominio if ctx.conversacion is not None else None
+    cambios: dict[str, Any] = {"top_k": min(entrada.top_k, politica_rag(dominio).maximo_documentos)}
     if dominio is None:
-        return entrada
-    cambios: dict[str, Any] = {"top_k": min(entrada.top_k, dominio.top_k or entrada.top_k)}
+        return entrada.model_copy(update=cambios)
     for campo in ("normas", "temas"):
         alcance = list(getattr(dominio, campo) or [])
         if alcance:
@@ -60,6 +63,7 @@ def _acotar_al_dominio(entrada: BuscarNormativa, ctx: Contexto) -> BuscarNormati
     disponible=hay_corpus,
     actividad="Buscando en la normativa…",
     acotar=_acotar_al_dominio,
+    recupera=True,
 )
 def buscar_normativa(entrada: BuscarNormativa, ctx: Contexto) -> dict[str, Any]:
     """Busca en el corpus normativo (Ley 19.300, DS 40/2012, leyes relacionadas y guías del SEA) y
@@ -70,14 +74,17 @@ def buscar_normativa(entrada: BuscarNormativa, ctx: Contexto) -> dict[str, Any]:
     `seguridad` dice si el primer artículo responde lo preguntado («bastante», «medianamente», «poco», con
     su motivo): dígalo al final de la respuesta («Qué tan seguro estoy: …»); con «poco», presente los
     artículos como pistas, no como la respuesta. Úsela antes de afirmar algo sobre la ley."""
-    busqueda = corpus.buscar_normativa(
-        consulta=entrada.consulta,
-        top_k=entrada.top_k,
-        normas=entrada.normas or None,
-        temas=entrada.temas or None,
+    dominio = ctx.conversacion.dominio if ctx.conversacion is not None else None
+    busqueda = _con_similitud_minima(
+        corpus.buscar_normativa(
+            consulta=entrada.consulta,
+            top_k=entrada.top_k,
+            normas=entrada.normas or None,
+            temas=entrada.temas or None,
+        ),
+        politica_rag(dominio).similitud_minima,
     )
     fuentes = [fuente_de_resultado(r) for r in busqueda.resultados] if busqueda.confianza != "NONE" else []
-    dominio = ctx.conversacion.dominio if ctx.conversacion is not None else None
     minima = dominio.confianza_minima if dominio is not None else "LOW"
     seguridad = corpus.seguridad_de(entrada.consulta, busqueda)
     return {
@@ -89,6 +96,18 @@ def buscar_normativa(entrada: BuscarNormativa, ctx: Contexto) -> dict[str, Any]:
         "familias": list(busqueda.familias),
         "fuentes": fuentes,
     }
+
+
+def _con_similitud_minima(busqueda: corpus.ResultadoBusqueda, minima: float) -> corpus.ResultadoBusqueda:
+    """Sin los fragmentos cuya similitud con la pregunta no llega a `minima` (RAG_MIN_CONFIDENCE o la
+    del dominio); si no queda ninguno, no hay contexto (confianza NONE). Los resultados sin similitud
+    (búsqueda solo léxica) se conservan."""
+    quedan = [r for r in busqueda.resultados if r.similitud is None or r.similitud >= minima]
+    if len(quedan) == len(busqueda.resultados):
+        return busqueda
+    return dataclasses.replace(
+        busqueda, resultados=quedan, confianza=busqueda.confianza if quedan else "NONE"
+    )
 
 
 class ConsultarPermisos(BaseModel):

@@ -27,6 +27,7 @@ from django.utils import timezone
 
 from asistente.acciones import accion_proponer, texto_de_propuesta
 from asistente.models import AccionPendiente, Dominio
+from asistente.politicas import politica_rag
 from asistente.registro import REGISTRO, ErrorDeHerramienta, ejecutar, herramientas_para
 from asistente.turno.medicion import anotar_429, contando_429
 from asistente.turno.tipos import Delta, FlujoMotor, Motor, Respuesta, Turno
@@ -89,7 +90,7 @@ class MotorClaude:
     def _flujo(self, turno: Turno) -> FlujoMotor:
         cliente = _cliente()
         with rol_memorizado():  # las herramientas y el contexto consultan el rol una sola vez
-            herramientas = [h.esquema() for h in herramientas_para(turno.usuario)]
+            herramientas = [h.esquema() for h in herramientas_para(turno.usuario, turno.dominio)]
             sistema = [
                 {
                     "type": "text",
@@ -277,6 +278,12 @@ def politicas_del_dominio(dominio: Dominio) -> str:
         "- Si el usuario describe un proyecto (tipo, cantidades, región), evalúalo con `evaluar_proyecto` "
         "antes de decir si ingresa o por qué vía; si falta un dato del que depende (la región), pídelo.",
     ]
+    rag = politica_rag(dominio)
+    if not rag.habilitado:
+        reglas.append(
+            f"- {rag.motivo} No tienes `buscar_normativa`: no cites artículos como si los hubieras leído; "
+            "di al usuario que respondes sin el corpus y que verifique en LeyChile."
+        )
     if dominio.aviso_clasificacion:
         reglas.append(
             "- Toda clasificación (DIA, EIA o no ingresa) termina con este aviso: "

@@ -257,6 +257,13 @@ ASISTENTE_MAX_RONDAS = entorno.entero("ASISTENTE_MAX_RONDAS", defecto=5, minimo=
 ASISTENTE_RESUMEN_MAX_TOKENS = entorno.entero("ASISTENTE_RESUMEN_MAX_TOKENS", defecto=400, minimo=50)
 # Dominio de las conversaciones nuevas si el cliente no indica otro (se curan en el admin).
 ASISTENTE_DOMINIO = entorno.texto("ASISTENTE_DOMINIO", defecto="mineria")
+# Recuperación de la normativa (RAG), para los dos motores; un dominio puede ser más estricto.
+# RAG_ENABLED=false: ninguna respuesta se basa en la búsqueda normativa (interruptor de emergencia).
+RAG_ENABLED = entorno.booleano("RAG_ENABLED", defecto=True)
+# Similitud coseno mínima de un fragmento para entrar al contexto; si ninguno la alcanza, no hay contexto.
+RAG_MIN_CONFIDENCE = entorno.fraccion("RAG_MIN_CONFIDENCE", defecto=0.7)
+# Fragmentos que la búsqueda entrega a lo más a cualquiera de los dos motores.
+RAG_MAX_DOCUMENTS = entorno.entero("RAG_MAX_DOCUMENTS", defecto=5, minimo=1)
 ASISTENTE_MOTOR = entorno.texto("ASISTENTE_MOTOR", defecto="auto", opciones=("auto", "claude", "reglas"))
 # Con Claude, saludos, «ayuda», «lista mis proyectos» y la consulta de un artículo se responden sin
 # llamar al modelo (`asistente/motores/enrutador.py`).

@@ -63,6 +63,22 @@ def entero(nombre: str, *, defecto: int, minimo: int = 0) -> int:
     return numero
 
 
+def fraccion(nombre: str, *, defecto: float) -> float:
+    """Devuelve la variable como número entre 0 y 1 (acepta coma o punto decimal)."""
+    valor = env.str(nombre, default=None)
+    if valor is None:
+        return defecto
+    try:
+        numero = float(valor.replace(",", "."))
+    except ValueError:
+        raise ImproperlyConfigured(
+            f"Variable de entorno {nombre} inválida: «{valor}» no es un número."
+        ) from None
+    if not 0 <= numero <= 1:
+        raise ImproperlyConfigured(f"Variable de entorno {nombre} inválida: debe estar entre 0 y 1.")
+    return numero
+
+
 def lista(nombre: str, *, defecto: list[str]) -> list[str]:
     """Devuelve la variable separada por comas, sin elementos vacíos."""
     valor = env.str(nombre, default=None)

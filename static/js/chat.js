@@ -6,7 +6,7 @@
   const $ = (id) => document.getElementById(id);
   const lista = $("mensajes"), entrada = $("entrada"), enviar = $("enviar"), actividad = $("actividad");
   const fuentes = $("fuentes"), advertencias = $("advertencias"), panelAdv = $("panel-advertencias");
-  const error = $("error"), dialogo = $("dialogo-accion");
+  const error = $("error"), dialogo = $("dialogo-accion"), selectorDominio = $("dominio");
   let socket = null, burbuja = null, texto = "", conversacion = config.conversacion_id, enCurso = false;
   let ultimoMensaje = "", accion = null, cuenta = null, reintentos = 0, reanudaciones = 0, primera = true, yaGuardada = false;
   let pintura = 0;  // cuadro de pantalla pedido para pintar los trozos recibidos
@@ -105,6 +105,7 @@
         conversacion = d.conversacion_id; fuentesTurno = 0; sessionStorage.setItem(clave(), marco.id); sessionStorage.removeItem(clave() + ":fin");
         if (!config.panel && !new URLSearchParams(location.search).get("c")) history.replaceState(null, "", "?c=" + conversacion);
         anotarConversacion(d.titulo);
+        if (selectorDominio) selectorDominio.disabled = true;  // el dominio de la conversación ya quedó
         if ($("eliminar-conversacion")) $("eliminar-conversacion").hidden = false;
         break;
       case "sources": fuentesTurno = (d.fuentes || []).length; pintarFuentes(d.fuentes || []); break;
@@ -413,7 +414,7 @@
     if (!mensaje.trim() || enCurso) return;
     enCurso = true; entrada.disabled = enviar.disabled = true; error.hidden = true; ultimoMensaje = mensaje;
     agregar("user", mensaje);
-    const marco = { tipo: "mensaje", mensaje: mensaje, conversacion_id: conversacion, proyecto_id: config.proyecto_id, vista: config.vista, id_cliente: nuevoId() };
+    const marco = { tipo: "mensaje", mensaje: mensaje, conversacion_id: conversacion, proyecto_id: config.proyecto_id, vista: config.vista, dominio: selectorDominio ? selectorDominio.value : null, id_cliente: nuevoId() };
     enviarMarco(marco);
     entrada.value = ""; sessionStorage.removeItem(claveBorrador());
   }

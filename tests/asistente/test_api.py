@@ -280,3 +280,58 @@ def test_el_flujo_servido_por_daphne_envia_cada_evento_cuando_ocurre_y_no_todos_
 
     assert esperas == [True]
     assert eventos[0] == "meta" and "token" in eventos and eventos[-1] == "done"
+
+
+def test_la_api_lista_los_dominios_que_el_usuario_puede_usar_con_sus_politicas(
+    usuaria: Callable[..., AbstractUser],
+) -> None:
+    from django.conf import settings
+    from django.contrib.auth.models import Group
+
+    from asistente.models import Dominio
+
+    restringido = Dominio.objects.create(
+        codigo="auditoria", nombre="Auditoría", prompt_sistema="P.", top_k=3, rag_habilitado=False
+    )
+    restringido.grupos.add(Group.objects.create(name="auditores"))
+    Dominio.objects.create(codigo="faenas", nombre="Faenas", prompt_sistema="P.", similitud_minima=0.9)
+
+    dominios = {d["codigo"]: d for d in api(usuaria()).get("/api/asistente/dominios/").json()}
+
+    assert set(dominios) == {settings.ASISTENTE_DOMINIO, "faenas"}
+    assert dominios[settings.ASISTENTE_DOMINIO]["predeterminado"] is True
+    assert dominios["faenas"]["politicas"]["rag"] == {
+        "habilitado": True,
+        "similitud_minima": 0.9,
+        "maximo_documentos": 5,
+    }
+
+
+def test_un_dominio_ajeno_o_distinto_del_de_la_conversacion_es_un_error_400_que_dice_que_hacer(
+    usuaria: Callable[..., AbstractUser],
+) -> None:
+    from django.contrib.auth.models import Group
+
+    from asistente.models import Dominio
+
+    ajeno = Dominio.objects.create(codigo="auditoria", nombre="Auditoría", prompt_sistema="P.")
+    ajeno.grupos.add(Group.objects.create(name="auditores"))
+    Dominio.objects.create(codigo="faenas", nombre="Faenas", prompt_sistema="P.")
+    cliente = api(usuaria())
+
+    prohibido = cliente.post(
+        "/api/asistente/chat", {"mensaje": "hola", "dominio": "auditoria"}, format="json"
+    )
+    en_faenas = cliente.post("/api/asistente/chat", {"mensaje": "hola", "dominio": "faenas"}, format="json")
+    conversacion = en_faenas.json()["conversacion_id"]
+    cambio = cliente.post(
+        "/api/asistente/chat",
+        {"mensaje": "hola", "conversacion_id": conversacion, "dominio": "mineria"},
+        format="json",
+    )
+
+    assert prohibido.status_code == 400
+    assert "no habilitado para su usuario: «auditoria»" in json.dumps(prohibido.json(), ensure_ascii=False)
+    assert Conversacion.objects.get(pk=conversacion).dominio.codigo == "faenas"
+    assert cambio.status_code == 400
+    assert "empiece una conversación nueva" in json.dumps(cambio.json(), ensure_ascii=False)

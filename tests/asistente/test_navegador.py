@@ -667,3 +667,44 @@ def test_una_preferencia_dicha_en_el_chat_se_ve_en_mi_memoria_y_se_olvida_y_una_
         chat.pagina.get_by_role("button", name="Olvidar todo").click()
         expect(chat.pagina.locator("tr[data-pregunta]")).to_have_count(0)
         assert chat.errores == []
+
+
+def test_el_dominio_elegido_en_el_selector_rige_la_conversacion_y_queda_fijo_al_recargar(
+    cliente_confirmado: Cliente, daphne: Callable[..., str], django_db_blocker: Any
+) -> None:
+    from playwright.sync_api import expect
+
+    with django_db_blocker.unblock():
+        Dominio.objects.create(
+            codigo="sin-corpus", nombre="Consultas sin corpus", prompt_sistema="P.", rag_habilitado=False
+        )
+    url = daphne()
+    try:
+        with chromium(django_db_blocker) as navegador:
+            chat = Pagina(navegador, url)
+            selector = chat.pagina.locator("#dominio")
+            expect(selector).to_be_enabled()
+            expect(selector).to_have_value("mineria")
+            selector.select_option(label="Consultas sin corpus")
+            chat.preguntar_y_esperar("¿Qué plazo tiene el Servicio para evaluar una Declaración?")
+
+            expect(chat.pagina.locator(".chat-mensaje.assistant .contenido")).to_contain_text(
+                "desactivada en el dominio «Consultas sin corpus»"
+            )
+            expect(selector).to_be_disabled()
+            conversacion = en_hilo(
+                lambda: Conversacion.objects.select_related("dominio").get(usuario__username=USUARIA)
+            )
+            assert conversacion.dominio.codigo == "sin-corpus"
+            chat.pagina.reload()
+            expect(chat.pagina.locator("#dominio")).to_be_disabled()
+            expect(chat.pagina.locator("#dominio")).to_have_value("sin-corpus")
+            chat.pagina.click("text=Nueva conversación")
+            expect(chat.pagina.locator("#dominio")).to_be_enabled()
+            expect(chat.pagina.locator("#dominio")).to_have_value("mineria")
+            chat.capturar("chat-selector-de-dominio")
+            assert chat.errores == []
+    finally:
+        with django_db_blocker.unblock():
+            Conversacion.objects.filter(dominio__codigo="sin-corpus").delete()
+            Dominio.objects.filter(codigo="sin-corpus").delete()
