@@ -60,7 +60,7 @@ def fuentes_de(respuesta: RespuestaCurada) -> list[Fuente]:
                 "cita": cita_de(fragmento),
                 "url": url_de(fragmento),
                 "extracto": texto if len(texto) <= LARGO_EXTRACTO else texto[:LARGO_EXTRACTO] + " …",
-                "advertencia": fragmento.norma.advertencia_vigencia,
+                "advertencia": fragmento.version.advertencia,
                 "vigencia": texto_del(f.isoformat() if (f := fragmento.version.fecha_version) else None),
             }
         )

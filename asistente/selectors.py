@@ -69,16 +69,18 @@ def chat_contexto(
     *, usuario: Usuario, conversacion: Conversacion | None, proyecto_id: int | None, vista: str
 ) -> dict[str, Any]:
     """Mensajes ya guardados (Markdown saneado) y la configuración del websocket para `chat.js`."""
+    guardados = [m for m in (conversacion.mensajes.all() if conversacion else []) if m.contenido.strip()]
     mensajes = [
         {"m": m, "html": markdown_seguro(m.contenido, fuentes_de=str(m.pk), fuentes=len(m.fuentes or []))}
-        for m in (conversacion.mensajes.all() if conversacion else [])
-        if m.contenido.strip()
+        for m in guardados
     ]
     dominios = [dominio_json(d) for d in dominios_disponibles(usuario=usuario)]
+    respuestas = [m for m in guardados if m.rol == Mensaje.Rol.ASISTENTE]
     return {
         "actual": conversacion,
         "mensajes": mensajes,
         "puede_escribir": puede_escribir(usuario),
+        "advertencias_actuales": list(respuestas[-1].advertencias or []) if respuestas else [],
         "dominios": dominios,
         "dominios_codigos": [d["codigo"] for d in dominios],
         "dominio_actual": conversacion.dominio.codigo if conversacion else settings.ASISTENTE_DOMINIO,

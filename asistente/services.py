@@ -13,7 +13,6 @@ from __future__ import annotations
 
 import contextlib
 import re
-import unicodedata
 from collections.abc import Iterator
 from typing import Any
 from uuid import UUID, uuid4
@@ -31,7 +30,9 @@ from asistente.models import AccionPendiente, Conversacion, Dominio, MemoriaUsua
 from asistente.motores import motor_flujo, motor_para
 from asistente.politicas import dominios_disponibles
 from asistente.registro import REGISTRO, Fuente
+from asistente.turno.advertencias import advertencias_al_terminar, advertencias_de_la_busqueda
 from asistente.turno.eventos import SecuenciaDeEventos
+from asistente.turno.inyeccion import mensaje_sospechoso
 from asistente.turno.medicion import (
     Reloj,
     de_la_busqueda,
@@ -42,7 +43,7 @@ from asistente.turno.medicion import (
 )
 from asistente.turno.tipos import Evento, Respuesta, Turno
 from config.errores import EnConflicto, EntradaNoValida, NoEncontrado
-from config.texto import normalizar, sin_tildes
+from config.texto import normalizar
 from proyectos import selectors as proyectos
 from proyectos.models import Proyecto
 from proyectos.roles import Usuario, id_de
@@ -56,36 +57,6 @@ TURNO_PERDIDO = (
     "No pude completar la respuesta: el proceso que la preparaba se detuvo más de una vez. Su mensaje "
     "quedó guardado; envíelo de nuevo con «Reintentar»."
 )
-# Heurísticas de inyección: marcan el mensaje (se guarda tal cual) y el asistente no cambia sus reglas.
-# Se comparan sobre el texto normalizado (`_texto_comparable`): sin tildes, ancho completo ni
-# caracteres invisibles, en minúsculas; en castellano y en inglés.
-PATRONES_INYECCION = [
-    r"ignor\w* (todas |las |tus |mis |estas |esas |las anteriores )*(instrucciones|reglas|indicaciones)",
-    r"olvid\w* (todas |las |tus |lo )*(instrucciones|reglas|anterior)",
-    r"sin (pedir |pedirme |solicitar |necesidad de |esperar )?(mi |la )?confirma",
-    r"no (me )?(pidas|pida|solicites|esperes) (la |mi )?confirma",
-    r"(salta|omite|omitir|saltar|evita|evitar)\w* (la |las |el )?(paso de )?confirma",
-    r"confirma\w* (automaticamente|por mi|tu mismo|de inmediato)",
-    r"(auto|automatically|auto-?) ?confirm",
-    r"(system|sistema) ?prompt",
-    r"modo (desarrollador|dios|administrador|sin restricciones)",
-    r"ahora eres|actua como (si fueras )?(un |el )?(administrador|root|otro)",
-    r"(revela|muestra)\w* (tus|las) (instrucciones|reglas)",
-    r"ejecuta\w* directamente",
-    r"(ignore|disregard|forget|override)\w* (all |any |the |your |my |previous |prior |above |earlier )*"
-    r"(instructions|rules|prompts?|directions|guidelines)",
-    r"without (asking (for )?|requiring |needing |waiting for )?(my |any |user )?confirmation",
-    r"(skip|bypass|disable)\w* (the |any )?confirmation",
-    r"you are now|from now on you|act as (an? )?(admin|administrator|root|system)",
-    r"(developer|god|jailbreak|dan) mode",
-    r"(reveal|print|show)\w* (your|the) (system )?(instructions|prompt|rules)",
-    # Roles o llamadas a herramientas falsificados en el texto del usuario.
-    r"(^|\n)\s*(\[|<|#+ ?)?(system|assistant)(\]|>)?\s*:",
-    r"[\[<]\s*/?\s*(sistema|system)\s*[\]>]",
-    r"<\s*/?\s*(system|tool_use|tool_result|function_calls?|invoke)\b",
-    r"\"type\"\s*:\s*\"(tool_use|tool_result)\"",
-    r"\"(tool|name|herramienta)\"\s*:\s*\"(crear_proyecto|actualizar_proyecto|ejecutar_analisis)\"",
-]
 
 
 def turno_iniciar(
@@ -193,6 +164,7 @@ def turno_eventos(turno: Turno) -> Iterator[Evento]:
     reloj = Reloj()
     desde = timezone.now()
     transmitido: list[str] = []  # el texto que ya salió en vivo
+    llamadas: list[dict[str, Any]] = []  # las herramientas que corrieron antes del texto
     turno.anotadas = preferencias_anotar(usuario=turno.usuario, mensaje=turno.mensaje)
     yield evento(
         "meta",
@@ -215,9 +187,12 @@ def turno_eventos(turno: Turno) -> Iterator[Evento]:
                 texto_actividad = definicion.texto_actividad if definicion else "Consultando…"
                 yield evento("tool_start", {"herramienta": delta.actividad, "actividad": texto_actividad})
             if delta.llamada is not None:
+                llamadas.append(delta.llamada)
                 yield from secuencia.herramienta(delta.llamada)
             if delta.texto:
-                yield from secuencia.inicio(descargos)
+                # lo que advierten las búsquedas ya hechas llega antes que el texto
+                antes = advertencias_de_la_busqueda(llamadas, hay_fuentes=bool(turno.contexto.fuentes))
+                yield from secuencia.inicio(list(dict.fromkeys(descargos + antes)))
                 reloj.texto()
                 transmitido.append(delta.texto)
                 yield evento("token", {"texto": delta.texto})
@@ -227,7 +202,15 @@ def turno_eventos(turno: Turno) -> Iterator[Evento]:
         yield evento("error", {"mensaje": FALLA_DEL_TURNO})
         return
     texto, fuentes = depurar_citas(respuesta.texto, turno.contexto.fuentes)
-    advertencias = list(dict.fromkeys(respuesta.advertencias + descargos))
+    advertencias = list(
+        dict.fromkeys(
+            respuesta.advertencias
+            + descargos
+            + advertencias_al_terminar(
+                texto=texto, fuentes=fuentes, llamadas=respuesta.llamadas, del_modelo=bool(respuesta.modelo)
+            )
+        )
+    )
     mensaje = Mensaje.objects.create(
         id=mensaje_id,
         conversacion=turno.conversacion,
@@ -322,22 +305,6 @@ def turno_registrar_perdido(turno_id: str) -> None:
             contenido=TURNO_PERDIDO,
             error="TurnoPerdido",
         )
-
-
-def mensaje_sospechoso(texto: str) -> bool:
-    """Indica si el texto intenta cambiar las reglas del asistente (inyección de instrucciones)."""
-    plano = _texto_comparable(texto)
-    return any(re.search(patron, plano) for patron in PATRONES_INYECCION)
-
-
-def _texto_comparable(texto: str) -> str:
-    """El texto como lo leería una persona: NFKC (ancho completo «ｉｇｎｏｒａ» → «ignora»), sin
-    caracteres invisibles (de ancho cero, de formato) que parten palabras, sin tildes, en minúsculas y
-    con los espacios de cada línea reducidos a uno."""
-    compatible = unicodedata.normalize("NFKC", texto)
-    visible = "".join(c for c in compatible if unicodedata.category(c) != "Cf")
-    lineas = sin_tildes(visible).splitlines()
-    return "\n".join(" ".join(linea.split()) for linea in lineas)
 
 
 def depurar_citas(texto: str, fuentes: list[Fuente]) -> tuple[str, list[Fuente]]:

@@ -36,8 +36,8 @@ class TemaAdmin(admin.ModelAdmin[Tema]):
 class VersionInline(admin.TabularInline[VersionNorma, Norma]):
     model = VersionNorma
     extra = 0
-    fields = ("fecha_version", "fuente", "vigente", "creada_at", "hash")
-    readonly_fields = fields
+    fields = ("fecha_version", "fuente", "vigente", "advertencia", "creada_at", "hash")
+    readonly_fields = ("fecha_version", "fuente", "vigente", "creada_at", "hash")
     can_delete = False
 
 
@@ -54,7 +54,7 @@ class NormaAdmin(admin.ModelAdmin[Norma]):
 
 @admin.register(VersionNorma)
 class VersionNormaAdmin(admin.ModelAdmin[VersionNorma]):
-    list_display = ["norma", "fecha_version", "vigente", "fuente", "creada_at"]
+    list_display = ["norma", "fecha_version", "vigente", "fuente", "advertencia", "creada_at"]
     list_filter = ["vigente", "norma"]
     readonly_fields = ["hash", "creada_at"]
 

@@ -19,7 +19,7 @@ LARGO_CITA = 420
 # Lo necesario para citar y enlazar (sin el embedding ni los textos de búsqueda).
 CAMPOS_FRAGMENTO = (
     "articulo", "letra", "texto", "id_parte", "pagina", "norma__sigla", "norma__id_norma_bcn", "norma__url",
-    "norma__advertencia_vigencia", "version__fecha_version",
+    "version__advertencia", "version__fecha_version",
 )  # fmt: skip
 
 
@@ -42,7 +42,7 @@ class Cita(TypedDict):
     cita: str
     url: str
     fecha_version: str | None  # fecha (ISO) de la versión del texto citado, si se conoce
-    advertencia_vigencia: str  # aviso de la norma («texto de 2014 …»), vacío si no hay
+    advertencia_vigencia: str  # aviso de la versión citada («texto de 2014 …»), vacío si no hay
 
 
 class TextoVigente(TypedDict):
@@ -65,7 +65,7 @@ def resolver_citas(pedidos: Sequence[PedidoDeCita]) -> list[Cita]:
                 "cita": _cita(fragmento.texto, p.clave) if fragmento else "",
                 "url": url_de(fragmento) if fragmento else "",
                 "fecha_version": _fecha(fragmento),
-                "advertencia_vigencia": fragmento.norma.advertencia_vigencia if fragmento else "",
+                "advertencia_vigencia": fragmento.version.advertencia if fragmento else "",
             }
         )
     return citas

@@ -39,9 +39,6 @@ class Norma(models.Model):
     id_norma_bcn = models.PositiveIntegerField(null=True, blank=True, unique=True)
     url = models.URLField(max_length=500, blank=True)
     anio = models.PositiveSmallIntegerField(null=True, blank=True)
-    advertencia_vigencia = models.TextField(
-        blank=True, help_text="Aviso que acompaña toda cita (p. ej. texto anterior al DS 17/2025)."
-    )
     metadatos = models.JSONField(default=dict, blank=True)
     peso_busqueda = models.FloatField(
         default=1.0,
@@ -69,6 +66,11 @@ class VersionNorma(models.Model):
         max_length=64, help_text="SHA-256 de la versión de los parsers y del archivo de origen."
     )
     vigente = models.BooleanField(default=True)
+    advertencia = models.TextField(
+        blank=True,
+        help_text="Aviso que acompaña toda cita de esta versión (p. ej. texto anterior al DS 17/2025). Una "
+        "versión nueva traída de la BCN empieza sin aviso.",
+    )
     cambios = models.JSONField(
         default=dict,
         blank=True,

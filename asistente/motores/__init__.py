@@ -9,6 +9,7 @@ from __future__ import annotations
 from django.conf import settings
 
 from asistente.curadas import respuesta_curada_para
+from asistente.motores.bloqueo import MotorBloqueo
 from asistente.motores.claude import MotorClaude
 from asistente.motores.curado import MotorCurado
 from asistente.motores.enrutador import MotorEnrutado, ruta_de
@@ -26,9 +27,12 @@ def motor_llm_configurado() -> str:
 
 
 def motor_para(turno: Turno) -> Motor:
-    """Una respuesta curada vigente que coincide con la pregunta, con cualquier motor; si no, el
+    """Un mensaje que intenta cambiar las reglas, bloqueado; una respuesta curada vigente que coincide
+    con la pregunta, con cualquier motor; si no, el
     motor configurado (`ASISTENTE_MOTOR`): Claude si hay clave y así se pide —salvo lo que el
     enrutador responde sin modelo—; si no, reglas."""
+    if turno.inyeccion:  # bloqueado: ningún motor lo procesa
+        return MotorBloqueo()
     curada = respuesta_curada_para(texto=turno.texto, dominio=turno.dominio)
     metricas.contar_cache("respuestas_curadas", acierto=curada is not None)
     if curada is not None:

@@ -31,6 +31,8 @@ from asistente.motores.redaccion import (
 )
 from asistente.motores.redaccion_proyecto import permisos_de_las_partes, redactar_evaluacion
 from asistente.registro import ErrorDeHerramienta, Fuente, ejecutar
+from asistente.turno.advertencias import CONFIANZA_BAJA
+from asistente.turno.advertencias import SIN_BASE as SIN_BASE_ADVERTENCIA
 from asistente.turno.memoria import solo_preferencias
 from asistente.turno.tipos import Respuesta, Turno
 from config.texto import sin_tildes
@@ -94,13 +96,6 @@ class MotorReglas:
 
     def responder(self, turno: Turno) -> Respuesta:
         texto = " ".join(sin_tildes(turno.pregunta).split()).lstrip("¡¿ ")  # «¡Hola!» es un saludo
-        if turno.inyeccion:
-            return Respuesta(
-                "No puedo cambiar mis reglas ni omitir confirmaciones o permisos. Las acciones que modifican "
-                "datos siempre requieren su confirmación explícita. ¿En qué más le puedo ayudar?",
-                advertencias=["El mensaje intentaba cambiar las reglas del asistente; no se ejecutó nada."],
-                motor=NOMBRE,
-            )
         if turno.anotadas and solo_preferencias(turno.texto):
             return Respuesta(
                 f"Anotado: {'; '.join(turno.anotadas)}. Lo tendré en cuenta desde ahora. {ENLACE_MEMORIA}",
@@ -425,10 +420,10 @@ class MotorReglas:
         resultado = llamada["resultado"]
         if resultado["confianza"] == "NONE" or not turno.contexto.fuentes:
             turno.contexto.fuentes.clear()
-            return Respuesta(SIN_BASE, llamadas=[llamada], advertencias=["Sin base suficiente en el corpus."])
+            return Respuesta(SIN_BASE, llamadas=[llamada], advertencias=[SIN_BASE_ADVERTENCIA])
         advertencias = []
         if not resultado["confianza_suficiente"]:
-            advertencias.append("Confianza baja de la búsqueda: verifique las citas antes de usarlas.")
+            advertencias.append(CONFIANZA_BAJA)
         seguridad = resultado["seguridad"]
         coberturas = {
             f["fragmento_id"]: c

@@ -137,8 +137,13 @@ class Turno:
         return recuerdos_de(usuario=self.usuario, texto=self.texto, conversacion_id=self.conversacion.pk)
 
     def historial(self) -> list[Mensaje]:
-        """Los últimos mensajes de la conversación (sin el actual), del más antiguo al más nuevo."""
-        anteriores = self.conversacion.mensajes.exclude(pk=self.mensaje.pk)
+        """Los últimos mensajes de la conversación (sin el actual), del más antiguo al más nuevo; sin los
+        bloqueados por inyección ni lo que se les respondió (no llegan al modelo ni después)."""
+        anteriores = (
+            self.conversacion.mensajes.exclude(pk=self.mensaje.pk)
+            .exclude(marcado_inyeccion=True)
+            .exclude(pregunta__marcado_inyeccion=True)
+        )
         return list(reversed(anteriores.order_by("-creado_at")[:VENTANA_MENSAJES]))
 
 

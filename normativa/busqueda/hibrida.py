@@ -341,7 +341,7 @@ def _resultado(
         similitud=round(similitud, 4) if similitud is not None else None,
         pagina=fragmento.pagina,
         derogado=fragmento.derogado,
-        advertencia=fragmento.norma.advertencia_vigencia,
+        advertencia=fragmento.version.advertencia,
         fecha_version=fecha.isoformat() if (fecha := fragmento.version.fecha_version) else "",
         oracion=candidato.oracion if candidato else "",
         cobertura=round(candidato.cobertura_extracto, 4) if candidato else None,

@@ -166,7 +166,7 @@ def datos_norma_para(
         url=url if url is not None else (existente.url if existente else ""),
         anio=anio if anio is not None else (existente.anio if existente else None),
         fecha_version=fecha_version,
-        advertencia_vigencia=existente.advertencia_vigencia if existente else "",
+        advertencia_vigencia="",  # el aviso es de una versión, no de la norma: la nueva empieza sin él
         temas=temas,
         metadatos={**(existente.metadatos if existente else {}), **(metadatos or {})},
     )
@@ -217,7 +217,6 @@ def _guardar_version(
         "id_norma_bcn": datos.id_norma_bcn,
         "url": datos.url,
         "anio": datos.anio,
-        "advertencia_vigencia": datos.advertencia_vigencia,
         "metadatos": {**datos.metadatos, **documento.metadatos},
     }
     peso = datos.peso_busqueda if datos.peso_busqueda is not None else PESO_POR_TIPO.get(datos.tipo, 1.0)
@@ -235,6 +234,7 @@ def _guardar_version(
             "fecha_version": datos.fecha_version or documento.fecha_version,
             "fuente": ruta.name,
             "vigente": True,
+            "advertencia": datos.advertencia_vigencia,
         },
     )
     if not creada:  # se vuelve a una versión anterior: sus fragmentos ya existen

@@ -103,6 +103,7 @@
       case "meta":
         sinAcuse = null;
         conversacion = d.conversacion_id; fuentesTurno = 0; sessionStorage.setItem(clave(), marco.id); sessionStorage.removeItem(clave() + ":fin");
+        pintarAdvertencias([]);  // las advertencias son de cada respuesta: las de la anterior no siguen
         if (!config.panel && !new URLSearchParams(location.search).get("c")) history.replaceState(null, "", "?c=" + conversacion);
         anotarConversacion(d.titulo);
         if (selectorDominio) selectorDominio.disabled = true;  // el dominio de la conversación ya quedó
@@ -207,6 +208,7 @@
     if (burbuja) burbuja.removeAttribute("aria-busy");
     enCurso = false; entrada.disabled = enviar.disabled = false; actividad.hidden = true;
     if (conversacion) sessionStorage.setItem(clave() + ":fin", "1");
+    if (d && d.mensaje) pintarAdvertencias(d.mensaje.advertencias || []);  // las de la respuesta guardada
     if (d && d.mensaje && burbuja && !yaGuardada) {
       const m = d.mensaje, lista_ = m.fuentes || [];
       burbuja.querySelector(".contenido").innerHTML = markdown(m.contenido, m.id, lista_.length);

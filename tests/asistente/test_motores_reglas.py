@@ -93,7 +93,9 @@ def test_una_inyeccion_que_pide_saltar_la_confirmacion_no_ejecuta_nada(
     assert charla.turno.mensaje.marcado_inyeccion
     assert charla.accion is None and AccionPendiente.objects.count() == 0
     assert not Proyecto.objects.filter(nombre="Mina X").exists()
-    assert "No puedo cambiar mis reglas" in charla.texto
+    assert charla.texto.startswith(
+        "No procesé su mensaje: pide ignorar u olvidar las instrucciones del asistente"
+    )
 
 
 def test_los_datos_que_faltan_se_preguntan(usuaria: CrearUsuaria, conversar: Conversar) -> None:

@@ -708,3 +708,29 @@ def test_el_dominio_elegido_en_el_selector_rige_la_conversacion_y_queda_fijo_al_
         with django_db_blocker.unblock():
             Conversacion.objects.filter(dominio__codigo="sin-corpus").delete()
             Dominio.objects.filter(codigo="sin-corpus").delete()
+
+
+def test_las_advertencias_son_de_la_respuesta_en_vista_se_limpian_cada_turno_y_vuelven_al_recargar(
+    cliente_confirmado: Cliente, daphne: Callable[..., str], django_db_blocker: Any
+) -> None:
+    from playwright.sync_api import expect
+
+    url = daphne()
+    with chromium(django_db_blocker) as navegador:
+        chat = Pagina(navegador, url)
+        panel = chat.pagina.locator("#panel-advertencias")
+        expect(panel).to_be_hidden()
+        chat.preguntar_y_esperar("¿Qué multa arriesga quien ejecuta una faena sin calificación ambiental?")
+        expect(panel).to_be_visible()
+        expect(panel).to_contain_text("no constituye asesoría legal")
+
+        chat.pagina.reload()
+        expect(chat.pagina.locator("#panel-advertencias")).to_be_visible()
+        expect(chat.pagina.locator("#advertencias")).to_contain_text("no constituye asesoría legal")
+        chat.pagina.fill("#entrada", "gracias")
+        chat.pagina.press("#entrada", "Enter")
+        expect(chat.pagina.locator(".chat-mensaje.assistant .calificar")).to_have_count(1)
+        expect(chat.pagina.locator(".chat-mensaje.assistant").nth(1)).to_contain_text("De nada")
+        expect(chat.pagina.locator("#panel-advertencias")).to_be_hidden()
+        chat.capturar("chat-advertencias-por-respuesta")
+        assert chat.errores == []

@@ -214,3 +214,30 @@ def test_el_indice_filtra_por_numero_y_tipo_y_un_cuerpo_que_no_es_xml_es_falla_d
     assert [n["id_norma"] for n in normas] == [243302]
     with pytest.raises(ErrorHttp):
         bcn.normas_de_busqueda(b"<html><p>Aviso</html>", tipo_norma="ley", numero="1")
+
+
+def test_el_aviso_de_una_version_antigua_no_pasa_a_la_version_nueva_que_trae_la_bcn(
+    servidor: ServidorLocal, norma: Norma
+) -> None:
+    from normativa.busqueda import buscar_normativa
+    from normativa.citas import resolver_citas
+
+    servir(servidor, variante())
+    antigua = VersionNorma.objects.get(pk=bcn.norma_revisar(norma=norma).version_id)
+    antigua.advertencia = "Texto de 2005: verifique la versión vigente en LeyChile."
+    antigua.save(update_fields=["advertencia"])
+
+    class Pedido:
+        norma, articulo, letra, clave = SIGLA, "s/n", "", ""
+
+    (con_aviso,) = resolver_citas([Pedido()])
+    servir(servidor, variante(cambio=True))
+    nueva = VersionNorma.objects.get(pk=bcn.norma_revisar(norma=norma).version_id)
+    (sin_aviso,) = resolver_citas([Pedido()])
+    encontrados = buscar_normativa(consulta="colectores período doce meses", top_k=3, normas=[SIGLA])
+
+    assert con_aviso["advertencia_vigencia"] == "Texto de 2005: verifique la versión vigente en LeyChile."
+    assert nueva.vigente and nueva.advertencia == "" and sin_aviso["advertencia_vigencia"] == ""
+    assert encontrados.resultados and all(r.advertencia == "" for r in encontrados.resultados)
+    antigua.refresh_from_db()
+    assert antigua.advertencia.startswith("Texto de 2005")
