@@ -223,7 +223,8 @@ def test_el_aviso_de_una_version_antigua_no_pasa_a_la_version_nueva_que_trae_la_
     from normativa.citas import resolver_citas
 
     servir(servidor, variante())
-    antigua = VersionNorma.objects.get(pk=bcn.norma_revisar(norma=norma).version_id)
+    bcn.norma_revisar(norma=norma)
+    antigua = VersionNorma.objects.get(norma=norma, vigente=True)
     antigua.advertencia = "Texto de 2005: verifique la versión vigente en LeyChile."
     antigua.save(update_fields=["advertencia"])
 
@@ -232,7 +233,8 @@ def test_el_aviso_de_una_version_antigua_no_pasa_a_la_version_nueva_que_trae_la_
 
     (con_aviso,) = resolver_citas([Pedido()])
     servir(servidor, variante(cambio=True))
-    nueva = VersionNorma.objects.get(pk=bcn.norma_revisar(norma=norma).version_id)
+    bcn.norma_revisar(norma=norma)
+    nueva = VersionNorma.objects.get(norma=norma, vigente=True)
     (sin_aviso,) = resolver_citas([Pedido()])
     encontrados = buscar_normativa(consulta="colectores período doce meses", top_k=3, normas=[SIGLA])
 
