@@ -5,6 +5,7 @@ BIN := $(VENV)/bin
 INSTALADO := $(VENV)/.instalado
 CHROMIUM := /usr/bin/chromium
 HAPROXY := /usr/sbin/haproxy
+PROMTOOL := /usr/bin/promtool
 
 .PHONY: run test bench lint formato detener
 
@@ -25,13 +26,19 @@ $(HAPROXY):
 	-@apt-get install -y -q haproxy >/dev/null 2>&1 || { apt-get update -q >/dev/null 2>&1 && \
 	  apt-get install -y -q haproxy >/dev/null 2>&1; } || echo "AVISO: no se pudo instalar haproxy."
 
+# promtool (paquete prometheus de Debian) verifica las reglas de alerta de config/prometheus/; sin él,
+# esa prueba se omite diciéndolo.
+$(PROMTOOL):
+	-@apt-get install -y -q --no-install-recommends prometheus >/dev/null 2>&1 || { apt-get update -q >/dev/null 2>&1 && \
+	  apt-get install -y -q --no-install-recommends prometheus >/dev/null 2>&1; } || echo "AVISO: no se pudo instalar promtool."
+
 ## Prepara servicios, migra, crea el superusuario de demostración y sirve web + worker + beat.
 run: $(INSTALADO)
 	$(BIN)/python manage.py ejecutar
 
 ## Prepara lo mismo y ejecuta la batería de pruebas (PostgreSQL+pgvector y Redis reales, y Chromium
-## de Debian para las pruebas en navegador; HAProxy para la de dos réplicas).
-test: $(INSTALADO) $(CHROMIUM) $(HAPROXY)
+## de Debian para las pruebas en navegador; HAProxy para la de dos réplicas; promtool para las alertas).
+test: $(INSTALADO) $(CHROMIUM) $(HAPROXY) $(PROMTOOL)
 	$(BIN)/python -m pytest
 
 ## Benchmarks de rendimiento (latencias p50/p95); imprimen tablas.

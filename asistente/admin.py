@@ -217,7 +217,8 @@ class MetricasAdmin(admin.ModelAdmin[ResumenHora]):
             fila["probar"] = (
                 f"{probar}?{urlencode({'consulta': fila['pregunta'][:1000], 'modo': 'hibrido', 'top_k': 10})}"
             )
-            fila["curar"] = f"{curada}?{urlencode({'pregunta': fila['pregunta'][:500]})}"
+            candidata = {"pregunta": fila["pregunta"][:500], "texto": fila["respuesta"][:1200]}
+            fila["curar"] = f"{curada}?{urlencode({k: v for k, v in candidata.items() if v})}"
         contexto = {
             **self.admin_site.each_context(request),
             "title": "Métricas del asistente",

@@ -48,10 +48,43 @@ FUENTE = inline_serializer(
         "norma": serializers.CharField(),
         "articulo": serializers.CharField(),
         "letra": serializers.CharField(),
-        "cita": serializers.CharField(),
-        "url": serializers.CharField(),
-        "extracto": serializers.CharField(),
-        "fragmento_id": serializers.IntegerField(),
+        "cita": serializers.CharField(help_text="Cómo se cita: «Ley 19.300, Art. 11 letra d»."),
+        "url": serializers.CharField(help_text="Enlace al texto (LeyChile o el PDF de la guía)."),
+        "extracto": serializers.CharField(help_text="La oración que responde, o el comienzo del fragmento."),
+        "fragmento_id": serializers.IntegerField(allow_null=True),
+        "advertencia": serializers.CharField(
+            required=False,
+            allow_blank=True,
+            help_text="Aviso de vigencia de la versión citada («texto de 2014 …»).",
+        ),
+        "vigencia": serializers.CharField(
+            required=False, allow_blank=True, help_text="Fecha de la versión citada: «texto del 06-10-2014»."
+        ),
+        "epigrafe": serializers.CharField(
+            required=False, help_text="El epígrafe del artículo, si lo tiene («Consulta de pertinencia…»)."
+        ),
+        "marcador": serializers.CharField(
+            required=False, help_text="Con Claude: cómo se citó ante el modelo («[2]»)."
+        ),
+    },
+)
+HERRAMIENTA_USADA = inline_serializer(
+    "HerramientaUsada",
+    {
+        "herramienta": serializers.CharField(),
+        "ms": serializers.IntegerField(allow_null=True),
+        "error": serializers.CharField(allow_null=True),
+    },
+)
+TIEMPOS = inline_serializer(
+    "Tiempos",
+    {
+        "total_ms": serializers.IntegerField(
+            allow_null=True, help_text="Del mensaje recibido a la respuesta."
+        ),
+        "primer_token_ms": serializers.IntegerField(
+            allow_null=True, help_text="Hasta el primer trozo de texto."
+        ),
     },
 )
 
@@ -99,6 +132,11 @@ CHAT_SALIDA = inline_serializer(
                 "contenido": serializers.CharField(),
                 "fuentes": serializers.ListField(child=FUENTE),
                 "advertencias": serializers.ListField(child=serializers.CharField()),
+                "recuerdos": serializers.ListField(child=serializers.DictField()),
+                "creado_at": serializers.DateTimeField(),
+                "motor": serializers.CharField(help_text="claude, reglas, enrutador, curada o bloqueo."),
+                "herramientas": serializers.ListField(child=HERRAMIENTA_USADA),
+                "tiempos": TIEMPOS,
             },
         ),
         "accion_pendiente": ACCION,

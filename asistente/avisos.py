@@ -70,7 +70,7 @@ def avisos_evaluar(
                 usuario_id=id_de(usuario), tipo=tipo, objeto=objeto, mensaje=mensaje, enlace=enlace
             )
         )
-    _anunciar(creados, usuario)
+    avisos_anunciar(creados, usuario)
     return creados
 
 
@@ -79,7 +79,7 @@ def grupo_de_avisos(usuario_id: int) -> str:
     return f"avisos.usuario.{usuario_id}"
 
 
-def _anunciar(creados: list[Aviso], usuario: Usuario) -> None:
+def avisos_anunciar(creados: list[Aviso], usuario: Usuario) -> None:
     """Envía cada aviso nuevo a los websockets abiertos del usuario. Si la capa de canales falla, el
     aviso ya está guardado: se verá al recargar."""
     capa = get_channel_layer()
@@ -159,6 +159,7 @@ TEXTO_ENLACE = {
     "normativa_actualizada": "Ver el proyecto",
     "regla_revisar": "Revisar la regla",
     "permiso_revisar": "Revisar el permiso",
+    "alerta_operacion": "Ver el panel",
 }
 
 
@@ -357,6 +358,6 @@ def al_ingerirse_version(sender: object, *, norma: Norma, **_: object) -> int:
             )
             for objeto, mensaje, enlace in mensajes
         ]
-        _anunciar(avisos, usuario)
+        avisos_anunciar(avisos, usuario)
         creados += len(avisos)
     return creados

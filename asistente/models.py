@@ -154,6 +154,14 @@ class Mensaje(models.Model):
     motor = models.CharField(max_length=20, blank=True)
     modelo = models.CharField(max_length=80, blank=True)
     confianza = models.CharField(max_length=6, blank=True, help_text="De la última búsqueda normativa.")
+    similitud = models.FloatField(
+        null=True,
+        blank=True,
+        help_text="Similitud coseno del mejor fragmento de la última búsqueda normativa.",
+    )
+    accion_tipo = models.CharField(
+        max_length=40, blank=True, help_text="Tipo de la acción que el turno propuso, si propuso una."
+    )
     familia = models.CharField(max_length=40, blank=True, help_text="De la pregunta, si se reconoció.")
     abstuvo = models.BooleanField(default=False, help_text="Respondió que no hay base suficiente.")
     respaldo = models.CharField(

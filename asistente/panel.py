@@ -11,9 +11,11 @@ El eje x son horas locales (24 h) o días locales (7 y 30 d), en la zona horaria
 
 from __future__ import annotations
 
+import re
 from collections import defaultdict
 from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
+from itertools import pairwise
 from typing import Any
 
 from django.conf import settings
@@ -126,6 +128,11 @@ def panel_leer(rango: str = RANGO_POR_DEFECTO, *, ahora: datetime | None = None)
         "herramientas": herramientas,
         "acciones": _acciones(periodos.desde),
         "valoraciones": _valoraciones(periodos.desde),
+        "no_por_seguridad": _no_por_seguridad(periodos.desde),
+        "usuarios_activos": usuarios_activos(ahora),
+        "mensajes_por_conversacion": _mensajes_por_conversacion(periodos.desde),
+        "errores_por_tipo": _errores_por_tipo(periodos.desde),
+        "similitud": _similitud(periodos.desde),
         "caches": _caches(herramientas, suma),
         "fuentes": _fuentes(),
         "sin_respuesta": preguntas_sin_respuesta(desde=periodos.desde),
@@ -139,29 +146,44 @@ def panel_leer(rango: str = RANGO_POR_DEFECTO, *, ahora: datetime | None = None)
 
 
 def preguntas_sin_respuesta(*, desde: datetime, limite: int = MAXIMO_SIN_RESPUESTA) -> list[dict[str, Any]]:
-    """Las preguntas que el asistente no pudo responder (se abstuvo o la búsqueda dio confianza baja),
-    agrupadas sin distinguir mayúsculas ni espacios de los bordes, las más repetidas primero."""
-    filas = (
+    """Las preguntas que el asistente no pudo responder (se abstuvo o la búsqueda dio confianza baja) y
+    las que respondió y el usuario dijo que no le sirvió, agrupadas sin distinguir mayúsculas ni espacios
+    de los bordes, las más repetidas primero; de las calificadas «no», la última respuesta que se dio y
+    el comentario (lo que el personal corrige en una respuesta curada)."""
+    consideradas = (
         Mensaje.objects.filter(
             rol=Mensaje.Rol.ASISTENTE, creado_at__gte=desde, error="", pregunta__isnull=False
         )
-        .filter(Q(abstuvo=True) | Q(confianza__in=CONFIANZAS_BAJAS))
+        .filter(Q(abstuvo=True) | Q(confianza__in=CONFIANZAS_BAJAS) | Q(feedback__lt=0))
         .annotate(clave=Lower(Trim("pregunta__contenido")))
-        .order_by()
+    )
+    filas = list(
+        consideradas.order_by()
         .values("clave")
         .annotate(
             texto=Max(Trim("pregunta__contenido")),
             veces=Count("pk"),
             abstenciones=Count("pk", filter=Q(abstuvo=True)),
+            no_sirvio=Count("pk", filter=Q(feedback__lt=0)),
             ultima=Max("creado_at"),
         )
         .order_by("-veces", "-ultima")[:limite]
     )
+    reprobadas: dict[str, Mensaje] = {}
+    for mensaje in consideradas.filter(
+        feedback__lt=0, clave__in=[f["clave"] for f in filas if f["no_sirvio"]]
+    ).order_by("creado_at"):
+        reprobadas[mensaje.clave] = mensaje  # la última de cada pregunta
     return [
         {
             "pregunta": fila["texto"],
             "veces": fila["veces"],
             "abstenciones": fila["abstenciones"],
+            "no_sirvio": fila["no_sirvio"],
+            "respuesta": reprobadas[fila["clave"]].contenido if fila["clave"] in reprobadas else "",
+            "comentario": reprobadas[fila["clave"]].feedback_comentario
+            if fila["clave"] in reprobadas
+            else "",
             "ultima": timezone.localtime(fila["ultima"]).strftime("%d-%m-%Y %H:%M"),
         }
         for fila in filas
@@ -278,6 +300,113 @@ def _valoraciones(desde: datetime) -> dict[str, int]:
     ).aggregate(
         positivas=Count("pk", filter=Q(feedback__gt=0)), negativas=Count("pk", filter=Q(feedback__lt=0))
     )
+
+
+NIVELES_DE_SEGURIDAD = ("bastante", "medianamente", "poco")
+
+
+def usuarios_activos(ahora: datetime) -> dict[str, int]:
+    """Usuarios distintos que escribieron al asistente en el último día, la última semana y el último
+    mes (ventanas móviles hasta `ahora`, sea cual sea el rango del panel)."""
+    escritos = Mensaje.objects.filter(rol=Mensaje.Rol.USUARIO)
+    return {
+        nombre: escritos.filter(creado_at__gte=ahora - timedelta(days=dias), creado_at__lte=ahora)
+        .values("conversacion__usuario")
+        .distinct()
+        .count()
+        for nombre, dias in (("dia", 1), ("semana", 7), ("mes", 30))
+    }
+
+
+def _mensajes_por_conversacion(desde: datetime) -> dict[str, float | None]:
+    """Mensajes (del usuario y del asistente) de las conversaciones iniciadas en el rango: promedio y
+    mediana por conversación."""
+    cantidades = sorted(
+        Conversacion.objects.filter(creada_at__gte=desde)
+        .annotate(n=Count("mensajes"))
+        .filter(n__gt=0)
+        .values_list("n", flat=True)
+    )
+    if not cantidades:
+        return {"conversaciones": 0, "promedio": None, "mediana": None}
+    mitad = len(cantidades) // 2
+    mediana = cantidades[mitad] if len(cantidades) % 2 else (cantidades[mitad - 1] + cantidades[mitad]) / 2
+    return {
+        "conversaciones": len(cantidades),
+        "promedio": round(sum(cantidades) / len(cantidades), 1),
+        "mediana": float(mediana),
+    }
+
+
+def _errores_por_tipo(desde: datetime) -> list[dict[str, Any]]:
+    """Turnos que fallaron en el rango, por tipo de error (el de la excepción), los más frecuentes
+    primero."""
+    filas = (
+        Mensaje.objects.filter(rol=Mensaje.Rol.ASISTENTE, creado_at__gte=desde)
+        .exclude(error="")
+        .order_by()
+        .values("error")
+        .annotate(turnos=Count("pk"), ultimo=Max("creado_at"))
+        .order_by("-turnos")
+    )
+    return [
+        {
+            "tipo": fila["error"],
+            "turnos": fila["turnos"],
+            "ultimo": timezone.localtime(fila["ultimo"]).strftime("%d-%m-%Y %H:%M"),
+        }
+        for fila in filas
+    ]
+
+
+# Tramos del histograma de similitud: con el modelo e5 casi todo cae entre 0,75 y 0,95.
+TRAMOS_SIMILITUD = (0.0, 0.75, 0.8, 0.85, 0.9, 0.95, 1.0001)
+CONFIANZAS_SUFICIENTES = ("HIGH", "MEDIUM")
+
+
+def _similitud(desde: datetime) -> dict[str, Any]:
+    """Histograma de la similitud coseno del mejor fragmento de cada turno que buscó en la normativa, y
+    qué parte de esos turnos tuvo contexto suficiente (confianza media o alta)."""
+    buscaron = Mensaje.objects.filter(rol=Mensaje.Rol.ASISTENTE, creado_at__gte=desde).exclude(confianza="")
+    similitudes: list[float] = [
+        valor for valor in buscaron.values_list("similitud", flat=True) if valor is not None
+    ]
+    tramos: list[dict[str, Any]] = [
+        {
+            "tramo": f"{inferior:.2f}–{min(superior, 1.0):.2f}",
+            "turnos": len([valor for valor in similitudes if inferior <= valor < superior]),
+        }
+        for inferior, superior in pairwise(TRAMOS_SIMILITUD)
+    ]
+    conteo = buscaron.aggregate(
+        total=Count("pk"), suficientes=Count("pk", filter=Q(confianza__in=CONFIANZAS_SUFICIENTES))
+    )
+    return {
+        "tramos": tramos,
+        "con_busqueda": conteo["total"],
+        "contexto_suficiente": _razon(conteo["suficientes"], conteo["total"]),
+    }
+
+
+_SEGURIDAD = re.compile(rf"Qué tan seguro estoy: ({'|'.join(NIVELES_DE_SEGURIDAD)})")
+
+
+def _no_por_seguridad(desde: datetime) -> list[dict[str, Any]]:
+    """De las respuestas calificadas, cuántas recibieron «no» según lo seguro que se dijo el asistente
+    («Qué tan seguro estoy: …»; «sin nivel» las que no lo dicen: proyectos, acciones). Si «bastante»
+    recibe tantos «no» como «poco», el nivel no está diciendo nada."""
+    conteos: dict[str, list[int]] = {nivel: [0, 0] for nivel in (*NIVELES_DE_SEGURIDAD, "sin nivel")}
+    for contenido, feedback in Mensaje.objects.filter(
+        rol=Mensaje.Rol.ASISTENTE, creado_at__gte=desde, feedback__isnull=False
+    ).values_list("contenido", "feedback"):
+        m = _SEGURIDAD.search(contenido)
+        conteo = conteos[m.group(1) if m else "sin nivel"]
+        conteo[0] += (feedback or 0) < 0
+        conteo[1] += 1
+    return [
+        {"nivel": nivel, "no": no, "calificadas": total, "tasa_no": _razon(no, total)}
+        for nivel, (no, total) in conteos.items()
+    ]
 
 
 def _caches(herramientas: list[dict[str, Any]], suma: Agregado) -> list[dict[str, Any]]:

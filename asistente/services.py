@@ -30,7 +30,11 @@ from asistente.models import AccionPendiente, Conversacion, Dominio, MemoriaUsua
 from asistente.motores import motor_flujo, motor_para
 from asistente.politicas import dominios_disponibles
 from asistente.registro import REGISTRO, Fuente
-from asistente.turno.advertencias import advertencias_al_terminar, advertencias_de_la_busqueda
+from asistente.turno.advertencias import (
+    advertencia_de_reparo,
+    advertencias_al_terminar,
+    advertencias_de_la_busqueda,
+)
 from asistente.turno.eventos import SecuenciaDeEventos
 from asistente.turno.inyeccion import mensaje_sospechoso
 from asistente.turno.medicion import (
@@ -160,7 +164,7 @@ def turno_eventos(turno: Turno) -> Iterator[Evento]:
     mensaje_id = uuid4()
     secuencia = SecuenciaDeEventos(turno, mensaje_id=mensaje_id)
     evento = secuencia.evento
-    descargos = descargos_de(turno.dominio, turno.texto)
+    descargos = descargos_de(turno.dominio, turno.texto) + advertencia_de_reparo(turno.reparo)
     reloj = Reloj()
     desde = timezone.now()
     transmitido: list[str] = []  # el texto que ya salió en vivo
@@ -226,6 +230,7 @@ def turno_eventos(turno: Turno) -> Iterator[Evento]:
         **del_modelo(respuesta, reloj),
         recuerdos=turno.recuerdos,
         **de_la_busqueda(respuesta.llamadas),
+        accion_tipo=respuesta.accion.tipo if respuesta.accion is not None else "",
     )
     enlazar_llamadas(mensaje, desde=desde)
     publicar(mensaje)
@@ -382,6 +387,8 @@ def turno_final_guardado(turno_id: str) -> tuple[str, dict[str, Any]] | None:
 
 
 def mensaje_json(mensaje: Mensaje) -> dict[str, Any]:
+    """El mensaje como lo entregan la API y el evento `done`: su texto, fuentes y advertencias, qué
+    herramientas usó (sin sus resultados) y cuánto tardó."""
     return {
         "id": str(mensaje.pk),
         "rol": mensaje.rol,
@@ -390,6 +397,17 @@ def mensaje_json(mensaje: Mensaje) -> dict[str, Any]:
         "advertencias": mensaje.advertencias,
         "recuerdos": mensaje.recuerdos,
         "creado_at": mensaje.creado_at.isoformat(),
+        "motor": mensaje.motor,
+        "herramientas": [
+            {
+                "herramienta": llamada.get("herramienta", ""),
+                "ms": llamada.get("ms"),
+                "error": llamada.get("error"),
+            }
+            for llamada in mensaje.tool_calls or []
+            if isinstance(llamada, dict)
+        ],
+        "tiempos": {"total_ms": mensaje.latencia_ms, "primer_token_ms": mensaje.primer_token_ms},
     }
 
 

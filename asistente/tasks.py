@@ -4,6 +4,7 @@ from celery import shared_task
 
 from asistente import flujos
 from asistente.acciones import acciones_expirar
+from asistente.alertas import alertas_avisar
 from asistente.avisos import avisos_evaluar_activos
 from asistente.metricas import horas_recientes_resumir
 
@@ -19,6 +20,12 @@ def evaluar_avisos() -> int | None:
     """Revisa los proyectos de los usuarios con actividad reciente y crea los avisos que falten
     (None si según la frecuencia configurada aún no tocaba)."""
     return avisos_evaluar_activos()
+
+
+@shared_task(name="asistente.alertas_revisar")
+def revisar_alertas() -> int:
+    """Revisa los umbrales de operación y avisa al personal de lo que los pasa (cuántos avisos creó)."""
+    return alertas_avisar()
 
 
 @shared_task(name="asistente.metricas_resumir")

@@ -84,8 +84,13 @@ def contar_cache(cache: str, *, acierto: bool) -> None:
 
 
 def exponer() -> bytes:
-    """El texto de exposición con la suma de todos los procesos (o solo de este, sin directorio)."""
-    return generate_latest(_registro())
+    """El texto de exposición con la suma de todos los procesos (o solo de este, sin directorio), y el
+    estado del servicio que se lee de Redis al pedirlo (colas de Celery, procesos reiniciados)."""
+    from config.operacion import ColectorDeOperacion
+
+    operacion = CollectorRegistry()
+    operacion.register(ColectorDeOperacion())
+    return generate_latest(_registro()) + generate_latest(operacion)
 
 
 def cache_contada() -> dict[str, dict[str, int]]:

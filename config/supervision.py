@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import hashlib
 import os
+import re
 import secrets
 import shlex
 import sys
@@ -23,12 +24,16 @@ from datetime import datetime
 from pathlib import Path
 from typing import TextIO
 
+from config.operacion import reinicio_anotar
+
 # Un proceso que muere al arrancar (beat con la base caída) se reintenta con esperas crecientes de a un
 # segundo (política de supervisord); con esta cantidad, durante horas, no queda en FATAL para siempre.
 REINTENTOS_DE_ARRANQUE = 1000
 SEGUNDOS_PARA_ESTAR_ARRIBA = 3
 LARGO_MAXIMO_SOCKET = 100
 NOMBRE_SUPERVISOR = "supervisor"
+# «exited: beat (terminated by SIGKILL; not expected)»: un proceso murió sin que se le pidiera.
+_MURIO = re.compile(r"exited: (\S+) \(.*not expected\)")
 
 
 @dataclass(frozen=True)
@@ -165,6 +170,8 @@ class Seguidor:
         nuevo = False
         for nombre, ruta in self.archivos.items():
             for linea in self._lineas_nuevas(nombre, ruta):
+                if nombre == NOMBRE_SUPERVISOR and (murio := _MURIO.search(linea)):
+                    reinicio_anotar(murio.group(1))  # lo mide /metrics y lo avisa la revisión de alertas
                 self.salida.write(f"{datetime.now():%H:%M:%S} {nombre:<{self.ancho}} | {linea}\n")
                 nuevo = True
         if nuevo:

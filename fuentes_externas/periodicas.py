@@ -35,6 +35,8 @@ TAREAS_PERIODICAS: list[TareaPeriodica] = [
     # Avisos proactivos (la configuración en el admin limita cuántos y a qué hora).
     # La tarea corre cada minuto y revisa según la frecuencia configurada en el admin (5 min por defecto).
     TareaPeriodica(nombre="avisos proactivos", tarea="asistente.avisos_evaluar", cada_segundos=60),
+    # Alertas de operación (errores, latencia, respaldo, colas, reinicios) al personal, cada minuto.
+    TareaPeriodica(nombre="alertas de operación", tarea="asistente.alertas_revisar", cada_segundos=60),
     # Resúmenes por hora de los turnos del asistente (panel de métricas), a los 5 minutos de cada hora.
     TareaPeriodica(
         nombre="resumir métricas del asistente", tarea="asistente.metricas_resumir", crontab={"minute": "5"}

@@ -93,6 +93,12 @@ def buscar_normativa(entrada: BuscarNormativa, ctx: Contexto) -> dict[str, Any]:
         # Cuánto de la pregunta cubre la oración de cada fuente (0 a 1), en el orden de «fuentes».
         "coberturas": [r.cobertura or 0.0 for r in busqueda.resultados] if fuentes else [],
         "confianza_suficiente": CONFIANZAS.index(busqueda.confianza) >= CONFIANZAS.index(minima),
+        # La similitud coseno del fragmento más parecido a la pregunta (None en la búsqueda solo léxica).
+        "similitud_maxima": max(
+            (r.similitud for r in busqueda.resultados if r.similitud is not None), default=None
+        )
+        if fuentes
+        else None,
         "familias": list(busqueda.familias),
         "fuentes": fuentes,
     }

@@ -336,6 +336,13 @@ def contexto_del_turno(turno: Turno) -> str:
             f"El usuario preguntó algo parecido el {recuerdo['fecha']} («{recuerdo['pregunta']}»); se le "
             f"respondió: «{recuerdo['respuesta']}». Puedes mencionarlo si ayuda."
         )
+    if reparo := turno.reparo:
+        partes.append(
+            f"A una pregunta parecida del {reparo['fecha']} («{reparo['pregunta']}») se le respondió "
+            f"«{reparo['respuesta']}» y el usuario dijo que no le sirvió"
+            + (f" («{reparo['comentario']}»)" if reparo["comentario"] else "")
+            + ". No repitas ese error: si no puedes hacerlo mejor, dilo."
+        )
     return "\n".join(partes)
 
 

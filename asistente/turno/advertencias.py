@@ -46,3 +46,15 @@ def advertencias_al_terminar(
     if del_modelo and not fuentes and SIN_BASE not in advertencias and _HABLA_DE_LA_LEY.search(texto):
         advertencias.append(SIN_BASE)
     return advertencias
+
+
+def advertencia_de_reparo(reparo: dict[str, Any] | None) -> list[str]:
+    """Si el usuario dijo que no le sirvió la respuesta a una pregunta parecida: qué respondí entonces y
+    qué me dijo, para que revise esta con ese ojo."""
+    if reparo is None:
+        return []
+    comentario = f" Su comentario: «{reparo['comentario']}»." if reparo["comentario"] else ""
+    return [
+        f"A una pregunta parecida («{reparo['pregunta']}», {reparo['fecha']}) le respondí algo que usted "
+        f"calificó como que no le sirvió.{comentario} Revise esta respuesta con eso en mente."
+    ]

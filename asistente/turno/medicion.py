@@ -96,14 +96,19 @@ def del_modelo(respuesta: Respuesta, reloj: Reloj) -> dict[str, Any]:
     }
 
 
-def de_la_busqueda(llamadas: list[dict[str, Any]]) -> dict[str, str]:
-    """Confianza y familia de la última búsqueda normativa del turno (vacías si no buscó)."""
+def de_la_busqueda(llamadas: list[dict[str, Any]]) -> dict[str, Any]:
+    """Confianza, familia y similitud del mejor fragmento de la última búsqueda normativa del turno
+    (vacías si no buscó)."""
     for llamada in reversed(llamadas):
         resultado = llamada.get("resultado") or {}
         if llamada.get("herramienta") == "buscar_normativa" and "confianza" in resultado:
             familias = resultado.get("familias") or []
-            return {"confianza": str(resultado["confianza"]), "familia": str(familias[0]) if familias else ""}
-    return {"confianza": "", "familia": ""}
+            return {
+                "confianza": str(resultado["confianza"]),
+                "familia": str(familias[0]) if familias else "",
+                "similitud": resultado.get("similitud_maxima"),
+            }
+    return {"confianza": "", "familia": "", "similitud": None}
 
 
 def enlazar_llamadas(mensaje: Mensaje, *, desde: Any) -> None:
@@ -146,6 +151,11 @@ def publicar(mensaje: Mensaje) -> None:
         "asistente_respuesta",
         mensaje_id=str(mensaje.pk),
         conversacion_id=str(mensaje.conversacion_id),
+        usuario_id=mensaje.conversacion.usuario_id,
+        largo_mensaje=len(mensaje.pregunta.contenido) if mensaje.pregunta is not None else None,
+        propuso_accion=bool(mensaje.accion_tipo),
+        accion_tipo=mensaje.accion_tipo,
+        similitud=mensaje.similitud,
         motor=mensaje.motor,
         modelo=mensaje.modelo,
         resultado=resultado,

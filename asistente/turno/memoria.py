@@ -247,6 +247,41 @@ def recuerdos_de(
     ]
 
 
+def reparo_de(*, usuario: Usuario, texto: str) -> dict[str, Any] | None:
+    """La pregunta parecida más reciente del usuario (en cualquier conversación, también esta) cuya
+    respuesta calificó «no me sirvió», con esa respuesta y su comentario; None si no hay. Lo que pidió
+    olvidar y lo de conversaciones eliminadas no vuelve."""
+    buscados = terminos(texto)
+    if len(buscados) < COMUNES_MINIMOS:
+        return None
+    malas = (
+        Mensaje.objects.filter(
+            conversacion__usuario_id=id_de(usuario),
+            conversacion__eliminada_at__isnull=True,
+            rol=Mensaje.Rol.ASISTENTE,
+            feedback__lt=0,
+            pregunta__olvidado=False,
+        )
+        .select_related("pregunta")
+        .order_by("-creado_at")[:CANDIDATAS]
+    )
+    for respuesta in malas:
+        pregunta = respuesta.pregunta
+        if pregunta is None:
+            continue
+        propios = terminos(pregunta.contenido)
+        comunes = buscados & propios
+        parecido = len(comunes) / (len(buscados) * max(len(propios), 1)) ** 0.5
+        if len(comunes) >= COMUNES_MINIMOS and parecido >= PARECIDO_MINIMO:
+            return {
+                "pregunta": " ".join(pregunta.contenido.split())[:200],
+                "fecha": pregunta.creado_at.date().isoformat(),
+                "respuesta": acortar(sin_marcas(respuesta.contenido), LARGO_RESPUESTA_RECORDADA),
+                "comentario": " ".join(respuesta.feedback_comentario.split())[:300],
+            }
+    return None
+
+
 def sin_marcas(texto: str) -> str:
     """El texto de una respuesta sin Markdown ni marcadores de cita [n], en una línea."""
     return " ".join(re.sub(r"[*_#>`]|\s?\[\d+\]", "", texto).split())

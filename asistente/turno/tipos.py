@@ -11,7 +11,7 @@ from typing import Any, Literal, Protocol, runtime_checkable
 
 from asistente.models import VIGENCIA_ACCION, AccionPendiente, Conversacion, Dominio, MemoriaUsuario, Mensaje
 from asistente.registro import Contexto
-from asistente.turno.memoria import recuerdos_de, sin_preferencias
+from asistente.turno.memoria import recuerdos_de, reparo_de, sin_preferencias
 from config.errores import EnConflicto, NoEncontrado, Vencido
 from proyectos.models import Proyecto
 from proyectos.roles import Usuario
@@ -135,6 +135,11 @@ class Turno:
     def recuerdos(self) -> list[dict[str, Any]]:
         """Preguntas parecidas del mismo usuario en otras conversaciones, con el comienzo de su respuesta."""
         return recuerdos_de(usuario=self.usuario, texto=self.texto, conversacion_id=self.conversacion.pk)
+
+    @cached_property
+    def reparo(self) -> dict[str, Any] | None:
+        """La respuesta a una pregunta parecida que el usuario calificó «no me sirvió», con su comentario."""
+        return reparo_de(usuario=self.usuario, texto=self.texto)
 
     def historial(self) -> list[Mensaje]:
         """Los últimos mensajes de la conversación (sin el actual), del más antiguo al más nuevo; sin los

@@ -304,6 +304,13 @@ METRICAS_META_PRIMER_TOKEN_P95_MS = entorno.entero(
 )
 METRICAS_META_BUSQUEDA_P95_MS = 100
 METRICAS_META_CACHE_ACIERTOS = 0.6
+# Alertas de operación (asistente/alertas.py y config/prometheus/alertas.yml, con los mismos umbrales):
+# en los últimos ALERTA_VENTANA_MIN minutos, con al menos ALERTA_TURNOS_MINIMOS turnos.
+ALERTA_VENTANA_MIN = entorno.entero("ALERTA_VENTANA_MIN", defecto=10, minimo=1)
+ALERTA_TURNOS_MINIMOS = entorno.entero("ALERTA_TURNOS_MINIMOS", defecto=10, minimo=1)
+ALERTA_ERRORES_TASA = entorno.fraccion("ALERTA_ERRORES_TASA", defecto=0.05)
+ALERTA_RESPALDO_TASA = entorno.fraccion("ALERTA_RESPALDO_TASA", defecto=0.1)
+ALERTA_COLA_CELERY = entorno.entero("ALERTA_COLA_CELERY", defecto=50, minimo=1)
 # Errores a Sentry (Django y Celery) solo si hay DSN; sin él, sentry-sdk ni se importa.
 SENTRY_DSN = entorno.texto("SENTRY_DSN", defecto="")
 if SENTRY_DSN:

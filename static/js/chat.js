@@ -216,6 +216,7 @@
       recuerdosDelMensaje(burbuja, m.recuerdos || []);
       agregarCalificacion(burbuja, m.id);
     }
+    pintarSugerencias(d && d.sugerencias ? d.sugerencias : []);
     burbuja = null; yaGuardada = false; entrada.focus();
   }
   function agregar(rol, contenido) {
@@ -275,6 +276,23 @@
     });
     li.appendChild(caja);
   }
+  // Lo que el asistente sugiere preguntar después, como botones bajo la última respuesta: un clic lo
+  // envía. Las sugerencias de una respuesta anterior no siguen.
+  function pintarSugerencias(lista_) {
+    lista.querySelectorAll(".sugerencias").forEach(function (s) { s.remove(); });
+    const ultima = lista.querySelector(".chat-mensaje.assistant:last-of-type");
+    if (!lista_.length || !ultima) return;
+    const caja = document.createElement("div");
+    caja.className = "sugerencias"; caja.setAttribute("aria-label", "Sugerencias");
+    lista_.forEach(function (texto) {
+      const b = document.createElement("button");
+      b.type = "button"; b.className = "boton secundario"; b.textContent = texto;
+      b.onclick = function () { mandar(texto); };
+      caja.appendChild(b);
+    });
+    ultima.appendChild(caja);
+  }
+  lista.querySelectorAll(".sugerencias button").forEach(function (b) { b.onclick = function () { mandar(b.textContent); }; });
   function pintarFuentes(lista_) {
     fuentes.innerHTML = lista_.length ? "" : '<li class="vacio">Sin fuentes en esta respuesta.</li>';
     lista_.forEach(function (f, i) {
@@ -415,7 +433,7 @@
   function mandar(mensaje) {
     if (!mensaje.trim() || enCurso) return;
     enCurso = true; entrada.disabled = enviar.disabled = true; error.hidden = true; ultimoMensaje = mensaje;
-    agregar("user", mensaje);
+    agregar("user", mensaje); pintarSugerencias([]);
     const marco = { tipo: "mensaje", mensaje: mensaje, conversacion_id: conversacion, proyecto_id: config.proyecto_id, vista: config.vista, dominio: selectorDominio ? selectorDominio.value : null, id_cliente: nuevoId() };
     enviarMarco(marco);
     entrada.value = ""; sessionStorage.removeItem(claveBorrador());

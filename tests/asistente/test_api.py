@@ -335,3 +335,27 @@ def test_un_dominio_ajeno_o_distinto_del_de_la_conversacion_es_un_error_400_que_
     assert Conversacion.objects.get(pk=conversacion).dominio.codigo == "faenas"
     assert cambio.status_code == 400
     assert "empiece una conversación nueva" in json.dumps(cambio.json(), ensure_ascii=False)
+
+
+@pytest.mark.usefixtures("corpus")
+def test_el_chat_dice_que_herramientas_uso_y_cuanto_tardo_y_el_esquema_fuente_nombra_cada_campo(
+    usuaria: Callable[..., AbstractUser],
+) -> None:
+    respuesta = api(usuaria()).post(
+        "/api/asistente/chat",
+        {"mensaje": "¿Qué plazo tienen los órganos para informar una Declaración de Impacto Ambiental?"},
+        format="json",
+    )
+    esquema = json.loads(APIClient().get("/api/schema/?format=json").content)
+
+    mensaje = respuesta.json()["mensaje"]
+    assert [h["herramienta"] for h in mensaje["herramientas"]] == ["buscar_normativa"]
+    assert isinstance(mensaje["herramientas"][0]["ms"], int) and mensaje["herramientas"][0]["error"] is None
+    assert mensaje["tiempos"]["total_ms"] >= mensaje["tiempos"]["primer_token_ms"] >= 0
+    assert mensaje["motor"] == "reglas"
+    componentes = esquema["components"]["schemas"]
+    campos_fuente = set(componentes["Fuente"]["properties"])
+    devueltos = {campo for fuente in mensaje["fuentes"] for campo in fuente}
+    assert {"advertencia", "vigencia", "epigrafe"} <= devueltos <= campos_fuente
+    assert "marcador" in campos_fuente
+    assert set(mensaje) <= set(componentes["MensajeAsistente"]["properties"])

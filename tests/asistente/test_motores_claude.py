@@ -261,7 +261,7 @@ def test_con_claude_un_mensaje_bloqueado_no_llega_al_modelo_ni_despues_en_el_his
     (pedido,) = pedidos_json(servidor)  # solo el de la pregunta común
     assert "approve every project" not in json.dumps(pedido["messages"])
     assert "No procesé su mensaje" not in json.dumps(pedido["messages"], ensure_ascii=False)
-    assert siguiente.texto == "Una DIA es una declaración jurada."
+    assert siguiente.texto.strip() == "Una DIA es una declaración jurada."
 
 
 def _resultado_de_la_herramienta(pedido: dict[str, Any]) -> dict[str, Any]:

@@ -734,3 +734,28 @@ def test_las_advertencias_son_de_la_respuesta_en_vista_se_limpian_cada_turno_y_v
         expect(chat.pagina.locator("#panel-advertencias")).to_be_hidden()
         chat.capturar("chat-advertencias-por-respuesta")
         assert chat.errores == []
+
+
+def test_las_sugerencias_de_la_respuesta_son_botones_que_preguntan_y_siguen_al_recargar(
+    cliente_confirmado: Cliente, daphne: Callable[..., str], django_db_blocker: Any
+) -> None:
+    from playwright.sync_api import expect
+
+    url = daphne()
+    with chromium(django_db_blocker) as navegador:
+        chat = Pagina(navegador, url)
+        chat.preguntar_y_esperar("hola")
+        botones = chat.pagina.locator(".chat-mensaje.assistant .sugerencias button")
+        expect(botones).to_have_count(3)
+        expect(botones.nth(2)).to_have_text("Lista mis proyectos")
+
+        chat.pagina.reload()
+        recargados = chat.pagina.locator(".chat-mensaje.assistant .sugerencias button")
+        expect(recargados).to_have_count(3)
+        recargados.nth(2).click()
+        expect(chat.pagina.locator(".chat-mensaje.user").nth(1)).to_have_text("Lista mis proyectos")
+        expect(chat.pagina.locator(".chat-mensaje.assistant").nth(1)).to_contain_text("proyecto")
+        expect(chat.pagina.locator(".chat-mensaje.assistant").nth(1).locator(".calificar")).to_be_visible()
+        expect(chat.pagina.locator(".chat-mensaje.assistant").first.locator(".sugerencias")).to_have_count(0)
+        chat.capturar("chat-sugerencias")
+        assert chat.errores == []

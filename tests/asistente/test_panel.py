@@ -120,7 +120,7 @@ def test_las_preguntas_sin_respuesta_se_agrupan_sin_mayusculas_y_salen_las_mas_r
     esperado = Counter(
         m.pregunta.contenido.strip().lower()
         for m in respuestas
-        if m.pregunta is not None and (m.abstuvo or m.confianza in ("LOW", "NONE"))
+        if m.pregunta is not None and (m.abstuvo or m.confianza in ("LOW", "NONE") or (m.feedback or 0) < 0)
     )
     assert [f["veces"] for f in filas] == sorted((f["veces"] for f in filas), reverse=True)
     mostradas = {f["pregunta"].lower(): f["veces"] for f in filas}
@@ -129,6 +129,79 @@ def test_las_preguntas_sin_respuesta_se_agrupan_sin_mayusculas_y_salen_las_mas_r
     assert max(omitidas, default=0) <= min(mostradas.values())
     patente = next(f for f in filas if f["pregunta"].lower() == "¿cuánto cuesta una patente minera?")
     assert patente["veces"] == patente["abstenciones"] == 2
+
+
+def test_un_no_lleva_la_pregunta_al_panel_con_la_respuesta_dada_y_cuenta_por_lo_seguro_que_se_dijo(
+    crear_usuario, admin_client
+) -> None:
+    from asistente.models import Dominio
+    from asistente.services import mensaje_calificar
+
+    conversacion = Conversacion.objects.create(
+        usuario=crear_usuario("calificadora"), dominio=Dominio.objects.get(codigo="mineria")
+    )
+
+    def turno(pregunta: str, respuesta: str) -> Mensaje:
+        usuario = Mensaje.objects.create(
+            conversacion=conversacion, rol=Mensaje.Rol.USUARIO, contenido=pregunta
+        )
+        return Mensaje.objects.create(
+            conversacion=conversacion, rol=Mensaje.Rol.ASISTENTE, contenido=respuesta, pregunta=usuario,
+            confianza="HIGH",
+        )  # fmt: skip
+
+    segura = turno("¿Quién fiscaliza la RCA?", "La SMA [1].\n\n_Qué tan seguro estoy: bastante; lo dice._")
+    dudosa = turno("¿Qué es un PAS?", "Un permiso [1].\n\n_Qué tan seguro estoy: poco; no encontré._")
+    mensaje_calificar(mensaje=segura, valor=-1, comentario="Es la SMA, pero falta el artículo")
+    mensaje_calificar(mensaje=dudosa, valor=1)
+
+    datos = panel_leer("7d")
+    pagina = admin_client.get("/admin/asistente/resumenhora/").content.decode()
+
+    (fila,) = [f for f in datos["sin_respuesta"] if f["pregunta"] == "¿Quién fiscaliza la RCA?"]
+    assert fila["no_sirvio"] == 1 and fila["respuesta"].startswith("La SMA [1].")
+    assert fila["comentario"] == "Es la SMA, pero falta el artículo"
+    por_nivel = {f["nivel"]: f for f in datos["no_por_seguridad"]}
+    assert por_nivel["bastante"] == {"nivel": "bastante", "no": 1, "calificadas": 1, "tasa_no": 1.0}
+    assert por_nivel["poco"] == {"nivel": "poco", "no": 0, "calificadas": 1, "tasa_no": 0.0}
+    assert "texto=La+SMA+%5B1%5D." in pagina and "Es la SMA, pero falta el artículo" in pagina
+    assert "¿Qué es un PAS?" not in pagina
+
+
+def test_usuarios_activos_mensajes_por_conversacion_errores_por_tipo_y_similitud_salen_de_sus_filas(
+    crear_usuario,
+) -> None:
+    from asistente.models import Dominio
+
+    dominio = Dominio.objects.get(codigo="mineria")
+    ahora = timezone.now()
+
+    def conversacion(nombre: str, hace: timedelta, respuestas: list[dict[str, object]]) -> None:
+        charla = Conversacion.objects.create(usuario=crear_usuario(nombre), dominio=dominio)
+        for campos in respuestas:
+            pregunta = Mensaje.objects.create(conversacion=charla, rol=Mensaje.Rol.USUARIO, contenido="¿?")
+            Mensaje.objects.create(
+                conversacion=charla, rol=Mensaje.Rol.ASISTENTE, contenido="r", pregunta=pregunta, **campos
+            )
+        Mensaje.objects.filter(conversacion=charla).update(creado_at=ahora - hace)
+
+    conversacion(
+        "hoy", timedelta(hours=2), [{"confianza": "HIGH", "similitud": 0.91}, {"error": "PoolTimeout"}]
+    )
+    conversacion("semana", timedelta(days=3), [{"confianza": "LOW", "similitud": 0.81}])
+    conversacion("mes", timedelta(days=20), [{"error": "PoolTimeout"}, {"error": "APITimeoutError"}])
+
+    datos = panel_leer("30d", ahora=ahora)
+
+    assert datos["usuarios_activos"] == {"dia": 1, "semana": 2, "mes": 3}
+    assert datos["mensajes_por_conversacion"] == {"conversaciones": 3, "promedio": 3.3, "mediana": 4.0}
+    assert [(e["tipo"], e["turnos"]) for e in datos["errores_por_tipo"]] == [
+        ("PoolTimeout", 2),
+        ("APITimeoutError", 1),
+    ]
+    tramos = {t["tramo"]: t["turnos"] for t in datos["similitud"]["tramos"]}
+    assert tramos["0.90–0.95"] == 1 and tramos["0.80–0.85"] == 1 and sum(tramos.values()) == 2
+    assert datos["similitud"]["con_busqueda"] == 2 and datos["similitud"]["contexto_suficiente"] == 0.5
 
 
 def test_veinticuatro_horas_se_dibujan_por_hora_y_un_rango_desconocido_se_rechaza(sembrado) -> None:

@@ -58,3 +58,26 @@ def test_la_confianza_baja_y_la_falta_de_base_salen_de_las_busquedas_del_turno_y
     assert advertencias_de_la_busqueda([fallida], hay_fuentes=False) == [SIN_BASE]
     assert advertencias_de_la_busqueda([vacia, analisis], hay_fuentes=True) == []
     assert advertencias_de_la_busqueda([analisis], hay_fuentes=False) == []
+
+
+def test_una_pregunta_parecida_a_una_cuya_respuesta_no_sirvio_lo_advierte_con_el_comentario(
+    usuaria: Callable[..., AbstractUser], conversar: Callable[..., Charla]
+) -> None:
+    from asistente.models import Mensaje
+    from asistente.services import mensaje_calificar
+
+    consultora = usuaria()
+    primera = conversar(consultora, "¿Cuál es el plazo de evaluación de una DIA minera?")
+    mensaje_calificar(
+        mensaje=Mensaje.objects.get(pk=primera.final["mensaje"]["id"]),
+        valor=-1,
+        comentario="No distinguió días hábiles",
+    )
+
+    parecida = conversar(consultora, "¿Qué plazo de evaluación tiene una DIA de una mina?")
+    distinta = conversar(consultora, "¿Qué es un santuario de la naturaleza?")
+
+    (reparo,) = [a for a in parecida.final["mensaje"]["advertencias"] if "no le sirvió" in a]
+    assert "«¿Cuál es el plazo de evaluación de una DIA minera?»" in reparo
+    assert "Su comentario: «No distinguió días hábiles»." in reparo
+    assert not any("no le sirvió" in a for a in distinta.final["mensaje"]["advertencias"])

@@ -171,3 +171,23 @@ def test_un_turno_que_falla_queda_registrado_con_el_aviso_que_vio_el_usuario_y_e
     assert mensaje.pregunta == turno.mensaje
     assert mensaje.latencia_ms is not None
     assert valor("asistente_turnos_total", motor="ninguno", resultado="error") == antes + 1
+
+
+@pytest.mark.usefixtures("corpus")
+def test_el_registro_de_cada_respuesta_trae_usuario_largo_del_mensaje_similitud_y_la_accion_propuesta(
+    usuaria: Callable[..., AbstractUser], conversar: Callable[..., Charla]
+) -> None:
+    consultora = usuaria()
+    pregunta = "¿Qué plazo tiene el SEA para evaluar una Declaración de Impacto Ambiental?"
+
+    with capture_logs() as eventos:
+        de_ley = conversar(consultora, pregunta)
+        propuesta = conversar(consultora, "crea un proyecto llamado Mina Norte en Atacama de 8.000 t/mes")
+
+    ley, accion = [e for e in eventos if e["event"] == "asistente_respuesta"]
+    assert ley["usuario_id"] == accion["usuario_id"] == consultora.pk
+    assert ley["largo_mensaje"] == len(pregunta)
+    assert ley["propuso_accion"] is False and ley["accion_tipo"] == ""
+    assert 0.5 < ley["similitud"] <= 1 and registro_de(de_ley).similitud == ley["similitud"]
+    assert accion["propuso_accion"] is True and accion["accion_tipo"] == "crear_proyecto"
+    assert registro_de(propuesta).accion_tipo == "crear_proyecto"
