@@ -669,9 +669,12 @@ def test_una_preferencia_dicha_en_el_chat_se_ve_en_mi_memoria_y_se_olvida_y_una_
         assert chat.errores == []
 
 
-def test_el_dominio_elegido_en_el_selector_rige_la_conversacion_y_queda_fijo_al_recargar(
+def test_el_dominio_elegido_rige_la_conversacion_y_advertencias_y_sugerencias_son_de_la_respuesta_en_vista(
     cliente_confirmado: Cliente, daphne: Callable[..., str], django_db_blocker: Any
 ) -> None:
+    """El dominio elegido en el selector rige la conversación y queda fijo; las advertencias son las de la
+    respuesta en vista (se limpian cada turno y vuelven al recargar); las sugerencias son botones bajo la
+    última respuesta, siguen al recargar y un clic las pregunta."""
     from playwright.sync_api import expect
 
     with django_db_blocker.unblock():
@@ -682,80 +685,49 @@ def test_el_dominio_elegido_en_el_selector_rige_la_conversacion_y_queda_fijo_al_
     try:
         with chromium(django_db_blocker) as navegador:
             chat = Pagina(navegador, url)
-            selector = chat.pagina.locator("#dominio")
+            pagina = chat.pagina
+            selector, panel = pagina.locator("#dominio"), pagina.locator("#panel-advertencias")
             expect(selector).to_be_enabled()
             expect(selector).to_have_value("mineria")
+            expect(panel).to_be_hidden()
             selector.select_option(label="Consultas sin corpus")
             chat.preguntar_y_esperar("¿Qué plazo tiene el Servicio para evaluar una Declaración?")
 
-            expect(chat.pagina.locator(".chat-mensaje.assistant .contenido")).to_contain_text(
-                "desactivada en el dominio «Consultas sin corpus»"
-            )
+            respuestas = pagina.locator(".chat-mensaje.assistant")
+            expect(respuestas.first).to_contain_text("desactivada en el dominio «Consultas sin corpus»")
+            expect(panel).to_contain_text("Sin base suficiente en el corpus.")
             expect(selector).to_be_disabled()
             conversacion = en_hilo(
                 lambda: Conversacion.objects.select_related("dominio").get(usuario__username=USUARIA)
             )
             assert conversacion.dominio.codigo == "sin-corpus"
-            chat.pagina.reload()
-            expect(chat.pagina.locator("#dominio")).to_be_disabled()
-            expect(chat.pagina.locator("#dominio")).to_have_value("sin-corpus")
-            chat.pagina.click("text=Nueva conversación")
-            expect(chat.pagina.locator("#dominio")).to_be_enabled()
-            expect(chat.pagina.locator("#dominio")).to_have_value("mineria")
-            chat.capturar("chat-selector-de-dominio")
+
+            pagina.reload()
+            expect(pagina.locator("#dominio")).to_be_disabled()
+            expect(pagina.locator("#dominio")).to_have_value("sin-corpus")
+            expect(pagina.locator("#advertencias")).to_contain_text("Sin base suficiente en el corpus.")
+            pagina.fill("#entrada", "gracias")
+            pagina.press("#entrada", "Enter")
+            expect(respuestas.nth(1).locator(".calificar")).to_be_visible()
+            expect(respuestas.nth(1)).to_contain_text("De nada")
+            expect(pagina.locator("#panel-advertencias")).to_be_hidden()
+            expect(respuestas.nth(1).locator(".sugerencias button")).to_have_count(3)
+
+            pagina.reload()
+            botones = pagina.locator(".chat-mensaje.assistant").nth(1).locator(".sugerencias button")
+            expect(botones).to_have_count(3)
+            expect(botones.nth(2)).to_have_text("Lista mis proyectos")
+            botones.nth(2).click()
+            expect(pagina.locator(".chat-mensaje.user").nth(2)).to_have_text("Lista mis proyectos")
+            expect(pagina.locator(".chat-mensaje.assistant").nth(2).locator(".calificar")).to_be_visible()
+            expect(pagina.locator(".chat-mensaje.assistant .sugerencias")).to_have_count(0)
+            chat.capturar("chat-dominio-advertencias-y-sugerencias")
+
+            pagina.click("text=Nueva conversación")
+            expect(pagina.locator("#dominio")).to_be_enabled()
+            expect(pagina.locator("#dominio")).to_have_value("mineria")
             assert chat.errores == []
     finally:
         with django_db_blocker.unblock():
             Conversacion.objects.filter(dominio__codigo="sin-corpus").delete()
             Dominio.objects.filter(codigo="sin-corpus").delete()
-
-
-def test_las_advertencias_son_de_la_respuesta_en_vista_se_limpian_cada_turno_y_vuelven_al_recargar(
-    cliente_confirmado: Cliente, daphne: Callable[..., str], django_db_blocker: Any
-) -> None:
-    from playwright.sync_api import expect
-
-    url = daphne()
-    with chromium(django_db_blocker) as navegador:
-        chat = Pagina(navegador, url)
-        panel = chat.pagina.locator("#panel-advertencias")
-        expect(panel).to_be_hidden()
-        chat.preguntar_y_esperar("¿Qué multa arriesga quien ejecuta una faena sin calificación ambiental?")
-        expect(panel).to_be_visible()
-        expect(panel).to_contain_text("no constituye asesoría legal")
-
-        chat.pagina.reload()
-        expect(chat.pagina.locator("#panel-advertencias")).to_be_visible()
-        expect(chat.pagina.locator("#advertencias")).to_contain_text("no constituye asesoría legal")
-        chat.pagina.fill("#entrada", "gracias")
-        chat.pagina.press("#entrada", "Enter")
-        expect(chat.pagina.locator(".chat-mensaje.assistant .calificar")).to_have_count(1)
-        expect(chat.pagina.locator(".chat-mensaje.assistant").nth(1)).to_contain_text("De nada")
-        expect(chat.pagina.locator("#panel-advertencias")).to_be_hidden()
-        chat.capturar("chat-advertencias-por-respuesta")
-        assert chat.errores == []
-
-
-def test_las_sugerencias_de_la_respuesta_son_botones_que_preguntan_y_siguen_al_recargar(
-    cliente_confirmado: Cliente, daphne: Callable[..., str], django_db_blocker: Any
-) -> None:
-    from playwright.sync_api import expect
-
-    url = daphne()
-    with chromium(django_db_blocker) as navegador:
-        chat = Pagina(navegador, url)
-        chat.preguntar_y_esperar("hola")
-        botones = chat.pagina.locator(".chat-mensaje.assistant .sugerencias button")
-        expect(botones).to_have_count(3)
-        expect(botones.nth(2)).to_have_text("Lista mis proyectos")
-
-        chat.pagina.reload()
-        recargados = chat.pagina.locator(".chat-mensaje.assistant .sugerencias button")
-        expect(recargados).to_have_count(3)
-        recargados.nth(2).click()
-        expect(chat.pagina.locator(".chat-mensaje.user").nth(1)).to_have_text("Lista mis proyectos")
-        expect(chat.pagina.locator(".chat-mensaje.assistant").nth(1)).to_contain_text("proyecto")
-        expect(chat.pagina.locator(".chat-mensaje.assistant").nth(1).locator(".calificar")).to_be_visible()
-        expect(chat.pagina.locator(".chat-mensaje.assistant").first.locator(".sugerencias")).to_have_count(0)
-        chat.capturar("chat-sugerencias")
-        assert chat.errores == []
