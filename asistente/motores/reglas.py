@@ -7,7 +7,10 @@ También es el respaldo cuando Claude falla a mitad de un turno.
 from __future__ import annotations
 
 import re
+from datetime import date
 from typing import Any
+
+from django.utils import timezone
 
 from asistente.acciones import accion_proponer, texto_de_propuesta
 from asistente.motores import externas, permisos
@@ -23,6 +26,7 @@ from asistente.motores.entidades import (
     solo_partes,
     tipo_sin_cantidad,
 )
+from asistente.motores.periodo import periodo_de
 from asistente.motores.redaccion import (
     MAXIMO_FUENTES,
     cuantas_fuentes,
@@ -334,11 +338,13 @@ class MotorReglas:
     def _estadisticas(self, turno: Turno, texto: str, e: Entidades) -> Respuesta | None:
         if not _ESTADISTICAS.search(texto):
             return None
-        llamada = ejecutar("obtener_estadisticas", {}, contexto=turno.contexto)
+        periodo = _periodo(texto)
+        llamada = ejecutar("obtener_estadisticas", periodo, contexto=turno.contexto)
         r = llamada["resultado"] or {}
         if llamada["error"] or not r.get("total"):
-            return Respuesta(llamada["error"] or "Aún no tiene proyectos.", llamadas=[llamada])
-        lineas = [f"Tiene {r['total']} proyecto(s)."]
+            vacio = f"No tiene proyectos creados {_dicho(periodo)}." if periodo else "Aún no tiene proyectos."
+            return Respuesta(llamada["error"] or vacio, llamadas=[llamada])
+        lineas = [f"Tiene {r['total']} proyecto(s){' creados ' + _dicho(periodo) if periodo else ''}."]
         for titulo, clave in (
             ("Por estado", "por_estado"),
             ("Por clasificación", "por_clasificacion"),
@@ -350,7 +356,8 @@ class MotorReglas:
     def _listar(self, turno: Turno, texto: str, e: Entidades) -> Respuesta | None:
         if not _LISTAR.search(texto):
             return None
-        parametros: dict[str, Any] = {"region": e.region} if e.region else {}
+        periodo = _periodo(texto)
+        parametros: dict[str, Any] = ({"region": e.region} if e.region else {}) | periodo
         for estado in ("borrador", "analizado", "archivado"):
             if estado in texto:
                 parametros["estado"] = estado
@@ -360,7 +367,7 @@ class MotorReglas:
             return Respuesta(llamada["error"], llamadas=[llamada])
         if not r.get("proyectos"):
             return Respuesta("No encontré proyectos con esos criterios.", llamadas=[llamada])
-        lineas = [f"{r['total']} proyecto(s):"] + [
+        lineas = [f"{r['total']} proyecto(s){' creados ' + _dicho(periodo) if periodo else ''}:"] + [
             f"- #{p['id']} «{p['nombre']}» — {p['region']}, {p['estado']}"
             + (f", {p['ultima_clasificacion']}" if p["ultima_clasificacion"] else "")
             for p in r["proyectos"]
@@ -555,3 +562,18 @@ _SUGERENCIAS_INICIO = [
     "¿Cuándo corresponde un EIA en vez de una DIA?",
     "Lista mis proyectos",
 ]
+
+
+def _periodo(texto: str) -> dict[str, str]:
+    """El periodo de creación que nombra el mensaje («desde marzo de 2024»), como lo piden las
+    herramientas de listas y estadísticas (`desde`, `hasta`); vacío si no nombra ninguno."""
+    desde, hasta = periodo_de(texto, timezone.localdate())
+    return {clave: fecha.isoformat() for clave, fecha in (("desde", desde), ("hasta", hasta)) if fecha}
+
+
+def _dicho(periodo: dict[str, str]) -> str:
+    """«del 01-03-2024 al 30-06-2024», «desde el 01-03-2024», «hasta el 31-12-2023»."""
+    fechas = {clave: date.fromisoformat(valor).strftime("%d-%m-%Y") for clave, valor in periodo.items()}
+    if "desde" in fechas and "hasta" in fechas:
+        return f"del {fechas['desde']} al {fechas['hasta']}"
+    return f"desde el {fechas['desde']}" if "desde" in fechas else f"hasta el {fechas['hasta']}"

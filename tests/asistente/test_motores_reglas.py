@@ -836,3 +836,30 @@ def test_con_varias_causas_de_ingreso_lo_que_lo_hace_estudio_se_dice_y_se_cita_p
     primero = charla.texto.split("\n\n")[0]
     assert primero.index("Es EIA por") < primero.index("Ingresa por 2 causas (basta una)")
     assert (charla.fuentes[0]["norma"], charla.fuentes[0]["articulo"]) == ("Ley 19.300", "11")
+
+
+def test_una_lista_o_un_conteo_de_proyectos_por_periodo_usa_las_fechas_dichas_y_rechaza_mas_de_24_meses(
+    usuaria: CrearUsuaria, conversar: Conversar
+) -> None:
+    from datetime import timedelta
+
+    from django.utils import timezone
+
+    from proyectos.models import Cliente
+    from proyectos.services import proyecto_crear
+
+    consultora = usuaria()
+    cliente = Cliente.objects.get(nombre="Cliente de consultora")
+    datos = {"region": "Atacama", "tipo": "explotacion"}
+    antiguo = proyecto_crear(cliente=cliente, datos={**datos, "nombre": "Mina Antigua"})
+    proyecto_crear(cliente=cliente, datos={**datos, "nombre": "Mina Reciente"})
+    Proyecto.objects.filter(pk=antiguo.pk).update(creado_at=timezone.now() - timedelta(days=400))
+
+    recientes = conversar(consultora, "lista mis proyectos de los últimos 6 meses")
+    conteo = conversar(consultora, "¿cuántos proyectos tengo de los últimos 2 años?")
+    largo = conversar(consultora, "lista mis proyectos entre 2020 y 2024")
+
+    assert "Mina Reciente" in recientes.texto and "Mina Antigua" not in recientes.texto
+    assert recientes.texto.startswith("1 proyecto(s) creados desde el ")
+    assert conteo.texto.startswith("Tiene 2 proyecto(s) creados desde el ")
+    assert largo.texto.startswith("El periodo del 01-01-2020 al 31-12-2024 abarca 59 meses y el máximo es 24")
