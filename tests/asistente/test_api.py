@@ -359,3 +359,26 @@ def test_el_chat_dice_que_herramientas_uso_y_cuanto_tardo_y_el_esquema_fuente_no
     assert {"advertencia", "vigencia", "epigrafe"} <= devueltos <= campos_fuente
     assert "marcador" in campos_fuente
     assert set(mensaje) <= set(componentes["MensajeAsistente"]["properties"])
+
+
+def test_el_flujo_sse_abre_la_conversacion_en_el_dominio_pedido(
+    usuaria_confirmada: AbstractUser, django_db_blocker: Any
+) -> None:
+    from asistente.models import Dominio
+
+    with django_db_blocker.unblock():
+        Dominio.objects.create(codigo="faenas-sse", nombre="Faenas", prompt_sistema="P.")
+    try:
+        eventos = eventos_sse(
+            api(usuaria_confirmada).post(
+                "/api/asistente/chat/stream", {"mensaje": "hola", "dominio": "faenas-sse"}, format="json"
+            )
+        )
+        conversacion = json.loads(eventos[0]["data"])["conversacion_id"]
+        with django_db_blocker.unblock():
+            dominio = Conversacion.objects.get(pk=conversacion).dominio.codigo
+        assert eventos[-1]["event"] == "done" and dominio == "faenas-sse"
+    finally:
+        with django_db_blocker.unblock():
+            Conversacion.objects.filter(dominio__codigo="faenas-sse").delete()
+            Dominio.objects.filter(codigo="faenas-sse").delete()
