@@ -3,7 +3,6 @@ descrito en la conversación, listar y contar los del usuario."""
 
 from __future__ import annotations
 
-import calendar
 from collections import Counter
 from datetime import date
 from typing import Any, Literal
@@ -24,6 +23,7 @@ from asistente.herramientas.comunes import (
     proyecto_visible,
 )
 from asistente.registro import MAXIMO_RESULTADOS, Contexto, ErrorDeHerramienta, Fuente, herramienta
+from config.fechas import meses_despues
 from fuentes_externas.eseia import similares_del_proyecto
 from proyectos import selectors as proyectos
 from proyectos.analisis.componentes import hay_partes
@@ -206,12 +206,12 @@ class Periodo(BaseModel):
             raise ErrorDeHerramienta("La fecha «desde» es posterior a «hasta»: inviértalas.")
         if self.desde:
             hasta = self.hasta or timezone.localdate()
-            if hasta > _meses_despues(self.desde, MAXIMO_MESES):
+            if hasta > meses_despues(self.desde, MAXIMO_MESES):
                 meses = (hasta.year - self.desde.year) * 12 + hasta.month - self.desde.month
                 raise ErrorDeHerramienta(
                     f"El periodo del {self.desde:%d-%m-%Y} al {hasta:%d-%m-%Y} abarca {meses} meses y "
                     f"el máximo es {MAXIMO_MESES}: pida uno de hasta {MAXIMO_MESES} meses (por ejemplo, "
-                    f"desde el {_meses_despues(hasta, -MAXIMO_MESES):%d-%m-%Y}) o consulte el periodo "
+                    f"desde el {meses_despues(hasta, -MAXIMO_MESES):%d-%m-%Y}) o consulte el periodo "
                     "por partes."
                 )
         if self.desde:
@@ -219,13 +219,6 @@ class Periodo(BaseModel):
         if self.hasta:
             lista = lista.filter(creado_at__date__lte=self.hasta)
         return lista
-
-
-def _meses_despues(fecha: date, meses: int) -> date:
-    """La misma fecha `meses` después (o antes, si es negativo); el 31 pasa al último día del mes."""
-    indice = fecha.year * 12 + fecha.month - 1 + meses
-    anio, mes = divmod(indice, 12)
-    return date(anio, mes + 1, min(fecha.day, calendar.monthrange(anio, mes + 1)[1]))
 
 
 class ListarProyectos(Periodo):

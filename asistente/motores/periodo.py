@@ -8,6 +8,7 @@ import calendar
 import re
 from datetime import date
 
+from config.fechas import meses_despues
 from config.texto import sin_tildes
 
 MESES = {
@@ -38,7 +39,7 @@ def periodo_de(texto: str, hoy: date) -> tuple[date | None, date | None]:
         cantidad, unidad = int(m.group(1)), m.group(2)
         if unidad in ("dias", "semanas"):
             return date.fromordinal(hoy.toordinal() - cantidad * (7 if unidad == "semanas" else 1)), None
-        return _meses_antes(hoy, cantidad * (12 if unidad == "anos" else 1)), None
+        return meses_despues(hoy, -cantidad * (12 if unidad == "anos" else 1)), None
     if m := _ESTE.search(plano):
         return (date(hoy.year, 1, 1) if m.group(1) == "ano" else hoy.replace(day=1)), None
     desde = _inicio(m.group(1)) if (m := _DESDE.search(plano)) else None
@@ -74,9 +75,3 @@ def _fin(fecha: str) -> date | None:
         return date(anio, mes, dia or calendar.monthrange(anio, mes)[1])
     except ValueError:
         return None
-
-
-def _meses_antes(hoy: date, meses: int) -> date:
-    indice = hoy.year * 12 + hoy.month - 1 - meses
-    anio, mes = divmod(indice, 12)
-    return date(anio, mes + 1, min(hoy.day, calendar.monthrange(anio, mes + 1)[1]))
