@@ -408,3 +408,32 @@ def test_el_modelo_recibe_las_preferencias_dichas_lo_recien_anotado_y_las_pregun
     assert "Con este mensaje el usuario fijó: Respuestas breves." in contexto
     assert "preguntó algo parecido el" in contexto and "se le respondió: «Sesenta días.»" in contexto
     assert charla.final["mensaje"]["recuerdos"][0]["conversacion_id"] == str(anterior.pk)
+
+
+def test_el_modelo_sabe_que_la_respuesta_a_una_pregunta_parecida_no_le_sirvio_al_usuario(
+    servidor: ServidorLocal, usuaria: Callable[..., AbstractUser], conversar: Callable[..., Charla]
+) -> None:
+    from asistente.models import Conversacion
+    from asistente.services import mensaje_calificar
+
+    consultora = usuaria()
+    anterior = Conversacion.objects.create(
+        usuario_id=consultora.pk, dominio=Dominio.objects.get(codigo="mineria")
+    )
+    pregunta = Mensaje.objects.create(
+        conversacion=anterior, rol="user", contenido="¿Cuál es el plazo de evaluación de una DIA?"
+    )
+    mala = Mensaje.objects.create(
+        conversacion=anterior, rol="assistant", pregunta=pregunta, contenido="Noventa días."
+    )
+    mensaje_calificar(mensaje=mala, valor=-1, comentario="Son sesenta días hábiles")
+    responder_sse(servidor, sse({"type": "text", "text": "Sesenta días hábiles."}))
+
+    charla = conversar(consultora, "¿Qué plazo de evaluación tiene una DIA minera?")
+
+    contexto = pedidos_json(servidor)[0]["system"][1]["text"]
+    assert (
+        "se le respondió «Noventa días.» y el usuario dijo que no le sirvió («Son sesenta días hábiles»)"
+        in (contexto)
+    )
+    assert any("no le sirvió" in a for a in charla.final["mensaje"]["advertencias"])
