@@ -217,11 +217,9 @@ def recuerdos_de(
     puntuadas = []
     vistas: set[str] = set()
     for pregunta in candidatas:
-        propios = terminos(pregunta.contenido)
-        comunes = buscados & propios
-        parecido = len(comunes) / (len(buscados) * max(len(propios), 1)) ** 0.5  # coseno de conjuntos
+        parecido = _parecido(buscados, pregunta.contenido)
         clave = normalizar(pregunta.contenido)
-        if len(comunes) >= COMUNES_MINIMOS and parecido >= PARECIDO_MINIMO and clave not in vistas:
+        if parecido is not None and clave not in vistas:
             vistas.add(clave)
             puntuadas.append((parecido, pregunta))
     puntuadas.sort(key=lambda par: (-par[0], -par[1].creado_at.timestamp()))
@@ -269,10 +267,7 @@ def reparo_de(*, usuario: Usuario, texto: str) -> dict[str, Any] | None:
         pregunta = respuesta.pregunta
         if pregunta is None:
             continue
-        propios = terminos(pregunta.contenido)
-        comunes = buscados & propios
-        parecido = len(comunes) / (len(buscados) * max(len(propios), 1)) ** 0.5
-        if len(comunes) >= COMUNES_MINIMOS and parecido >= PARECIDO_MINIMO:
+        if _parecido(buscados, pregunta.contenido) is not None:
             return {
                 "pregunta": " ".join(pregunta.contenido.split())[:200],
                 "fecha": pregunta.creado_at.date().isoformat(),
@@ -280,6 +275,15 @@ def reparo_de(*, usuario: Usuario, texto: str) -> dict[str, Any] | None:
                 "comentario": " ".join(respuesta.feedback_comentario.split())[:300],
             }
     return None
+
+
+def _parecido(buscados: set[str], texto: str) -> float | None:
+    """Cuánto se parece `texto` a la pregunta de términos `buscados` (coseno de conjuntos), o None si no
+    comparte al menos `COMUNES_MINIMOS` términos y `PARECIDO_MINIMO` de parecido."""
+    propios = terminos(texto)
+    comunes = buscados & propios
+    parecido = len(comunes) / (len(buscados) * max(len(propios), 1)) ** 0.5
+    return parecido if len(comunes) >= COMUNES_MINIMOS and parecido >= PARECIDO_MINIMO else None
 
 
 def sin_marcas(texto: str) -> str:
