@@ -29,8 +29,7 @@ from normativa.models import EmbeddingCache, FragmentoLegal, Norma, VersionNorma
 from normativa.parsers import (
     DocumentoParseado,
     ErrorDeParseo,
-    fragmentar,
-    parsear_archivo,
+    guia_pdf,
     parsear_y_fragmentar,
 )
 from normativa.parsers.base import Fragmento
@@ -51,7 +50,7 @@ def corpus_cargar(*, progreso: Progreso | None = None) -> list[ResultadoIngesta]
         for ruta, datos, formato in fuentes
         if not version_vigente(sigla=datos.sigla, huella=huella_archivo(ruta))
     ]
-    parseados = _parsear_en_paralelo(pendientes)
+    parseados = corpus_parsear(pendientes)
     resultados = []
     for ruta, datos, formato in fuentes:
         resultados.append(
@@ -107,17 +106,38 @@ def documentacion_cargar(
     return resultados
 
 
+Parseado = tuple[DocumentoParseado, list[Fragmento]]
+# Lo ya parseado en este proceso, por archivo y huella (bytes y versión de los parsers): comprobar los
+# embeddings incluidos y luego cargar el corpus leen los mismos PDF, que toman segundos cada uno.
+_PARSEADOS: dict[tuple[Path, str], Parseado] = {}
+
+
+def corpus_parsear(
+    pendientes: list[tuple[Path, str]],
+) -> dict[Path, Parseado]:
+    """El documento y los fragmentos de cada archivo: lo ya parseado en este proceso con la misma huella
+    se reutiliza y el resto se extrae a la vez (ver `_parsear_en_paralelo`). Un archivo que no se puede
+    leer no viene: se vuelve a intentar (y se informa) al ingerirlo."""
+    huellas = {ruta: huella_archivo(ruta) for ruta, _ in pendientes}
+    faltan = [(ruta, formato) for ruta, formato in pendientes if (ruta, huellas[ruta]) not in _PARSEADOS]
+    for ruta, parseado in _parsear_en_paralelo(faltan).items():
+        _PARSEADOS[(ruta, huellas[ruta])] = parseado
+    claves = {ruta: (ruta, huellas[ruta]) for ruta, _ in pendientes}
+    return {ruta: _PARSEADOS[clave] for ruta, clave in claves.items() if clave in _PARSEADOS}
+
+
 def _parsear_en_paralelo(
     pendientes: list[tuple[Path, str]],
-) -> dict[Path, tuple[DocumentoParseado, list[Fragmento]]]:
+) -> dict[Path, Parseado]:
     """Extrae el texto de varios archivos a la vez (los PDF de guías toman segundos cada uno).
 
     Procesos bifurcados (`fork`: `spawn` deja vivo un proceso auxiliar mientras viva el padre); antes
     se cierran las conexiones a la base para que ningún hijo herede el socket (el padre se reconecta
-    al volver a usarla).
+    al volver a usarla). Con un solo archivo, un solo núcleo o dentro de una transacción (no se puede
+    cerrar la conexión), se parsea aquí mismo.
     """
     if len(pendientes) < 2 or (os.cpu_count() or 1) < 2 or connection.in_atomic_block:
-        return {}  # dentro de una transacción no se puede cerrar la conexión: se parsea al ingerir
+        return _parsear_aqui(pendientes)
     trabajadores = min(len(pendientes), os.cpu_count() or 1)
     db.connections.close_all()
     with ProcessPoolExecutor(
@@ -126,10 +146,17 @@ def _parsear_en_paralelo(
         futuros = {ruta: grupo.submit(parsear_y_fragmentar, ruta, formato) for ruta, formato in pendientes}
         resultados = {}
         for ruta, futuro in futuros.items():
-            # Un archivo que no se puede leer se vuelve a intentar (y se informa) al ingerirlo.
             with contextlib.suppress(ErrorDeParseo):
                 resultados[ruta] = futuro.result()
         return resultados
+
+
+def _parsear_aqui(pendientes: list[tuple[Path, str]]) -> dict[Path, Parseado]:
+    resultados = {}
+    for ruta, formato in pendientes:
+        with contextlib.suppress(ErrorDeParseo):
+            resultados[ruta] = parsear_y_fragmentar(ruta, formato)
+    return resultados
 
 
 def fuentes_del_corpus() -> list[tuple[Path, DatosNorma, str]]:
@@ -218,6 +245,13 @@ def embeddings_precalculados_exportar(*, archivo: Path = EMBEDDINGS_PRECALCULADO
     return len(hashes)
 
 
+def textos_pdf_exportar() -> int:
+    """Escribe el texto ya extraído de los PDF del corpus (ver `guia_pdf.TEXTOS_PRECALCULADOS`)."""
+    return guia_pdf.textos_precalculados_exportar(
+        [ruta for ruta, _, formato in fuentes_del_corpus() if formato == "pdf"]
+    )
+
+
 def embeddings_faltantes() -> list[str]:
     """Siglas de los documentos del corpus con fragmentos sin vector precalculado.
 
@@ -228,10 +262,13 @@ def embeddings_faltantes() -> list[str]:
         return [datos.sigla for _, datos, _ in fuentes_del_corpus()]
     incluidos = set(str(h) for h in np.load(EMBEDDINGS_PRECALCULADOS, allow_pickle=False)["hashes"])
     modelo = proveedor().modelo
+    fuentes = fuentes_del_corpus()
+    parseados = corpus_parsear([(ruta, formato) for ruta, _, formato in fuentes])
     faltantes = []
-    for ruta, datos, formato in fuentes_del_corpus():
+    for ruta, datos, formato in fuentes:
         norma = Norma(sigla=datos.sigla, tipo=datos.tipo, nombre=datos.nombre)
-        for fragmento in fragmentar(parsear_archivo(ruta, formato=formato)):
+        _, fragmentos = parseados.get(ruta) or parsear_y_fragmentar(ruta, formato)
+        for fragmento in fragmentos:
             texto = texto_para_embeber(fila_de(norma, VersionNorma(), 0, fragmento))
             if hash_pasaje(texto, modelo=modelo) not in incluidos:
                 faltantes.append(datos.sigla)

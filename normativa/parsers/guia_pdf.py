@@ -8,6 +8,10 @@ página; las largas se parten luego por párrafos conservando el encabezado (ver
 
 from __future__ import annotations
 
+import functools
+import gzip
+import hashlib
+import json
 import re
 from collections import Counter
 from pathlib import Path
@@ -62,14 +66,57 @@ def parsear(ruta: Path, *, titulo: str = "") -> DocumentoParseado:
     return documento
 
 
+# El texto de cada página de los PDF del corpus, ya extraído: pypdf toma ~40 s de CPU en leer las
+# guías incluidas. Va por huella de los bytes y versión de pypdf (la extracción depende solo de eso): un
+# PDF cambiado, uno subido por el personal u otra versión de pypdf se leen de nuevo.
+TEXTOS_PRECALCULADOS = Path(__file__).resolve().parents[1] / "corpus" / "textos_pdf.json.gz"
+
+
 def _leer_paginas(ruta: Path) -> list[list[str]]:
+    try:
+        contenido = ruta.read_bytes()
+    except OSError as error:
+        raise ErrorDeParseo(f"No se pudo leer el PDF: {error.strerror}.") from None
+    textos = textos_precalculados().get(huella_pdf(contenido))
+    if textos is None:
+        textos = extraer_textos(ruta)
+    return [texto.split("\n") for texto in textos]
+
+
+def extraer_textos(ruta: Path) -> list[str]:
     import pypdf
 
     try:
-        lector = pypdf.PdfReader(ruta)
-        return [(pagina.extract_text() or "").split("\n") for pagina in lector.pages]
+        return [pagina.extract_text() or "" for pagina in pypdf.PdfReader(ruta).pages]
     except Exception as error:  # pypdf lanza varios tipos ante archivos dañados
         raise ErrorDeParseo(f"No se pudo leer el PDF: {error}.") from None
+
+
+def huella_pdf(contenido: bytes) -> str:
+    import pypdf
+
+    return hashlib.sha256(pypdf.__version__.encode() + b"\n" + contenido).hexdigest()
+
+
+@functools.cache
+def textos_precalculados(archivo: Path = TEXTOS_PRECALCULADOS) -> dict[str, list[str]]:
+    if not archivo.exists():
+        return {}
+    with gzip.open(archivo, "rt", encoding="utf-8") as entrada:
+        textos: dict[str, list[str]] = json.load(entrada)
+    return textos
+
+
+def textos_precalculados_exportar(rutas: list[Path], *, archivo: Path = TEXTOS_PRECALCULADOS) -> int:
+    """Reescribe el texto ya extraído de estos PDF (`cargar_corpus --exportar-embeddings`); devuelve
+    cuántos."""
+    textos = {huella_pdf(ruta.read_bytes()): extraer_textos(ruta) for ruta in rutas}
+    datos = json.dumps(textos, ensure_ascii=False, sort_keys=True).encode("utf-8")
+    # sin fecha en la cabecera: el mismo texto da el mismo archivo
+    with gzip.GzipFile(archivo, "wb", compresslevel=9, mtime=0) as salida:
+        salida.write(datos)
+    textos_precalculados.cache_clear()
+    return len(textos)
 
 
 def _lineas_repetidas(paginas: list[list[str]]) -> set[str]:

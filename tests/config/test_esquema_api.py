@@ -19,6 +19,7 @@ from django.core.wsgi import get_wsgi_application
 from django.db import close_old_connections
 from hypothesis import HealthCheck, Phase, settings
 from schemathesis import checks
+from schemathesis.generation.meta import TestPhase
 
 from proyectos.models import Cliente
 from proyectos.roles import Rol
@@ -81,5 +82,14 @@ def tokens(motor: None, sin_cerrar_conexiones: None) -> Iterator[dict[str, str]]
     suppress_health_check=list(HealthCheck),
 )
 def test_la_api_cumple_su_esquema_sin_errores_de_servidor(case: Any, tokens: dict[str, str]) -> None:
-    for token in tokens.values():
+    for token in _quienes_prueban(case, tokens):
         case.call_and_validate(headers={"Authorization": f"Token {token}"}, checks=VERIFICACIONES)
+
+
+def _quienes_prueban(case: Any, tokens: dict[str, str]) -> list[str]:
+    """Las dos, salvo en la fase de cobertura de una escritura: esa fase varía el cuerpo campo por campo
+    (más de mil casos en un PATCH) y a la lectora una escritura le responde 403 antes de leerlo; su
+    403 lo prueban los ejemplos generados, que van con las dos."""
+    if case.method.upper() != "GET" and case.meta is not None and case.meta.phase.name == TestPhase.COVERAGE:
+        return [tokens["escritora"]]
+    return list(tokens.values())

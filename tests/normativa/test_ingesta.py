@@ -13,7 +13,7 @@ from normativa.busqueda.candidatos import candidatos_texto
 from normativa.ingesta import corpus, documentos
 from normativa.ingesta.documentos import DatosNorma, documento_ingerir
 from normativa.models import EmbeddingCache, FragmentoLegal, Norma, VersionNorma
-from normativa.parsers import ErrorDeParseo
+from normativa.parsers import ErrorDeParseo, parsear_y_fragmentar
 
 pytestmark = pytest.mark.django_db
 
@@ -318,3 +318,23 @@ def test_volver_a_una_version_anterior_la_deja_vigente_y_la_busqueda_por_texto_l
     vigentes = set(fragmentos().filter(version__vigente=True).values_list("pk", flat=True))
     encontrados = [pk for pk, _ in candidatos_texto(fragmentos(FragmentoLegal.todos), ["congel"])]
     assert encontrados and set(encontrados) <= vigentes
+
+
+def test_el_corpus_parseado_se_lee_una_vez_por_proceso_y_de_nuevo_si_el_archivo_cambia(tmp_path, monkeypatch):
+    ruta = escribir(tmp_path, LEY)
+    leidos: list[Path] = []
+
+    def contar(ruta: Path, formato: str | None = None):
+        leidos.append(ruta)
+        return parsear_y_fragmentar(ruta, formato)
+
+    monkeypatch.setattr(corpus, "parsear_y_fragmentar", contar)
+
+    primera = corpus.corpus_parsear([(ruta, "md")])
+    segunda = corpus.corpus_parsear([(ruta, "md")])
+    escribir(tmp_path, LEY.replace("suelo congelado", "suelo criogénico"))
+    cambiada = corpus.corpus_parsear([(ruta, "md")])
+
+    assert leidos == [ruta, ruta]
+    assert segunda[ruta] is primera[ruta]
+    assert "criogénico" in " ".join(f.texto for f in cambiada[ruta][1])

@@ -6,7 +6,12 @@ from typing import Any
 from django.core.management.base import BaseCommand, CommandError
 from tqdm import tqdm
 
-from normativa.ingesta.corpus import corpus_cargar, documentacion_cargar, embeddings_precalculados_exportar
+from normativa.ingesta.corpus import (
+    corpus_cargar,
+    documentacion_cargar,
+    embeddings_precalculados_exportar,
+    textos_pdf_exportar,
+)
 from normativa.parsers import ErrorDeParseo
 
 
@@ -20,7 +25,10 @@ class Command(BaseCommand):
         parser.add_argument(
             "--exportar-embeddings",
             action="store_true",
-            help="Después de cargar, reescribe normativa/corpus/embeddings.npz (precalculados).",
+            help=(
+                "Después de cargar, reescribe lo precalculado que viaja con el repositorio: "
+                "normativa/corpus/embeddings.npz y el texto extraído de los PDF (textos_pdf.json.gz)."
+            ),
         )
 
     def handle(self, *args: Any, **opciones: Any) -> None:
@@ -57,3 +65,4 @@ class Command(BaseCommand):
         if opciones["exportar_embeddings"]:
             cantidad = embeddings_precalculados_exportar()
             self.stdout.write(f"Embeddings precalculados exportados: {cantidad}.")
+            self.stdout.write(f"Texto de los PDF exportado: {textos_pdf_exportar()} archivos.")

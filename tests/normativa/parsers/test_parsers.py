@@ -7,7 +7,7 @@ from pathlib import Path
 import pytest
 
 from config.texto import texto_comparable
-from normativa.ingesta.corpus import CORPUS, fuentes_del_corpus
+from normativa.ingesta.corpus import CORPUS, corpus_parsear, fuentes_del_corpus
 from normativa.parsers import (
     ErrorDeParseo,
     bcn_xml,
@@ -411,8 +411,11 @@ def test_la_guia_minera_se_divide_en_secciones_con_encabezado_y_sin_cabeceras_de
 @pytest.mark.lento
 def test_ningun_fragmento_del_corpus_trae_notas_de_margen_ni_cabeceras():
     con_restos = []
-    for ruta, datos, formato in fuentes_del_corpus():
-        for fragmento in fragmentar(parsear_archivo(ruta, formato=formato)):
+    fuentes = fuentes_del_corpus()
+    parseados = corpus_parsear([(ruta, formato) for ruta, _, formato in fuentes])
+    assert len(parseados) == len(fuentes)
+    for ruta, datos, _ in fuentes:
+        for fragmento in parseados[ruta][1]:
             if RESTOS.search(fragmento.texto):
                 con_restos.append((datos.sigla, fragmento.articulo, RESTOS.search(fragmento.texto)))
     assert con_restos == []
@@ -427,3 +430,34 @@ def test_el_encabezado_articulos_transitorios_marca_los_que_siguen_y_no_queda_en
     assert "Mientras no entre en funcionamiento el Tribunal Ambiental" in transitorios[-1].texto
     assert not [a for a in documento.articulos if "Artículos transitorios" in a.texto]
     assert not antes.transitorio
+
+
+def test_cada_pdf_del_corpus_trae_su_texto_extraido_y_es_el_que_da_pypdf():
+    guias = sorted((CORPUS / "guias").glob("*.pdf"))
+    precalculados = guia_pdf.textos_precalculados()
+
+    # si falta uno, `cargar_corpus --exportar-embeddings` lo vuelve a escribir
+    assert all(guia_pdf.huella_pdf(ruta.read_bytes()) in precalculados for ruta in guias)
+    la_mas_corta = min(guias, key=lambda ruta: ruta.stat().st_size)
+    huella = guia_pdf.huella_pdf(la_mas_corta.read_bytes())
+    assert precalculados[huella] == guia_pdf.extraer_textos(la_mas_corta)
+
+
+def test_un_pdf_del_corpus_se_lee_sin_pypdf_y_uno_cambiado_se_vuelve_a_extraer(tmp_path, monkeypatch):
+    original = CORPUS / "guias" / "23660255eae9.pdf"
+    extraidos: list[Path] = []
+    extraer = guia_pdf.extraer_textos
+
+    def contar(ruta: Path) -> list[str]:
+        extraidos.append(ruta)
+        return extraer(ruta)
+
+    monkeypatch.setattr(guia_pdf, "extraer_textos", contar)
+    cambiado = tmp_path / "cambiado.pdf"
+    cambiado.write_bytes(original.read_bytes() + b"\n% otra copia\n")  # después de %%EOF: el mismo contenido
+
+    del_corpus = guia_pdf.parsear(original)
+    otro = guia_pdf.parsear(cambiado)
+
+    assert extraidos == [cambiado]
+    assert [s.texto for s in otro.secciones] == [s.texto for s in del_corpus.secciones]
