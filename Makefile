@@ -38,8 +38,10 @@ run: $(INSTALADO)
 
 ## Prepara lo mismo y ejecuta la batería de pruebas (PostgreSQL+pgvector y Redis reales, y Chromium
 ## de Debian para las pruebas en navegador; HAProxy para la de dos réplicas; promtool para las alertas).
+## Dos procesos (pytest-xdist), cada archivo entero en uno: las pruebas de un módulo comparten su sistema
+## y su orden. Cada proceso tiene su base de pruebas y su base lógica de Redis.
 test: $(INSTALADO) $(CHROMIUM) $(HAPROXY) $(PROMTOOL)
-	$(BIN)/python -m pytest
+	$(BIN)/python -m pytest -n 2 --dist loadfile
 
 ## Benchmarks de rendimiento (latencias p50/p95); imprimen tablas.
 bench: $(INSTALADO)

@@ -33,12 +33,15 @@ def api_con_token(db: None) -> Callable[..., APIClient]:
 
 
 @pytest.fixture(scope="session")
-def django_db_setup(django_test_environment: None, django_db_blocker: Any) -> Iterator[None]:
+def django_db_setup(
+    django_test_environment: None, django_db_modify_db_settings: None, django_db_blocker: Any
+) -> Iterator[None]:
     """Crea siempre la base de pruebas cuando alguien la pide.
 
     pytest-django solo la crea si algún test de la sesión está marcado para usar la base; las
     pruebas con hilos propios (navegador, websocket, concurrencia) usan datos confirmados sin esa
-    marca y, corridas solas, habrían tocado la base de desarrollo.
+    marca y, corridas solas, habrían tocado la base de desarrollo. Con pytest-xdist,
+    `django_db_modify_db_settings` le pone el sufijo de cada proceso (`test_prefactibilidad_gw0`).
     """
     from django.test.utils import setup_databases, teardown_databases
 

@@ -21,7 +21,9 @@ def _otra_base_redis(url: str, numero: int) -> str:
     return urlunsplit(partes._replace(path=f"/{numero}"))
 
 
-REDIS_URL = _otra_base_redis(REDIS_URL, 1)  # noqa: F405
+# Con pytest-xdist, cada proceso de pruebas usa su propia base lógica (gw0 → 1, gw1 → 2…).
+_PROCESO = int(os.environ.get("PYTEST_XDIST_WORKER", "gw0").removeprefix("gw") or 0)
+REDIS_URL = _otra_base_redis(REDIS_URL, 1 + _PROCESO)  # noqa: F405
 CACHES["default"]["LOCATION"] = REDIS_URL  # noqa: F405
 CACHES["default"]["KEY_PREFIX"] = "pruebas"  # noqa: F405
 CHANNEL_LAYERS["default"]["CONFIG"] = {  # noqa: F405

@@ -179,3 +179,24 @@ def test_produccion_nunca_carga_datos_de_demostracion_aunque_el_entorno_lo_pida(
 
     assert resultado.returncode != 0
     assert "no carga datos de demostración" in resultado.stderr
+
+
+def _redis_de_las_pruebas(proceso: str) -> str:
+    variables = {k: v for k, v in os.environ.items() if k != "PYTEST_XDIST_WORKER"}
+    if proceso:
+        variables["PYTEST_XDIST_WORKER"] = proceso
+    codigo = "import config.settings.test as t; print(t.REDIS_URL, t.CACHES['default']['LOCATION'])"
+    resultado = subprocess.run(
+        [sys.executable, "-c", codigo],
+        cwd=RAIZ, env=variables, capture_output=True, text=True, timeout=120,
+    )  # fmt: skip
+    assert resultado.returncode == 0, resultado.stderr
+    redis, cache = resultado.stdout.split()
+    assert cache == redis
+    return urlsplit(redis).path
+
+
+def test_cada_proceso_de_pytest_xdist_usa_su_propia_base_de_redis_y_ninguno_la_de_make_run():
+    assert _redis_de_las_pruebas("") == "/1"
+    assert _redis_de_las_pruebas("gw0") == "/1"
+    assert _redis_de_las_pruebas("gw1") == "/2"
