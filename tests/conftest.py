@@ -4,6 +4,7 @@ from collections.abc import Callable, Iterator
 from typing import Any
 
 import pytest
+from _pytest.nodeid import NodeId
 from django.contrib.auth.models import AbstractUser
 from rest_framework.test import APIClient
 
@@ -30,6 +31,16 @@ def api_con_token(db: None) -> Callable[..., APIClient]:
         return cliente
 
     return crear
+
+
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    """Un id por operación para las pruebas que schemathesis genera: con pytest 9 todas llevan el mismo
+    («…::test_la_api_cumple_su_esquema_sin_errores_de_servidor»), y pytest-xdist, que reparte por id con
+    `--dist loadfile`, corría solo la primera de las 33 operaciones."""
+    for item in items:
+        operacion = getattr(item, "operation_label", None)
+        if operacion and not item.nodeid.endswith("]"):
+            item._id = NodeId.parse(f"{item.nodeid}[{operacion}]")
 
 
 @pytest.fixture(scope="session")
