@@ -351,7 +351,10 @@ def _clave_cache(herramienta: Herramienta, entrada: BaseModel, contexto: Context
         version = f"{grupo}:{cache.leer(f'asistente:grupo:{grupo}', 0)}"
     if herramienta.recupera:  # lo que entra al contexto depende de la política RAG vigente y del dominio
         dominio = _dominio_de(contexto)
-        version += f"|{dominio.pk if dominio else ''}|{politica_rag(dominio)}"
+        # y de la confianza mínima del dominio, que decide si la base es suficiente: editarla en el admin
+        # rige desde la búsqueda siguiente
+        del_dominio = f"{dominio.pk}:{dominio.confianza_minima}" if dominio else ""
+        version += f"|{del_dominio}|{politica_rag(dominio)}"
     origen = f"{contexto.usuario.pk}|{contexto.proyecto_activo_id}|{datos}|{version}"
     resumen = hashlib.sha256(origen.encode()).hexdigest()[:32]
     return f"asistente:herramienta:{herramienta.nombre}:{resumen}"

@@ -27,13 +27,15 @@ def _dominio(codigo: str = "faenas", **campos: Any) -> Dominio:
     )
 
 
-def _buscar(usuario: AbstractUser, dominio: Dominio | None = None, top_k: int = 10) -> dict[str, Any]:
+def _buscar(
+    usuario: AbstractUser, dominio: Dominio | None = None, top_k: int = 10, consulta: str = PREGUNTA
+) -> dict[str, Any]:
     contexto = Contexto(usuario=usuario)
     if dominio is not None:
         contexto.conversacion = turno_iniciar(
             usuario=usuario, mensaje="hola", dominio=dominio.codigo
         ).conversacion
-    llamada = ejecutar("buscar_normativa", {"consulta": PREGUNTA, "top_k": top_k}, contexto=contexto)
+    llamada = ejecutar("buscar_normativa", {"consulta": consulta, "top_k": top_k}, contexto=contexto)
     assert llamada["error"] is None, llamada["error"]
     return llamada["resultado"]  # type: ignore[no-any-return]
 
@@ -120,3 +122,19 @@ def test_bajo_la_similitud_minima_no_hay_contexto_y_el_motor_sin_conexion_no_cit
     assert del_servidor["fuentes"] == del_dominio["fuentes"] == []
     assert charla.fuentes == [] and "Art." not in charla.texto
     assert normal["confianza"] != "NONE" and normal["fuentes"]
+
+
+@pytest.mark.usefixtures("corpus")
+def test_subir_la_confianza_minima_de_un_dominio_en_el_admin_rige_desde_la_busqueda_siguiente(
+    usuaria: Callable[..., AbstractUser],
+) -> None:
+    consultora = usuaria()
+    faenas = _dominio("faenas", confianza_minima="LOW")
+    tangencial = "¿Cómo se relaciona la minería con el turismo?"  # el corpus la toca de lado: MEDIUM
+    antes = _buscar(consultora, faenas, consulta=tangencial)
+
+    Dominio.objects.filter(pk=faenas.pk).update(confianza_minima="HIGH")
+    despues = _buscar(consultora, Dominio.objects.get(pk=faenas.pk), consulta=tangencial)
+
+    assert antes["confianza"] == despues["confianza"] == "MEDIUM"
+    assert antes["confianza_suficiente"] and not despues["confianza_suficiente"]
