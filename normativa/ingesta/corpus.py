@@ -3,9 +3,11 @@
 from __future__ import annotations
 
 import contextlib
+import functools
 import json
 import multiprocessing
 import os
+from collections.abc import Callable
 from concurrent.futures import ProcessPoolExecutor
 from datetime import date
 from pathlib import Path
@@ -118,11 +120,10 @@ def corpus_parsear(
     """El documento y los fragmentos de cada archivo: lo ya parseado en este proceso con la misma huella
     se reutiliza y el resto se extrae a la vez (ver `_parsear_en_paralelo`). Un archivo que no se puede
     leer no viene: se vuelve a intentar (y se informa) al ingerirlo."""
-    huellas = {ruta: huella_archivo(ruta) for ruta, _ in pendientes}
-    faltan = [(ruta, formato) for ruta, formato in pendientes if (ruta, huellas[ruta]) not in _PARSEADOS]
+    claves = {ruta: (ruta, huella_archivo(ruta)) for ruta, _ in pendientes}
+    faltan = [(ruta, formato) for ruta, formato in pendientes if claves[ruta] not in _PARSEADOS]
     for ruta, parseado in _parsear_en_paralelo(faltan).items():
-        _PARSEADOS[(ruta, huellas[ruta])] = parseado
-    claves = {ruta: (ruta, huellas[ruta]) for ruta, _ in pendientes}
+        _PARSEADOS[claves[ruta]] = parseado
     return {ruta: _PARSEADOS[clave] for ruta, clave in claves.items() if clave in _PARSEADOS}
 
 
@@ -137,25 +138,25 @@ def _parsear_en_paralelo(
     cerrar la conexión), se parsea aquí mismo.
     """
     if len(pendientes) < 2 or (os.cpu_count() or 1) < 2 or connection.in_atomic_block:
-        return _parsear_aqui(pendientes)
+        return _recoger(
+            {ruta: functools.partial(parsear_y_fragmentar, ruta, formato) for ruta, formato in pendientes}
+        )
     trabajadores = min(len(pendientes), os.cpu_count() or 1)
     db.connections.close_all()
     with ProcessPoolExecutor(
         max_workers=trabajadores, mp_context=multiprocessing.get_context("fork")
     ) as grupo:
         futuros = {ruta: grupo.submit(parsear_y_fragmentar, ruta, formato) for ruta, formato in pendientes}
-        resultados = {}
-        for ruta, futuro in futuros.items():
-            with contextlib.suppress(ErrorDeParseo):
-                resultados[ruta] = futuro.result()
-        return resultados
+        return _recoger({ruta: futuro.result for ruta, futuro in futuros.items()})
 
 
-def _parsear_aqui(pendientes: list[tuple[Path, str]]) -> dict[Path, Parseado]:
+def _recoger(lecturas: dict[Path, Callable[[], Parseado]]) -> dict[Path, Parseado]:
+    """Lo que cada lectura devuelve. Un archivo que no se puede leer no viene: se vuelve a intentar (y
+    se informa) al ingerirlo."""
     resultados = {}
-    for ruta, formato in pendientes:
+    for ruta, leer in lecturas.items():
         with contextlib.suppress(ErrorDeParseo):
-            resultados[ruta] = parsear_y_fragmentar(ruta, formato)
+            resultados[ruta] = leer()
     return resultados
 
 

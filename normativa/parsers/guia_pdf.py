@@ -66,7 +66,7 @@ def parsear(ruta: Path, *, titulo: str = "") -> DocumentoParseado:
     return documento
 
 
-# El texto de cada página de los PDF del corpus, ya extraído: pypdf toma ~40 s de CPU en leer las
+# El texto de cada página de los PDF del corpus, ya extraído: pypdf toma ~25 s de CPU en leer las
 # guías incluidas. Va por huella de los bytes y versión de pypdf (la extracción depende solo de eso): un
 # PDF cambiado, uno subido por el personal u otra versión de pypdf se leen de nuevo.
 TEXTOS_PRECALCULADOS = Path(__file__).resolve().parents[1] / "corpus" / "textos_pdf.json.gz"
