@@ -77,11 +77,15 @@ def clave_intentos(turno_id: str) -> str:
 
 @dataclass(eq=False)
 class Guardia:
-    """La vigilia que tiene una ejecución del turno; `perdida` si otra ejecución la tomó."""
+    """La vigilia que tiene una ejecución del turno; `perdida` si otra ejecución la tomó, `soltada` si
+    terminó. `candado` ordena soltarla y renovarla: un latido que ya copió la lista de guardias no debe
+    renovarla después de que se soltó (la renovación la vuelve a crear si no existe)."""
 
     turno_id: str
     ficha: str
     perdida: bool = False
+    soltada: bool = False
+    candado: threading.Lock = field(default_factory=threading.Lock)
 
 
 def anotar_lanzado(turno_id: str, vista: str) -> None:
@@ -128,6 +132,8 @@ def ejecucion(
 
     def soltar() -> None:
         _LATIDOS.quitar(guardia)
+        with guardia.candado:
+            guardia.soltada = True
         try:
             # Solo si sigue siendo suya (no borra la de una ejecución que la tomó después).
             if conexion.get(clave_vigilia(turno_id)) == guardia.ficha.encode():
@@ -205,19 +211,27 @@ class _Latidos:
 
     def _latir(self) -> None:
         conexion = cliente_redis()
-        renovar = conexion.register_script(_RENOVAR)
         while True:
             time.sleep(LATIDO_S)
             with self.candado:
                 guardias = list(self.guardias)
-            for guardia in guardias:
-                try:
-                    if not renovar(
-                        keys=[clave_vigilia(guardia.turno_id)], args=[guardia.ficha, int(VIDA_S * 1000)]
-                    ):
-                        guardia.perdida = True
-                except redis.exceptions.RedisError:
-                    break  # Redis caído: se reintenta en el próximo latido
+            try:
+                for guardia in guardias:
+                    renovar(guardia, conexion)
+            except redis.exceptions.RedisError:
+                pass  # Redis caído: se reintenta en el próximo latido
+
+
+def renovar(guardia: Guardia, conexion: Any) -> None:
+    """Un latido para una vigilia: la renueva mientras no se haya soltado, y la marca `perdida` si otra
+    ejecución la tomó. Una ya soltada no se toca: renovarla la volvería a crear."""
+    with guardia.candado:
+        if guardia.soltada:  # terminó después de que el latido copió la lista
+            return
+        if not conexion.register_script(_RENOVAR)(
+            keys=[clave_vigilia(guardia.turno_id)], args=[guardia.ficha, int(VIDA_S * 1000)]
+        ):
+            guardia.perdida = True
 
 
 _LATIDOS = _Latidos()
