@@ -73,15 +73,18 @@ class Reloj:
     def ms(self) -> int:
         return round((time.perf_counter() - self.inicio) * 1000)
 
-    def primer_texto_ms(self) -> int:
-        """Hasta el primer texto transmitido; sin transmisión en vivo, hasta ahora (todo llega junto)."""
-        fin = self.primer_texto if self.primer_texto is not None else time.perf_counter()
-        return round((fin - self.inicio) * 1000)
+    def tiempos_ms(self) -> tuple[int, int]:
+        """Hasta el final y hasta el primer texto transmitido (sin transmisión en vivo, hasta el final: todo
+        llega junto), leídos del mismo instante: el primer texto nunca queda después del final."""
+        ahora = time.perf_counter()
+        primer_texto = self.primer_texto if self.primer_texto is not None else ahora
+        return round((ahora - self.inicio) * 1000), round((primer_texto - self.inicio) * 1000)
 
 
 def del_modelo(respuesta: Respuesta, reloj: Reloj) -> dict[str, Any]:
     """Los campos del registro del turno que vienen del motor: tokens, costo, motor y modelo, tiempos y
     si el modelo respondió 429."""
+    latencia_ms, primer_token_ms = reloj.tiempos_ms()
     return {
         "tokens_entrada": respuesta.tokens_entrada,
         "tokens_salida": respuesta.tokens_salida,
@@ -90,8 +93,8 @@ def del_modelo(respuesta: Respuesta, reloj: Reloj) -> dict[str, Any]:
         "costo_usd": respuesta.costo_usd,
         "motor": respuesta.motor,
         "modelo": respuesta.modelo,
-        "latencia_ms": reloj.ms(),
-        "primer_token_ms": reloj.primer_texto_ms(),
+        "latencia_ms": latencia_ms,
+        "primer_token_ms": primer_token_ms,
         "limitado": respuesta.limitado,
     }
 

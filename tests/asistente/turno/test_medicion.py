@@ -2,6 +2,7 @@
 
 import json
 from collections.abc import Callable
+from types import SimpleNamespace
 from typing import Any
 
 import pytest
@@ -13,6 +14,7 @@ from structlog.testing import capture_logs
 from asistente import services
 from asistente.models import LlamadaHerramienta, Mensaje
 from asistente.motores.claude import precios_del_modelo
+from asistente.turno import medicion
 from asistente.turno.tipos import Respuesta, Turno
 from config import metricas
 from tests.asistente.conftest import RUTA, Charla, responder_sse, uso_de_herramienta
@@ -191,3 +193,17 @@ def test_el_registro_de_cada_respuesta_trae_usuario_largo_del_mensaje_similitud_
     assert 0.5 < ley["similitud"] <= 1 and registro_de(de_ley).similitud == ley["similitud"]
     assert accion["propuso_accion"] is True and accion["accion_tipo"] == "crear_proyecto"
     assert registro_de(propuesta).accion_tipo == "crear_proyecto"
+
+
+def test_sin_transmision_en_vivo_el_primer_texto_llega_con_el_final_y_nunca_despues(monkeypatch):
+    # antes se leían dos relojes uno tras otro: con la máquina cargada el primer texto quedaba 1 ms
+    # después del final
+    instantes = iter([10.1744, 10.1751])
+    monkeypatch.setattr(
+        "asistente.turno.medicion.time", SimpleNamespace(perf_counter=lambda: next(instantes))
+    )
+    reloj = medicion.Reloj(inicio=10.0)
+
+    latencia, primer_texto = reloj.tiempos_ms()
+
+    assert primer_texto == latencia == 174
