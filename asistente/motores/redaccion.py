@@ -41,7 +41,8 @@ from normativa.busqueda.familias import (
     pide_plazo,
     tiene_tiempo,
 )
-from normativa.busqueda.preguntas import nucleo_de_la_pregunta, preguntas_de
+from normativa.busqueda.instrumentos import OTRO, instrumento_de
+from normativa.busqueda.preguntas import lo_que_pregunta, nucleo_de_la_pregunta, preguntas_de
 from normativa.glosario import nombrar_siglas
 from normativa.oraciones import LARGO_RAIZ, continua_la_anterior, oraciones_de
 
@@ -142,8 +143,10 @@ def redactar(fuentes: list[Fuente], *, pregunta: str = "", seguridad: str = "", 
     primera = fuentes[0]
     vistas: set[str] = set()
     oracion = _lo_mostrado(primera, pregunta, primera=True, vistas=vistas)
-    vistas |= _lo_que_trae(oracion, pregunta)
     hecho = hecho_preguntado(pregunta, oracion)
+    if hecho:
+        oracion = la_del_hecho(oracion, hecho, pregunta)
+    vistas |= _lo_que_trae(oracion, pregunta)
     if hecho:
         lineas = [f"{hecho}, según {_nombre(primera)}{_epigrafe(primera)} [1]: «{oracion}»"]
     else:
@@ -157,7 +160,7 @@ def redactar(fuentes: list[Fuente], *, pregunta: str = "", seguridad: str = "", 
         )
         trae = _lo_que_trae(apoyo, pregunta)
         repetida = _la_que_repite(apoyo, mostradas)
-        if (
+        if _de_otro_instrumento(pregunta, apoyo) or (
             not repetida
             and seguridad == "bastante"
             and not _agrega_un_hecho(trae - vistas, apoyo, mostradas, pregunta=pregunta)
@@ -173,6 +176,37 @@ def redactar(fuentes: list[Fuente], *, pregunta: str = "", seguridad: str = "", 
         mostradas.append((fuente, apoyo))
         lineas.append(f"{que}: «{apoyo}» [{numero}]")
     return "\n\n".join([*lineas, *_tambien_tratan(nombradas)])
+
+
+def la_del_hecho(citado: str, hecho: str, pregunta: str) -> str:
+    """De lo citado de la primera fuente, la oración que dice el hecho con que empieza la respuesta y
+    lo que es parte de su regla: la anterior si ella la continúa («Dicho plazo…», «Vencido este
+    plazo…»), las que la continúan a ella. El hecho ya está dicho al inicio; las demás oraciones del
+    artículo no lo respaldan. Lo citado queda entero si la consulta pregunta más de una cosa (otra
+    oración puede responder la otra), si ninguna oración trae el hecho tal cual o si otra oración
+    responde más que la del hecho (el hecho sería de otra regla del artículo)."""
+    oraciones = oraciones_de(citado)
+    buscado = sin_tildes(hecho).lower()
+    planos = [sin_tildes(o).lower() for o in oraciones]
+    donde = next((i for i, plano in enumerate(planos) if buscado in plano), None)
+    if donde is None or len(oraciones) < 2 or len(lo_que_pregunta(pregunta)) > 1:
+        return citado
+    valores = [_valor(o, pregunta) for o in oraciones]
+    if valores[donde] < max(valores):
+        return citado
+    desde = donde - 1 if donde > 0 and continua_la_anterior(planos[donde]) else donde
+    hasta = donde + 1
+    while hasta < len(oraciones) and continua_la_anterior(planos[hasta]):
+        hasta += 1
+    return " ".join(oraciones[desde:hasta])
+
+
+def _de_otro_instrumento(pregunta: str, citado: str) -> bool:
+    """Si la pregunta trata de un solo instrumento (la Declaración o el Estudio) y lo citado de una
+    fuente que apoya, solo del otro: sus procedimientos son paralelos y sus plazos distintos, y el del
+    otro no respalda la respuesta (se nombra, no se cita)."""
+    pedido = instrumento_de(set(), nombrar_siglas(pregunta))
+    return bool(pedido) and instrumento_de(set(), citado) == OTRO[pedido]
 
 
 def _tambien_tratan(nombradas: list[str]) -> list[str]:
@@ -550,7 +584,7 @@ def hecho_preguntado(pregunta: str, oracion: str) -> str:
         (o, m)
         for o in oraciones_de(oracion) or [oracion]
         for m in patron.finditer(o)
-        if not _ya_lo_dijo(pregunta, m.group(0), o[m.end() :])
+        if not _ya_lo_dijo(pregunta, m.group(0), o[m.end() :]) and not _de_otra_magnitud(pregunta, m.group(0))
     ]
     if not con_el_hecho:
         return ""
@@ -598,6 +632,31 @@ def _ya_lo_dijo(pregunta: str, hecho: str, despues: str) -> bool:
     if cifras:
         return any(c.replace(".", "").rstrip(",") in dichas for c in cifras)
     return sin_tildes(hecho).lower() in sin_tildes(pregunta).lower()
+
+
+# Las magnitudes en que se dicen las cifras, como las escribe la ley y como las abrevia un consultor.
+_MAGNITUDES = {
+    "masa": re.compile(r"\btoneladas?\b|\bton\b|\bt ?/ ?(mes|ano|dia|h)\b|\d ?t\b|\bkg\b|\bkilos?\b"),
+    "volumen": re.compile(r"\bmetros? cubicos?\b|\bm3\b|m³|\blitros?\b|\bl/s\b"),
+    "superficie": re.compile(r"\bhectareas?\b|\bha\b|\bmetros? cuadrados?\b|\bm2\b|m²"),
+    "distancia": re.compile(r"\bkilometros?\b|\bkm\b"),
+    "tension": re.compile(r"\bkilovoltios?\b|\bkv\b"),
+    "potencia": re.compile(r"\bmegawatts?\b|\bmw\b"),
+}
+
+
+def _magnitudes(texto: str) -> set[str]:
+    plano = sin_tildes(texto).lower()
+    return {nombre for nombre, patron in _MAGNITUDES.items() if patron.search(plano)}
+
+
+def _de_otra_magnitud(pregunta: str, hecho: str) -> bool:
+    """Si la cifra se dice en una magnitud y la pregunta habla de otras («las toneladas de la faena» y
+    «diez mil metros cúbicos» de las canteras): es la cifra de otra regla del artículo, no la
+    preguntada."""
+    propias = _magnitudes(hecho)
+    preguntadas = _magnitudes(nucleo_de_la_pregunta(pregunta)) or _magnitudes(pregunta)
+    return bool(propias and preguntadas and not propias & preguntadas)
 
 
 def _el_que_rige(hecho: str, despues: str, pregunta: str) -> str:

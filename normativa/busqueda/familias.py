@@ -188,6 +188,10 @@ FAMILIAS: tuple[Familia, ...] = (
             r"|\bcuales son (las|los|sus) (funciones|atribuciones|facultades|integrantes|miembros)\b"
             r"|\bque (funciones|atribuciones|facultades) tiene\b"
             r"|\b(que|cuales) (son )?(los |las )?(criterios|circunstancias|factores)\b"
+            # «¿qué toma en cuenta el juez al decidir?»: preguntar eso es preguntar por sus criterios
+            r"|\bque (se )?(toma|toman|tomara|tomaran|tiene|tienen) en (cuenta|consideracion)\b"
+            r"|\bque (considera|consideran|considerara|consideraran|pondera|ponderan)\b"
+            r"( \w+){0,4} (para|al)\b"
         ),
         # «integrado por:», «Corresponderá al Servicio:»: así anuncia la ley a los miembros o las funciones
         _re(
@@ -498,6 +502,9 @@ ASPECTOS: tuple[Aspecto, ...] = (
             r"\bquien(es)?\b|\bante (que|quien)\b|\b(que|cual) (organismo|autoridad|servicio|organo|tribunal)"
             # «¿la revisa alguien más?»: preguntar si alguien actúa es preguntar quién
             r"|\balguien\b"
+            # «¿podemos impugnarla? ¿dónde?»: dónde se reclama es ante quién (el tribunal, el órgano)
+            r"|\bdonde\b(?=.*\b(reclam|impugn|recurr|demand|apel|denunci)\w*)"
+            r"|\b(reclam|impugn|recurr|demand|apel|denunci)\w*\b.*\bdonde\b"
         ),
         _re(
             r"\b(servicio|superintendencia|comites?|director\w* (ejecutivo|regional)|comision"

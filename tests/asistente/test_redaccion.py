@@ -2,7 +2,7 @@
 
 import pytest
 
-from asistente.motores.redaccion import elegir_fuentes, hecho_preguntado, recortar, redactar
+from asistente.motores.redaccion import elegir_fuentes, hecho_preguntado, la_del_hecho, recortar, redactar
 from asistente.registro import Fuente
 
 
@@ -526,3 +526,77 @@ def test_el_plazo_que_va_primero_es_el_de_lo_que_se_hace_en_el_aunque_lejos_del_
     assert hecho_preguntado("¿En qué plazo debe resolver el consejo el recurso?", dos_plazos) == (
         "Cuarenta días"
     )
+
+
+def test_con_el_hecho_al_inicio_se_cita_la_oracion_que_lo_dice_y_la_que_la_continua():
+    articulo = fuente(
+        "Si el permiso carece de antecedentes esenciales, el Servicio lo devolverá al titular. "
+        "La devolución solo podrá decidirse dentro de los primeros veinte días desde la solicitud. "
+        "Vencido este plazo, no procederá devolver la solicitud por esa causa. "
+        "El titular podrá pedir copia del expediente en cualquier momento del trámite."
+    )
+
+    texto = redactar([articulo], pregunta="¿En qué plazo puede el Servicio devolver la solicitud?")
+
+    assert texto.startswith("Veinte días, según el DS 40, Art. 26 [1]: «La devolución solo podrá decidirse")
+    assert "Vencido este plazo, no procederá devolver" in texto
+    assert "carece de antecedentes" not in texto and "copia del expediente" not in texto
+
+
+def test_la_oracion_del_hecho_trae_la_anterior_si_depende_de_ella():
+    citado = (
+        "El titular podrá solicitar la ampliación del plazo de la Adenda. "
+        "Con todo, la ampliación no podrá exceder de diez días. "
+        "El expediente se publicará en el sitio del Servicio."
+    )
+
+    assert la_del_hecho(citado, "Diez días", "¿Hasta cuánto se amplía el plazo de la Adenda?") == (
+        "El titular podrá solicitar la ampliación del plazo de la Adenda. "
+        "Con todo, la ampliación no podrá exceder de diez días."
+    )
+    # un hecho que ninguna oración trae tal cual deja lo citado entero
+    assert la_del_hecho(citado, "Al menos tres avisos", "¿Cuántos avisos?") == citado
+
+
+def test_la_oracion_del_hecho_no_deja_fuera_la_que_responde_otra_pregunta_ni_la_que_responde_mas():
+    citado = (
+        "Podrá reclamarse ante el Tribunal dentro de quince días. "
+        "Si se paga la multa sin reclamar, se rebajará en un tercio."
+    )
+    dos_preguntas = "¿En qué plazo se reclama? ¿Hay rebaja si se paga sin reclamar?"
+    assert la_del_hecho(citado, "Quince días", dos_preguntas) == citado
+    umbral = (
+        "Es faena grande aquella cuya extracción de mineral supera las cinco mil toneladas mensuales. "
+        "Las canteras son grandes si extraen más de diez mil metros cúbicos."
+    )
+    pregunta = "Para el umbral de una faena grande, ¿se cuenta solo la extracción de mineral?"
+    assert la_del_hecho(umbral, "Diez mil metros cúbicos", pregunta) == umbral
+
+
+def test_la_fuente_que_apoya_y_trata_solo_del_otro_instrumento_se_nombra_sin_citarla():
+    fuentes = [
+        fuente("El Estudio de Impacto Ambiental se califica dentro de ciento veinte días", articulo="15"),
+        fuente("La Declaración de Impacto Ambiental se califica dentro de sesenta días", articulo="18"),
+    ]
+
+    texto = redactar(fuentes, pregunta="¿En cuántos días se califica un EIA?", seguridad="medianamente")
+    ambos = redactar(
+        fuentes, pregunta="¿En cuántos días se califica una DIA y un EIA?", seguridad="medianamente"
+    )
+
+    assert "sesenta días" not in texto
+    assert texto.endswith("También trata el tema: el DS 40, Art. 18 [2].")
+    assert "«La Declaración de Impacto Ambiental se califica dentro de sesenta días» [2]" in ambos
+
+
+def test_la_cifra_de_otra_magnitud_que_la_preguntada_no_va_primero():
+    articulo = (
+        "Es faena grande aquella cuya extracción supera las cinco mil toneladas mensuales (5.000 t/mes). "
+        "Las canteras son grandes si extraen más de diez mil metros cúbicos mensuales."
+    )
+
+    # la cifra que la pregunta ya trae tampoco: no queda ninguna que responda
+    assert hecho_preguntado(
+        "Con 300 t/día de mineral, ¿cuál es el umbral de una faena grande?", articulo
+    ) == ("Cinco mil toneladas")
+    assert hecho_preguntado("Para las 5.000 toneladas del umbral, ¿cuál es el límite?", articulo) == ""

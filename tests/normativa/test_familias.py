@@ -43,6 +43,9 @@ from normativa.models import FragmentoLegal, Norma, VersionNorma
         ("¿Cuándo caduca una RCA?", "caducidad"),
         ("¿Ante quién se reclama si rechazan la DIA?", "recursos"),
         ("¿Quiénes forman parte de la Comisión de Evaluación?", "composicion"),
+        # lo que se toma en cuenta para decidir algo son sus criterios: la respuesta es la lista
+        ("¿Qué toma en cuenta el Tribunal al fijar la indemnización?", "composicion"),
+        ("¿Qué considera el Servicio para otorgar el permiso?", "composicion"),
         ("¿Qué atribuciones tiene la Superintendencia?", "composicion"),
         # lo mismo dicho en la faena, sin el nombre de la institución
         ("¿Y si separamos la faena en dos proyectos distintos?", "fraccionamiento"),
@@ -52,6 +55,10 @@ from normativa.models import FragmentoLegal, Norma, VersionNorma
 )
 def test_cada_familia_se_reconoce_en_una_pregunta_de_su_clase(pregunta, familia):
     assert familia in familias_de(pregunta)
+
+
+def test_donde_sin_un_reclamo_es_un_lugar_y_no_pregunta_por_un_organo():
+    assert "quien" not in [a.nombre for a in aspectos_de("¿Dónde se publica el extracto del Estudio?")]
 
 
 def test_una_pregunta_ajena_al_seia_no_tiene_familia():
@@ -70,6 +77,9 @@ def test_una_pregunta_ajena_al_seia_no_tiene_familia():
         ("No entregamos el informe a tiempo. ¿Tiene alguna consecuencia?", "consecuencia"),
         ("¿Pasa algo si lo presentamos tarde?", "consecuencia"),
         ("¿Qué tenemos que hacer antes de operar?", "obligacion"),
+        # dónde se reclama o se impugna es ante quién: el tribunal o el órgano que conoce
+        ("Nos negaron la solicitud. ¿Se puede reclamar? ¿Dónde y hasta cuándo?", "quien"),
+        ("¿Dónde se presenta la demanda por daño ambiental?", "quien"),
     ],
 )
 def test_lo_que_la_pregunta_pide_ademas_de_su_tema_se_reconoce_por_su_forma(pregunta, aspecto):
