@@ -281,7 +281,7 @@ def _pistas(fuentes: list[Fuente], pregunta: str, motivo: str) -> str:
     for numero, fuente in enumerate(fuentes, start=1):
         lineas.append(
             f"- {fuente['cita']} [{numero}]: "
-            f"«{recortar(oracion_de(fuente['extracto']), pregunta, PALABRAS_PISTA, total=TOTAL_PISTA)}»"
+            f"«{recortar(oracion_de(fuente['extracto']), pregunta, PALABRAS_PISTA, total=TOTAL_PISTA, listas_enteras=False)}»"
         )
     return "\n".join(lineas)
 
@@ -466,6 +466,8 @@ def _ventana(
             continue
         elegidos.append(i)
         usadas += largo
+    if lista:
+        usadas = _letras_que_agregan(incisos, elegidos, usadas, pregunta, vistas, tope=LETRAS_HASTA * maximo)
     # la excepción o la condición que sigue a un inciso elegido es parte de su regla («…, o, si no fuera
     # posible, en otras áreas…», «…, aunque…», «…, salvo que…»)
     elegidos = _con_lo_que_depende(
@@ -483,6 +485,37 @@ def _ventana(
     if elegidos[-1] < len(incisos) - 1:
         partes.append("…")
     return " ".join(partes)
+
+
+LETRAS_HASTA = 2  # veces el máximo de palabras que pueden ocupar las letras que responden partes distintas
+
+
+def _letras_que_agregan(
+    letras: list[str],
+    elegidas: list[int],
+    usadas: int,
+    pregunta: str,
+    vistas: set[str] | frozenset[str],
+    *,
+    tope: int,
+) -> int:
+    """Agrega a `elegidas` (en el orden de la lista) las letras que traen palabras de la pregunta que
+    las elegidas no traen, mientras el conjunto no pase de `tope` palabras; devuelve las palabras
+    usadas. Cuando la pregunta nombra dos cosas que la lista trata en letras distintas (dos regiones,
+    dos tipos de obra), cada letra responde una parte: mostrar solo la primera deja la otra sin
+    respuesta."""
+    traido = set(vistas).union(*(_lo_que_trae(letras[i], pregunta) for i in elegidas))
+    for i, letra in enumerate(letras):
+        if i in elegidas:
+            continue
+        nuevas = {t for t in _lo_que_trae(letra, pregunta) - traido if t[:1] not in "!@"}
+        largo = len(letra.split())
+        if nuevas and usadas + largo <= tope:
+            elegidas.append(i)
+            usadas += largo
+            traido |= nuevas
+    elegidas.sort()
+    return usadas
 
 
 _INCISO = re.compile(r"(?<=[,;])\s+")

@@ -600,3 +600,34 @@ def test_la_cifra_de_otra_magnitud_que_la_preguntada_no_va_primero():
         "Con 300 t/día de mineral, ¿cuál es el umbral de una faena grande?", articulo
     ) == ("Cinco mil toneladas")
     assert hecho_preguntado("Para las 5.000 toneladas del umbral, ¿cuál es el límite?", articulo) == ""
+
+
+def test_de_una_lista_que_apoya_se_muestran_las_letras_que_responden_partes_distintas_de_la_pregunta():
+    lista = (
+        "Habrá una oficina regional en cada una de las siguientes ciudades, con la zona que se indica: "
+        "a) Oficina del Norte, con sede en la ciudad de Iquique, que atiende en días hábiles los trámites "
+        "de las provincias de Arica, Parinacota, Tamarugal y El Loa. "
+        "b) Oficina del Centro, con sede en la ciudad de Talca, que atiende en días hábiles los trámites "
+        "de las provincias de Curicó, Talca, Linares y Cauquenes. "
+        "c) Oficina del Sur, con sede en la ciudad de Osorno, que atiende en días hábiles los trámites "
+        "de las provincias de Llanquihue, Chiloé y Palena."
+    )
+    pregunta = "La obra está en Tamarugal y el efecto llega a Linares. ¿Qué oficina atiende?"
+
+    recortada = recortar(lista, pregunta, 40, listas_enteras=False)
+
+    assert "a) Oficina del Norte" in recortada and "b) Oficina del Centro" in recortada
+    assert "Oficina del Sur" not in recortada
+    # la que apoya no se alarga si la pregunta nombra una sola parte de la lista
+    assert "b) Oficina" not in recortar(lista, "¿Qué oficina atiende Tamarugal?", 40, listas_enteras=False)
+
+
+def test_las_pistas_de_una_respuesta_poco_segura_no_copian_una_lista_entera():
+    lista = "Corresponderá al Director: " + " ".join(
+        f"{letra}) una atribución administrativa distinta del servicio" for letra in "abcdefgh"
+    )
+    texto = redactar(
+        [fuente(lista)], pregunta="¿Quién firma los convenios?", seguridad="poco", motivo="ninguno trata"
+    )
+
+    assert "h) una atribución" not in texto
