@@ -279,10 +279,11 @@ def _pistas(fuentes: list[Fuente], pregunta: str, motivo: str) -> str:
         f"No encontré un artículo que responda esto directamente{porque}. Los más cercanos, para revisar:"
     ]
     for numero, fuente in enumerate(fuentes, start=1):
-        lineas.append(
-            f"- {fuente['cita']} [{numero}]: "
-            f"«{recortar(oracion_de(fuente['extracto']), pregunta, PALABRAS_PISTA, total=TOTAL_PISTA, listas_enteras=False)}»"
+        # una pista es lo justo para reconocer el artículo: de una lista, solo las letras que responden
+        pista = recortar(
+            oracion_de(fuente["extracto"]), pregunta, PALABRAS_PISTA, total=TOTAL_PISTA, listas_enteras=False
         )
+        lineas.append(f"- {fuente['cita']} [{numero}]: «{pista}»")
     return "\n".join(lineas)
 
 
