@@ -124,6 +124,15 @@ JERGA: dict[str, str] = {
     # prescribió (Ley 20.417, Art. 37; Ley 21.600, Art. 119; Ley 19.300, Art. 63).
     r"(todavia|aun|ya no|igual)( \w+){0,3} (puede|pueden|podria|podrian|podra|podran)( \w+){0,2} "
     r"(sancionar|multar|demandar|perseguir|cursar)\w*": "prescripción de las infracciones y acciones",
+    # Lo que se puede hacer contra lo que resolvió el Tribunal Ambiental (su sentencia, la resolución que
+    # no admitió la demanda) son los recursos contra sus resoluciones (Ley 20.600, Art. 26; Ley 21.600,
+    # Art. 139), no la reclamación ante él que ya se hizo.
+    r"((sentencia|fallo)( \w+){0,3} (del |el )?tribunal"
+    r"|tribunal( ambiental)?:? (\w+ ){0,3}(rechaz\w*|no (nos )?(admiti\w*|acogi\w*)|declar\w* inadmisible"
+    r"|fall\w*|dict\w* sentencia))"
+    r"(?=.*\b(apel\w*|recursos?|recurr\w*|impugn\w*|que (nos )?queda|que (podemos|hacemos)))": (
+        "recursos contra la sentencia y las resoluciones del Tribunal Ambiental, apelación, casación"
+    ),
     # Lugares y aguas que la ley nombra por su valor, dichos como los dice un proyecto.
     r"observatorios?( astronomicos?)?|telescopios?|cielos? oscuros?|contaminacion luminica": (
         "áreas con valor para la observación astronómica con fines de investigación científica"

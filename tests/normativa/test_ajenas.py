@@ -143,10 +143,17 @@ def test_el_umbral_es_jerga_del_consultor_por_la_cantidad_que_fija_la_norma():
         ("¿Quién preside la Coeva?", "Comisión de Evaluación"),
         ("¿Hubo consulta ciudadana?", "participación ciudadana"),
         ("¿Qué OAECA opinan?", "con competencia ambiental"),
+        ("Perdimos en el Tribunal Ambiental: el fallo nos fue adverso. ¿Hay recurso?", "casación"),
+        ("El tribunal declaró inadmisible nuestra demanda, ¿se puede apelar?", "apelación"),
     ],
 )
 def test_lo_que_el_consultor_dice_con_sus_palabras_se_busca_con_las_de_la_ley(consulta, termino):
     assert termino in expandir_consulta(consulta)
+
+
+def test_reclamar_ante_el_tribunal_no_es_recurrir_contra_lo_que_el_tribunal_resolvio():
+    assert "casación" not in expandir_consulta("¿Qué recurso hay ante el Tribunal Ambiental contra la RCA?")
+    assert "casación" not in expandir_consulta("La sentencia del tribunal civil nos dio la razón.")
 
 
 def test_extender_un_plazo_ya_son_palabras_de_la_ley():
