@@ -67,7 +67,7 @@ JERGA: dict[str, str] = {
     r"umbral(es)?": "cantidad igual o superior a",
     # La Comisión o el Director Ejecutivo «se pronuncian» sobre una Declaración o un Estudio: eso es
     # lo que el consultor llama evaluarla, aprobarla o cuánto se demora.
-    r"(evalu\w*|aprob\w*|demor\w*|tard\w*)\b[^.?]{0,25}\b(la|una|el|un|nuestra|nuestro) (dia|eia|"
+    r"(evalu\w*|aprob\w*|demor\w*|tard\w*|calific\w*)\b[^.?]{0,25}\b(la|una|el|un|nuestra|nuestro) (dia|eia|"
     r"declaracion|estudio)\b": "plazo para pronunciarse",
     # Quién aprueba o rechaza un proyecto es quién lo califica: «Los proyectos serán calificados por una
     # Comisión…» (Ley 19.300, Art. 86) o el Director Ejecutivo si es interregional (Art. 9).

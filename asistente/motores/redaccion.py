@@ -638,6 +638,10 @@ def hecho_preguntado(pregunta: str, oracion: str) -> str:
             _palabras_de_la(pregunta, par[0]),
         ),
     )
+    if not ampliacion and nombra_ampliacion(_alrededor(oracion_del_hecho, mejor, CERCA)):
+        # el único plazo que trae lo citado es el de una ampliación: no es el plazo preguntado, y decirlo
+        # primero haría creer que lo es
+        return ""
     despues = oracion_del_hecho[mejor.end() :]
     hecho = _el_que_rige(mejor.group(0), despues, pregunta)
     if patron is _TIEMPO_DICHO and (para := _PARA_QUE.match(despues)):

@@ -631,3 +631,12 @@ def test_las_pistas_de_una_respuesta_poco_segura_no_copian_una_lista_entera():
     )
 
     assert "h) una atribución" not in texto
+
+
+def test_el_plazo_de_una_ampliacion_no_encabeza_si_se_pregunta_por_el_plazo_mismo():
+    ampliacion = (
+        "El Director podrá, por una sola vez, ampliar el plazo de revisión hasta por quince días adicionales."
+    )
+
+    assert hecho_preguntado("¿En cuántos días se revisa la solicitud?", ampliacion) == ""
+    assert hecho_preguntado("¿Hasta cuántos días se puede ampliar la revisión?", ampliacion) == "Quince días"

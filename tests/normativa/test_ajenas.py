@@ -143,6 +143,7 @@ def test_el_umbral_es_jerga_del_consultor_por_la_cantidad_que_fija_la_norma():
         ("¿Quién preside la Coeva?", "Comisión de Evaluación"),
         ("¿Hubo consulta ciudadana?", "participación ciudadana"),
         ("¿Qué OAECA opinan?", "con competencia ambiental"),
+        ("¿En cuántos días nos califican la DIA?", "plazo para pronunciarse"),
         ("Perdimos en el Tribunal Ambiental: el fallo nos fue adverso. ¿Hay recurso?", "casación"),
         ("El tribunal declaró inadmisible nuestra demanda, ¿se puede apelar?", "apelación"),
     ],
