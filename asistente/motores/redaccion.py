@@ -628,6 +628,12 @@ def hecho_preguntado(pregunta: str, oracion: str) -> str:
     # y el plazo de lo que se hace en él («¿en qué plazo debe resolver…?»: el de «resolverá», no el de
     # reclamar de lo resuelto)
     accion = acciones_del_plazo(la_que_pide) if patron is _TIEMPO_DICHO else frozenset()
+    # o, si la pregunta por el plazo no dice qué se hace («¿Podemos apelar? ¿Ante quién y en qué
+    # plazo?»), lo que pregunta la anterior
+    de_la_anterior = (
+        frozenset() if accion or patron is not _TIEMPO_DICHO else _accion_anterior(pregunta, partes)
+    )
+    accion = accion or de_la_anterior
     oracion_del_hecho, mejor = max(
         con_el_hecho,
         key=lambda par: (
@@ -638,6 +644,10 @@ def hecho_preguntado(pregunta: str, oracion: str) -> str:
             _palabras_de_la(pregunta, par[0]),
         ),
     )
+    if de_la_anterior and not hace_en_el_plazo(de_la_anterior, oracion_del_hecho):
+        # ninguna oración citada pone plazo a lo que preguntó la anterior (apelar): el plazo que traen es
+        # de otra actuación (el informe del perito), y decirlo primero haría creer que es el preguntado
+        return ""
     if not ampliacion and nombra_ampliacion(_alrededor(oracion_del_hecho, mejor, CERCA)):
         # el único plazo que trae lo citado es el de una ampliación: no es el plazo preguntado, y decirlo
         # primero haría creer que lo es
@@ -658,6 +668,16 @@ _PARA_QUE = re.compile(rf"^\s*(para(?:\s+[^\s,.;:()]+){{1,{PALABRAS_PARA}}})\s*(
 
 _CIFRAS = re.compile(r"\d+(?:\.\d{3})*(?:,\d+)?")
 _ENTRE_PARENTESIS = re.compile(r"^(?:\s+\w+){0,2}\s*\(([\d.,]+)")  # «… toneladas mensuales (5.000 t/mes)»
+
+
+def _accion_anterior(pregunta: str, partes: list[str]) -> frozenset[str]:
+    """Lo que se hace en el plazo que pide la primera de `partes`, dicho en la pregunta anterior a ella
+    («¿Podemos apelar? ¿Ante quién y en qué plazo?» → apelar); vacío si no hay pregunta anterior."""
+    preguntas = preguntas_de(pregunta)
+    if not partes or partes[0] not in preguntas or preguntas.index(partes[0]) == 0:
+        return frozenset()
+    anterior = preguntas[preguntas.index(partes[0]) - 1]
+    return acciones_del_plazo(f"{partes[0].rstrip(' ?')} {anterior.strip(' ¿?')}")
 
 
 def _ya_lo_dijo(pregunta: str, hecho: str, despues: str) -> bool:

@@ -640,3 +640,19 @@ def test_el_plazo_de_una_ampliacion_no_encabeza_si_se_pregunta_por_el_plazo_mism
 
     assert hecho_preguntado("¿En cuántos días se revisa la solicitud?", ampliacion) == ""
     assert hecho_preguntado("¿Hasta cuántos días se puede ampliar la revisión?", ampliacion) == "Quince días"
+
+
+def test_el_plazo_que_pide_una_pregunta_sin_verbo_es_el_de_lo_que_pregunto_la_anterior():
+    perito = (
+        "El juez fijará un plazo al perito para que presente su informe, que no podrá exceder de 30 días."
+    )
+    apelacion = "La resolución será apelable dentro de diez días ante la Corte."
+    pregunta = "Nos rechazaron la demanda. ¿Podemos apelar? ¿Ante quién y en qué plazo?"
+
+    assert hecho_preguntado(pregunta, perito) == ""
+    assert hecho_preguntado(pregunta, apelacion) == "Diez días"
+    # la pregunta que dice lo que se hace en el plazo no mira la anterior
+    assert (
+        hecho_preguntado("¿Podemos apelar? ¿En qué plazo debe presentar el perito su informe?", perito)
+        == "30 días"
+    )
