@@ -628,8 +628,8 @@ def hecho_preguntado(pregunta: str, oracion: str) -> str:
     # y el plazo de lo que se hace en él («¿en qué plazo debe resolver…?»: el de «resolverá», no el de
     # reclamar de lo resuelto)
     accion = acciones_del_plazo(la_que_pide) if patron is _TIEMPO_DICHO else frozenset()
-    # o, si la pregunta por el plazo no dice qué se hace («¿Podemos apelar? ¿Ante quién y en qué
-    # plazo?»), lo que pregunta la anterior
+    # o, si la pregunta por el plazo no dice qué se hace («¿Cabe recurrir? ¿Hasta cuándo?»), lo que
+    # pregunta la anterior
     de_la_anterior = (
         frozenset() if accion or patron is not _TIEMPO_DICHO else _accion_anterior(pregunta, partes)
     )
@@ -672,7 +672,7 @@ _ENTRE_PARENTESIS = re.compile(r"^(?:\s+\w+){0,2}\s*\(([\d.,]+)")  # «… tonel
 
 def _accion_anterior(pregunta: str, partes: list[str]) -> frozenset[str]:
     """Lo que se hace en el plazo que pide la primera de `partes`, dicho en la pregunta anterior a ella
-    («¿Podemos apelar? ¿Ante quién y en qué plazo?» → apelar); vacío si no hay pregunta anterior."""
+    («¿Cabe recurrir? ¿Hasta cuándo?» → recurrir); vacío si no hay pregunta anterior."""
     preguntas = preguntas_de(pregunta)
     if not partes or partes[0] not in preguntas or preguntas.index(partes[0]) == 0:
         return frozenset()

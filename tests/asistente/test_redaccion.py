@@ -646,13 +646,13 @@ def test_el_plazo_que_pide_una_pregunta_sin_verbo_es_el_de_lo_que_pregunto_la_an
     perito = (
         "El juez fijará un plazo al perito para que presente su informe, que no podrá exceder de 30 días."
     )
-    apelacion = "La resolución será apelable dentro de diez días ante la Corte."
-    pregunta = "Nos rechazaron la demanda. ¿Podemos apelar? ¿Ante quién y en qué plazo?"
+    apelacion = "De la resolución se podrá recurrir dentro de diez días ante la Corte."
+    pregunta = "El tribunal desechó nuestra acción. ¿Cabe recurrir? ¿Hasta cuándo?"
 
     assert hecho_preguntado(pregunta, perito) == ""
     assert hecho_preguntado(pregunta, apelacion) == "Diez días"
     # la pregunta que dice lo que se hace en el plazo no mira la anterior
     assert (
-        hecho_preguntado("¿Podemos apelar? ¿En qué plazo debe presentar el perito su informe?", perito)
+        hecho_preguntado("¿Cabe recurrir? ¿En qué plazo debe presentar el perito su informe?", perito)
         == "30 días"
     )
