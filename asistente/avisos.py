@@ -17,6 +17,7 @@ from asgiref.sync import async_to_sync
 from channels.layers import get_channel_layer
 from django.contrib.auth import get_user_model
 from django.core.cache import cache
+from django.db import connection, transaction
 from django.db.models import Q, TextField
 from django.db.models.functions import Cast
 from django.urls import reverse
@@ -36,6 +37,8 @@ registro = structlog.get_logger(__name__)
 
 ZONA = ZoneInfo("America/Santiago")
 MARCA_REVISION = "asistente:avisos:revision"
+# Espacio de los candados consultivos de PostgreSQL que toman los avisos (el otro número es el usuario).
+CANDADO_AVISOS = 4901
 
 
 def avisos_evaluar(
@@ -47,31 +50,46 @@ def avisos_evaluar(
     local = ahora.astimezone(ZONA)
     if not configuracion.activo or not configuracion.hora_inicio <= local.hour < configuracion.hora_fin:
         return []
-    recientes = Aviso.objects.filter(usuario_id=usuario.pk, creado_at__gte=ahora - timedelta(hours=1)).count()
-    cupo = configuracion.maximo_por_hora - recientes
-    if cupo <= 0:
-        return []
-    visibles = proyectos.proyectos_visibles(usuario=usuario)
-    if proyecto_id is not None:
-        visibles = visibles.filter(pk=proyecto_id)
-    creados: list[Aviso] = []
-    for tipo, objeto, mensaje, enlace, _proyecto in _candidatos(
-        list(visibles), configuracion.activos(), ahora
-    ):
-        if len(creados) >= cupo:
-            break
-        ya_avisado = Aviso.objects.filter(
-            usuario_id=usuario.pk, tipo=tipo, objeto=objeto, creado_at__gte=ahora - timedelta(days=1)
-        ).exists()
-        if ya_avisado:
-            continue
-        creados.append(
-            Aviso.objects.create(
-                usuario_id=id_de(usuario), tipo=tipo, objeto=objeto, mensaje=mensaje, enlace=enlace
+    with transaction.atomic():
+        _serializar_por_usuario(id_de(usuario))
+        recientes = Aviso.objects.filter(
+            usuario_id=usuario.pk, creado_at__gte=ahora - timedelta(hours=1)
+        ).count()
+        cupo = configuracion.maximo_por_hora - recientes
+        if cupo <= 0:
+            return []
+        visibles = proyectos.proyectos_visibles(usuario=usuario)
+        if proyecto_id is not None:
+            visibles = visibles.filter(pk=proyecto_id)
+        creados: list[Aviso] = []
+        for tipo, objeto, mensaje, enlace, _proyecto in _candidatos(
+            list(visibles), configuracion.activos(), ahora
+        ):
+            if len(creados) >= cupo:
+                break
+            ya_avisado = Aviso.objects.filter(
+                usuario_id=usuario.pk, tipo=tipo, objeto=objeto, creado_at__gte=ahora - timedelta(days=1)
+            ).exists()
+            if ya_avisado:
+                continue
+            creados.append(
+                Aviso.objects.create(
+                    usuario_id=id_de(usuario), tipo=tipo, objeto=objeto, mensaje=mensaje, enlace=enlace
+                )
             )
-        )
     avisos_anunciar(creados, usuario)
     return creados
+
+
+def _serializar_por_usuario(usuario_id: int) -> None:
+    """Una evaluación de avisos a la vez por usuario, hasta el fin de la transacción que la llama.
+
+    Se evalúa al abrir un socket y en la tarea periódica: sin esto, las dos comprueban «¿ya avisé?» antes
+    de que alguna guarde, y el mismo aviso se crea dos veces. Con el candado, la segunda espera a que la
+    primera confirme y ve su aviso (en READ COMMITTED cada consulta lee lo ya confirmado).
+    """
+    with connection.cursor() as cursor:
+        cursor.execute("SELECT pg_advisory_xact_lock(%s, %s)", [CANDADO_AVISOS, usuario_id])
 
 
 def grupo_de_avisos(usuario_id: int) -> str:

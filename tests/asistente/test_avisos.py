@@ -1,10 +1,12 @@
 """Avisos proactivos: los cuatro disparadores, sin repetir en el día, máximo por hora y horario."""
 
+import threading
 from collections.abc import Callable
 from datetime import datetime, timedelta
 
 import pytest
 from django.contrib.auth.models import AbstractUser
+from django.db import connection, transaction
 from django.db.models import Max
 from django.utils import timezone
 from rest_framework.test import APIClient
@@ -187,3 +189,40 @@ def test_la_revision_periodica_corre_con_la_frecuencia_configurada_y_nunca_dos_v
 
     assert primera is not None and segunda is None
     assert 14 * 60 < vigencia <= 15 * 60
+
+
+@pytest.mark.django_db(transaction=True)
+def test_dos_evaluaciones_a_la_vez_crean_el_aviso_una_sola_vez(usuaria: Callable[..., AbstractUser]) -> None:
+    """La del socket que se abre y la de la tarea periódica: la segunda espera a que la primera confirme."""
+    ConfiguracionAvisos.vigente()  # ya guardada: crearla a la vez también haría esperar a la segunda
+    consultora = usuaria()
+    borrador_antiguo(consultora)
+    primera_evaluo, confirmar = threading.Event(), threading.Event()
+    creados: list[list[Aviso]] = []
+
+    def primera() -> None:
+        try:
+            with transaction.atomic():
+                creados.append(avisos_evaluar(usuario=consultora, ahora=MEDIODIA))
+                primera_evaluo.set()
+                confirmar.wait(timeout=30)
+        finally:
+            connection.close()
+
+    def segunda() -> None:
+        try:
+            creados.append(avisos_evaluar(usuario=consultora, ahora=MEDIODIA))
+        finally:
+            connection.close()
+
+    hilos = [threading.Thread(target=primera), threading.Thread(target=segunda)]
+    hilos[0].start()
+    assert primera_evaluo.wait(timeout=30)
+    hilos[1].start()
+    hilos[1].join(timeout=0.5)  # sin el candado, la segunda ya habría creado el suyo
+    confirmar.set()
+    for hilo in hilos:
+        hilo.join(timeout=30)
+
+    assert sorted(len(avisos) for avisos in creados) == [0, 1]
+    assert Aviso.objects.filter(usuario_id=consultora.pk).count() == 1
