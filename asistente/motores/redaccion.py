@@ -99,7 +99,7 @@ def _lo_mostrado(fuente: Fuente, pregunta: str, *, primera: bool, vistas: set[st
 def _lo_que_trae(texto: str, pregunta: str) -> set[str]:
     """Las palabras de la pregunta (sus cinco primeras letras), los hechos («!dias», «!debera») y los
     aspectos preguntados («¿quién?» → el órgano que nombra: «@quien») que trae un texto."""
-    plano = sin_tildes(texto).lower()
+    plano = sin_tildes(texto)
     preguntado = _lo_preguntado(pregunta)
     aspectos = {f"@{a.nombre}" for a in preguntado.aspectos if a.responde(plano)}
     hechos = {f"!{h}" for h in _HECHO.findall(_REMISION.sub(" ", plano))}
@@ -186,8 +186,8 @@ def la_del_hecho(citado: str, hecho: str, pregunta: str) -> str:
     oración puede responder la otra), si ninguna oración trae el hecho tal cual o si otra oración
     responde más que la del hecho (el hecho sería de otra regla del artículo)."""
     oraciones = oraciones_de(citado)
-    buscado = sin_tildes(hecho).lower()
-    planos = [sin_tildes(o).lower() for o in oraciones]
+    buscado = sin_tildes(hecho)
+    planos = [sin_tildes(o) for o in oraciones]
     donde = next((i for i, plano in enumerate(planos) if buscado in plano), None)
     if donde is None or len(oraciones) < 2 or len(lo_que_pregunta(pregunta)) > 1:
         return citado
@@ -268,7 +268,7 @@ _DISTINTIVA = re.compile(rf"{_NUMERO}|(uno?|una|decla|estud)$")
 def _palabras_de(texto: str) -> set[str]:
     """Las palabras con contenido de un texto (de tres letras o más, y toda cifra), recortadas a cinco
     letras."""
-    return {p[:5] for p in _PALABRA.findall(sin_tildes(texto).lower()) if len(p) >= 3 or p.isdigit()}
+    return {p[:5] for p in _PALABRA.findall(sin_tildes(texto)) if len(p) >= 3 or p.isdigit()}
 
 
 def _pistas(fuentes: list[Fuente], pregunta: str, motivo: str) -> str:
@@ -468,7 +468,9 @@ def _ventana(
         elegidos.append(i)
         usadas += largo
     if lista:
-        usadas = _letras_que_agregan(incisos, elegidos, usadas, pregunta, vistas, tope=LETRAS_HASTA * maximo)
+        elegidos, usadas = _letras_que_agregan(
+            incisos, elegidos, usadas, pregunta, vistas, tope=LETRAS_HASTA * maximo
+        )
     # la excepción o la condición que sigue a un inciso elegido es parte de su regla («…, o, si no fuera
     # posible, en otras áreas…», «…, aunque…», «…, salvo que…»)
     elegidos = _con_lo_que_depende(
@@ -476,7 +478,7 @@ def _ventana(
         [len(inciso.split()) for inciso in incisos],
         usadas,
         maximo + HOLGURA,
-        lambda i: bool(_CONTINUA.match(sin_tildes(incisos[i]).lower())),
+        lambda i: bool(_CONTINUA.match(sin_tildes(incisos[i]))),
     )
     partes: list[str] = []
     for anterior, i in zip([-1, *elegidos], elegidos, strict=False):
@@ -499,24 +501,23 @@ def _letras_que_agregan(
     vistas: set[str] | frozenset[str],
     *,
     tope: int,
-) -> int:
-    """Agrega a `elegidas` (en el orden de la lista) las letras que traen palabras de la pregunta que
-    las elegidas no traen, mientras el conjunto no pase de `tope` palabras; devuelve las palabras
-    usadas. Cuando la pregunta nombra dos cosas que la lista trata en letras distintas (dos regiones,
-    dos tipos de obra), cada letra responde una parte: mostrar solo la primera deja la otra sin
-    respuesta."""
+) -> tuple[list[int], int]:
+    """Las `elegidas` más las letras que traen palabras de la pregunta que las elegidas no traen,
+    mientras el conjunto no pase de `tope` palabras, en el orden de la lista, y las palabras usadas.
+    Cuando la pregunta nombra dos cosas que la lista trata en letras distintas (dos regiones, dos tipos
+    de obra), cada letra responde una parte: mostrar solo la primera deja la otra sin respuesta."""
     traido = set(vistas).union(*(_lo_que_trae(letras[i], pregunta) for i in elegidas))
+    agregadas = list(elegidas)
     for i, letra in enumerate(letras):
-        if i in elegidas:
+        if i in agregadas:
             continue
         nuevas = {t for t in _lo_que_trae(letra, pregunta) - traido if t[:1] not in "!@"}
         largo = len(letra.split())
         if nuevas and usadas + largo <= tope:
-            elegidas.append(i)
+            agregadas.append(i)
             usadas += largo
             traido |= nuevas
-    elegidas.sort()
-    return usadas
+    return sorted(agregadas), usadas
 
 
 _INCISO = re.compile(r"(?<=[,;])\s+")
@@ -674,9 +675,10 @@ def _accion_anterior(pregunta: str, partes: list[str]) -> frozenset[str]:
     """Lo que se hace en el plazo que pide la primera de `partes`, dicho en la pregunta anterior a ella
     («¿Cabe recurrir? ¿Hasta cuándo?» → recurrir); vacío si no hay pregunta anterior."""
     preguntas = preguntas_de(pregunta)
-    if not partes or partes[0] not in preguntas or preguntas.index(partes[0]) == 0:
+    posicion = preguntas.index(partes[0]) if partes and partes[0] in preguntas else 0
+    if posicion == 0:
         return frozenset()
-    anterior = preguntas[preguntas.index(partes[0]) - 1]
+    anterior = preguntas[posicion - 1]
     return acciones_del_plazo(f"{partes[0].rstrip(' ?')} {anterior.strip(' ¿?')}")
 
 
@@ -689,7 +691,7 @@ def _ya_lo_dijo(pregunta: str, hecho: str, despues: str) -> bool:
     dichas = {c.replace(".", "") for c in _CIFRAS.findall(pregunta)}
     if cifras:
         return any(c.replace(".", "").rstrip(",") in dichas for c in cifras)
-    return sin_tildes(hecho).lower() in sin_tildes(pregunta).lower()
+    return sin_tildes(hecho) in sin_tildes(pregunta)
 
 
 # Las magnitudes en que se dicen las cifras, como las escribe la ley y como las abrevia un consultor.
@@ -704,7 +706,7 @@ _MAGNITUDES = {
 
 
 def _magnitudes(texto: str) -> set[str]:
-    plano = sin_tildes(texto).lower()
+    plano = sin_tildes(texto)
     return {nombre for nombre, patron in _MAGNITUDES.items() if patron.search(plano)}
 
 
@@ -721,10 +723,10 @@ def _el_que_rige(hecho: str, despues: str, pregunta: str) -> str:
     """De «treinta o sesenta días, según se trate de una Declaración o un Estudio», el del instrumento
     por el que se pregunta («Sesenta días» si pregunta por un Estudio); si no nombra uno, los dos."""
     alternativa = re.match(rf"({_NUMERO_DEL_TIEMPO}) o ({_NUMERO_DEL_TIEMPO})(.*)$", hecho, re.IGNORECASE)
-    segun = _CUAL_RIGE.match(sin_tildes(despues).lower())
+    segun = _CUAL_RIGE.match(sin_tildes(despues))
     if not alternativa or not segun:
         return hecho
-    nombrados = {i for i in ("declaracion", "estudio") if i in sin_tildes(nombrar_siglas(pregunta)).lower()}
+    nombrados = {i for i in ("declaracion", "estudio") if i in sin_tildes(nombrar_siglas(pregunta))}
     if len(nombrados) != 1:
         return hecho
     cual = 1 if segun.group(1) in nombrados else 2
@@ -776,7 +778,7 @@ def _epigrafe(fuente: Fuente) -> str:
     """« (Consulta de pertinencia de ingreso)»: el nombre de la institución que el artículo regula,
     si el artículo lo trae y la oración citada no lo repite."""
     epigrafe = fuente.get("epigrafe", "")
-    if not epigrafe or sin_tildes(epigrafe).lower() in sin_tildes(fuente["extracto"]).lower():
+    if not epigrafe or sin_tildes(epigrafe) in sin_tildes(fuente["extracto"]):
         return ""
     return f" ({epigrafe})"
 
