@@ -1,8 +1,9 @@
 """Avisos proactivos: los cuatro disparadores, sin repetir en el día, máximo por hora y horario."""
 
 import threading
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from datetime import datetime, timedelta
+from typing import Any
 
 import pytest
 from django.contrib.auth.models import AbstractUser
@@ -16,7 +17,7 @@ from asistente.models import AccionPendiente, Aviso, ConfiguracionAvisos
 from normativa.models import VersionNorma
 from proyectos.models import Analisis, Cliente, Proyecto
 from proyectos.roles import Rol
-from proyectos.services import proyecto_crear
+from proyectos.services import proyecto_crear, usuario_crear_o_actualizar
 from tests.proyectos.conftest import TALTAL
 
 MEDIODIA = timezone.now().astimezone(ZONA).replace(hour=12, minute=0)
@@ -191,12 +192,36 @@ def test_la_revision_periodica_corre_con_la_frecuencia_configurada_y_nunca_dos_v
     assert 14 * 60 < vigencia <= 15 * 60
 
 
-@pytest.mark.django_db(transaction=True)
-def test_dos_evaluaciones_a_la_vez_crean_el_aviso_una_sola_vez(usuaria: Callable[..., AbstractUser]) -> None:
+@pytest.fixture
+def con_borrador_confirmado(django_db_blocker: Any) -> Iterator[AbstractUser]:
+    """Una usuaria con un borrador antiguo, confirmados en la base (los hilos usan sus propias
+    conexiones y no ven la transacción de una prueba); se borran al terminar. Sin `transactional_db`,
+    que vaciaría el corpus y los datos de las migraciones para las pruebas siguientes."""
+    with django_db_blocker.unblock():
+        # ya guardada: crearla a la vez también haría esperar a la segunda
+        _, configuracion_nueva = ConfiguracionAvisos.objects.get_or_create(pk=1)
+        consultora = usuario_crear_o_actualizar(
+            nombre="avisos-a-la-vez", rol=Rol.ESCRITURA, password="clave-123!"
+        ).usuario
+        cliente = Cliente.objects.create(nombre="Cliente avisos-a-la-vez")
+        cliente.usuarios.add(consultora.pk)
+        borrador_antiguo(consultora)
+        try:
+            yield consultora
+        finally:
+            Aviso.objects.filter(usuario_id=consultora.pk).delete()
+            Proyecto.objects.filter(cliente=cliente).delete()
+            cliente.delete()
+            consultora.delete()
+            if configuracion_nueva:
+                ConfiguracionAvisos.objects.filter(pk=1).delete()
+
+
+def test_dos_evaluaciones_a_la_vez_crean_el_aviso_una_sola_vez(
+    con_borrador_confirmado: AbstractUser, django_db_blocker: Any
+) -> None:
     """La del socket que se abre y la de la tarea periódica: la segunda espera a que la primera confirme."""
-    ConfiguracionAvisos.vigente()  # ya guardada: crearla a la vez también haría esperar a la segunda
-    consultora = usuaria()
-    borrador_antiguo(consultora)
+    consultora = con_borrador_confirmado
     primera_evaluo, confirmar = threading.Event(), threading.Event()
     creados: list[list[Aviso]] = []
 
@@ -215,14 +240,16 @@ def test_dos_evaluaciones_a_la_vez_crean_el_aviso_una_sola_vez(usuaria: Callable
         finally:
             connection.close()
 
-    hilos = [threading.Thread(target=primera), threading.Thread(target=segunda)]
-    hilos[0].start()
-    assert primera_evaluo.wait(timeout=30)
-    hilos[1].start()
-    hilos[1].join(timeout=0.5)  # sin el candado, la segunda ya habría creado el suyo
-    confirmar.set()
-    for hilo in hilos:
-        hilo.join(timeout=30)
+    with django_db_blocker.unblock():
+        hilos = [threading.Thread(target=primera), threading.Thread(target=segunda)]
+        hilos[0].start()
+        assert primera_evaluo.wait(timeout=30)
+        hilos[1].start()
+        hilos[1].join(timeout=0.5)  # sin el candado, la segunda ya habría creado el suyo
+        confirmar.set()
+        for hilo in hilos:
+            hilo.join(timeout=30)
+        guardados = Aviso.objects.filter(usuario_id=consultora.pk).count()
 
     assert sorted(len(avisos) for avisos in creados) == [0, 1]
-    assert Aviso.objects.filter(usuario_id=consultora.pk).count() == 1
+    assert guardados == 1
