@@ -52,7 +52,7 @@ from config.texto import sin_tildes
 from normativa.busqueda.analisis import VACIO, analizar, idf_de, idf_por_raiz
 from normativa.busqueda.articulos import Fila, anuncia_contenidos, anuncio_de, encabezados_de, filas_de
 from normativa.busqueda.extracto import Consulta, elegir
-from normativa.busqueda.familias import FAMILIAS, tiene_tiempo
+from normativa.busqueda.familias import FAMILIAS, tiene_tiempo, tramites_de
 from normativa.busqueda.instrumentos import (
     OTRO,
     instrumento_de,
@@ -163,6 +163,8 @@ def reordenar(
     posicion_densa = {pk: i for i, pk in enumerate(densos)}
     posicion_texto = {pk: i for i, pk in enumerate(textuales)}
     pide_plazo = "plazo" in familias
+    # el trámite cuyo plazo se pregunta («¿cuánto demora la admisión a trámite?»)
+    tramites = tramites_de(consulta_texto, pregunta=True) if pide_plazo else frozenset()
     lo_preguntado = Consulta.de(
         idf=idf, texto=consulta_texto, preguntas=preguntas, textos=textos, pide_plazo=pide_plazo
     )
@@ -185,6 +187,7 @@ def reordenar(
         for texto in [encabezado, inicios.get(pk, ""), *titulos[pk]]:
             if texto and len(textos[texto].raices & consulta) >= 2:
                 pares |= textos[texto].pares & lo_preguntado.pares
+        ajeno = bool(instrumento) and instrumento_del_fragmento(fragmento) == OTRO[instrumento]
         rasgos = {
             "denso": _rrf(posicion_densa.get(pk)),
             "texto": _rrf(posicion_texto.get(pk)),
@@ -198,6 +201,9 @@ def reordenar(
                     _familias_afines("\n".join((encabezado, inicios.get(pk, ""), fragmento.texto[:300])))
                     & set(familias)
                 )
+                # el mismo trámite del otro instrumento (la Adenda del Estudio si se pregunta por la de
+                # la Declaración) no es el trámite preguntado
+                or (not ajeno and _plazo_del_tramite(oraciones[pk], tramites))
             ),
             "plazo": float(pide_plazo and _tiene_tiempo(" ".join(mejor))),
             "jerarquia": fragmento.peso_busqueda,
@@ -210,9 +216,7 @@ def reordenar(
             ),
             "modificatorio": float(fragmento.modificatorio),
             "transitorio": float(fragmento.transitorio),
-            "instrumento_ajeno": float(
-                bool(instrumento) and instrumento_del_fragmento(fragmento) == OTRO[instrumento]
-            ),
+            "instrumento_ajeno": float(ajeno),
             "lista_de_contenidos": float(bool(fragmento.letra) and anuncia_contenidos(antesalas.get(pk, ""))),
         }
         candidatos.append(
@@ -303,6 +307,19 @@ def _rrf(posicion: int | None) -> float:
 def _familias_afines(texto: str) -> frozenset[str]:
     plegado = sin_tildes(texto)
     return frozenset(f.nombre for f in FAMILIAS if f.afinidad.search(plegado))
+
+
+def _plazo_del_tramite(oraciones: list[str], tramites: frozenset[str]) -> bool:
+    """Indica si alguna oración pone el plazo de uno de los `tramites` preguntados: el artículo es de
+    la familia «plazo» aunque no empiece por él («Admisión a trámite. El procedimiento se iniciará…»
+    dice en su segundo inciso los cinco días para admitir). Solo el plazo del trámite preguntado: con
+    cualquier plazo de cualquier inciso, todo artículo con un plazo compite en toda pregunta de plazo."""
+    return bool(tramites) and any(tramites & _tramites_con_plazo(o) for o in oraciones)
+
+
+@functools.lru_cache(maxsize=50_000)
+def _tramites_con_plazo(oracion: str) -> frozenset[str]:
+    return tramites_de(oracion) if tiene_tiempo(sin_tildes(oracion)) else frozenset()
 
 
 @functools.lru_cache(maxsize=50_000)
