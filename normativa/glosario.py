@@ -43,6 +43,11 @@ SIGLAS: dict[str, str] = {
     "EAE": "Evaluación Ambiental Estratégica",
 }
 
+# Agregar después una pieza de la Declaración o del Estudio (ver JERGA).
+_DESPUES = r"(despues|luego|mas adelante|posteriormente|mas tarde)"
+_AGREGAR = r"(acompan|agreg|adjunt|incorpor|entreg|complet)\w*"
+_PIEZA = r"(anexos?|capitulos?|informes?|estudios?|antecedentes|documentos?)"
+
 # Jerga de faena (en minúsculas y sin tildes, como expresión regular) → término de la norma.
 JERGA: dict[str, str] = {
     r"(concentra|minero|relave|relavero)ductos?": "ductos mineros",
@@ -132,6 +137,35 @@ JERGA: dict[str, str] = {
     r"|fall\w*|dict\w* sentencia))"
     r"(?=.*\b(apel\w*|recursos?|recurr\w*|impugn\w*|que (nos )?queda|que (podemos|hacemos)))": (
         "recursos contra la sentencia y las resoluciones del Tribunal Ambiental, apelación, casación"
+    ),
+    # Un proyecto «interregional» (así lo llaman las guías del SEA) es el que puede causar impactos en
+    # zonas situadas en distintas regiones: se presenta ante el Director Ejecutivo (Ley 19.300, Art. 9).
+    r"interregional(es)?": (
+        "impactos ambientales en zonas situadas en distintas regiones, Director Ejecutivo del Servicio"
+    ),
+    # Presentar ahora y agregar después un anexo o un estudio que falta es incluir antecedentes que
+    # quedaron pendientes, lo que el reglamento no acepta una vez presentada la Declaración o el Estudio
+    # (DS 40, Art. 28).
+    rf"{_DESPUES} (\w+ ){{0,2}}{_AGREGAR} (\w+ ){{0,2}}{_PIEZA}"
+    rf"|{_AGREGAR} (\w+ )?{_DESPUES} (\w+ ){{0,2}}{_PIEZA}"
+    rf"|{_AGREGAR} (\w+ ){{0,2}}{_PIEZA}( \w+){{0,4}} {_DESPUES}": (
+        "inclusión posterior de partes, capítulos, anexos u otros antecedentes que hubieren quedado"
+        " pendientes"
+    ),
+    # Reclamar ante un tribunal que queda lejos: quien tiene su domicilio fuera de la región del Tribunal
+    # Ambiental puede presentar la reclamación en el juzgado de letras de su domicilio (Ley 20.600, Art. 20).
+    r"(reclam|demand|tribunal)\w*\b[^?]{0,150}\b(viaj\w*|lejos|distancia)"
+    r"|(viaj\w*|lejos|distancia)\b[^?]{0,150}\b(reclam|demand|tribunal)\w*": (
+        "domicilio del legitimado fuera de la región de asiento del Tribunal, juzgado de letras en lo civil"
+    ),
+    # Varias obras o ampliaciones chicas que «se suman»: la suma de las partes, obras y acciones que no
+    # han sido calificadas puede ser un cambio de consideración (DS 40, Art. 2, letra g).
+    # («acumulación» sola no: la de mineral es una obra)
+    r"(ampliaciones|modificaciones|cambios|obras|pertinencias)\b[^?]{0,300}\b(se suman|sumarse|sumad[oa]s"
+    r"|se acumulan|acumularse|en conjunto)|(se suman|sumad[oa]s)( \w+){0,3} (ampliaciones|modificaciones"
+    r"|cambios|obras)": (
+        "la suma de las partes, obras y acciones que no han sido calificadas ambientalmente, cambios de"
+        " consideración, modificación de proyecto"
     ),
     # Lugares y aguas que la ley nombra por su valor, dichos como los dice un proyecto.
     r"observatorios?( astronomicos?)?|telescopios?|cielos? oscuros?|contaminacion luminica": (
