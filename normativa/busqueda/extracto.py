@@ -109,7 +109,9 @@ def elegir(oraciones: list[str], textos: dict[str, Texto], consulta: Consulta, d
         propias = analisis.raices & consulta.raices
         if posicion and anuncia(oraciones[posicion - 1]):
             # la lista se lee con lo que la anuncia («En el caso de las infracciones gravísimas:
-            # a) Multa de hasta…»): sin eso, la multa de una categoría no dice cuál es
+            # a) Multa de hasta…»): sin eso, la multa de una categoría no dice cuál es. Solo el primer
+            # punto: con el anuncio en cada punto, el artículo entero de una lista larga (todas las
+            # letras del Art. 10) cubre lo mismo que la letra que responde y le gana.
             propias |= textos[oraciones[posicion - 1]].raices & consulta.raices
         # un par de la pregunta necesita dos de sus palabras en el mismo texto
         if len(propias) >= 2 and consulta.pares:
@@ -198,9 +200,28 @@ def elegir(oraciones: list[str], textos: dict[str, Texto], consulta: Consulta, d
             *(i + 1 for i in posiciones if i + 1 < len(depende) and depende[i + 1]),
         }
     )
-    # la lista elegida va con lo que la anuncia
-    posiciones = sorted({*posiciones, *(i - 1 for i in posiciones if i and anuncia(oraciones[i - 1]))})
+    # la lista elegida va con lo que la anuncia, aunque el punto elegido no sea el primero
+    anuncios = (anuncio_de_la_lista(oraciones, i) for i in posiciones)
+    posiciones = sorted({*posiciones, *(a for a in anuncios if a is not None)})
     return Extracto(posiciones, cobertura, tema, cobertura_extracto, pares)
+
+
+# Cuántos puntos de una lista se recorren hacia atrás para llegar a lo que la anuncia.
+PUNTOS_DE_LA_LISTA = 12
+
+
+def anuncio_de_la_lista(oraciones: list[str], posicion: int) -> int | None:
+    """La posición de la oración que anuncia la lista de la que es punto la de `posicion` («Se entenderá
+    que un proyecto sufre cambios de consideración cuando:»), o None. Los puntos anteriores de la
+    misma lista terminan en punto y coma: el segundo o el tercer punto se lee también con el anuncio,
+    no solo el primero."""
+    for anterior in range(posicion - 1, max(posicion - 1 - PUNTOS_DE_LA_LISTA, -1), -1):
+        final = oraciones[anterior].rstrip()
+        if anuncia(final):
+            return anterior
+        if not final.endswith(";"):
+            return None
+    return None
 
 
 def _sigue(anterior: Texto, siguiente: Texto) -> bool:
