@@ -417,6 +417,43 @@ def test_el_habla_comun_de_la_fiscalizacion_se_busca_con_las_palabras_de_la_ley(
     assert articulo in citas(buscar_normativa(consulta=pregunta))[:3]
 
 
+@pytest.mark.parametrize(
+    ("pregunta", "cita"),
+    [
+        # un proyecto «interregional» (la palabra de las guías) se presenta ante el Director Ejecutivo
+        ("Nuestro proyecto es interregional: ¿quién lo evalúa?", "Ley 19.300, Art. 9"),
+        # agregar después una pieza: el reglamento no acepta antecedentes que quedaron pendientes
+        ("¿Podemos presentar la DIA hoy y agregar después el anexo de arqueología?", "DS 40, Art. 28"),
+        # un tribunal que queda lejos: la reclamación se puede entregar en el juzgado del domicilio
+        (
+            "Somos de Chañaral y el Tribunal Ambiental nos queda lejos, ¿dónde entregamos la reclamación?",
+            "Ley 20.600, Art. 20",
+        ),
+        # obras chicas que se suman: la suma de lo no calificado puede ser un cambio de consideración
+        (
+            "Llevamos cinco modificaciones menores de la planta, cada una con su pertinencia. ¿Se suman en"
+            " algún momento?",
+            "DS 40, Art. 2, letra g)",
+        ),
+    ],
+)
+def test_el_habla_del_procedimiento_se_busca_con_las_palabras_de_la_ley(pregunta, cita):
+    assert citas(buscar_normativa(consulta=pregunta))[0] == cita
+
+
+def test_un_articulo_cuyo_plazo_del_tramite_preguntado_esta_en_otro_inciso_es_de_la_familia_plazo():
+    # «Admisión a trámite. El procedimiento … se iniciará con una verificación…»: los cinco días para
+    # admitir están en el segundo inciso
+    busqueda = buscar_normativa(
+        consulta="Subimos la Declaración hace dos días y no hay noticias: ¿cuánto puede tardar la admisión a"
+        " trámite?",
+        top_k=3,
+    )
+
+    admision = next(r for r in busqueda.resultados if r.cita == "DS 40, Art. 31")
+    assert admision.rasgos["familia"] == 1.0
+
+
 def test_una_pregunta_sobre_la_dia_no_trae_primero_el_articulo_paralelo_del_eia():
     # El reglamento repite el procedimiento para la Declaración y para el Estudio, con plazos distintos.
     busqueda = buscar_normativa(

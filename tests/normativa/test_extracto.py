@@ -3,7 +3,7 @@
 import pytest
 
 from normativa.busqueda.analisis import VACIO, analizar
-from normativa.busqueda.extracto import Consulta, elegir
+from normativa.busqueda.extracto import Consulta, anuncio_de_la_lista, elegir
 from normativa.busqueda.preguntas import lo_que_pregunta
 
 pytestmark = pytest.mark.django_db
@@ -39,3 +39,23 @@ def test_cada_pregunta_de_la_consulta_trae_su_oracion():
     assert ARTICULO[0] in extracto
     assert ARTICULO[3] in extracto
     assert ARTICULO[2] not in extracto  # el registro de los funcionarios no responde ninguna
+
+
+def test_un_punto_de_una_lista_que_no_es_el_primero_va_con_lo_que_la_anuncia():
+    definicion = [
+        "Ampliación relevante: la que cambia la escala del proyecto.",
+        "Se entenderá que una ampliación es relevante cuando:",
+        "Duplica la superficie intervenida por la faena;",
+        "Agrega un nuevo depósito de relaves que no ha sido evaluado;",
+        "Cambia la fuente de agua.",
+    ]
+    pregunta = "¿Un nuevo depósito de relaves no evaluado cuenta?"
+    textos = analizar([*definicion, pregunta])
+    idf = dict.fromkeys(textos[pregunta].raices, 1.0)
+    consulta = Consulta.de(idf=idf, texto=pregunta, preguntas=[pregunta], textos=textos, pide_plazo=False)
+
+    posiciones = elegir(definicion, textos, consulta, VACIO).posiciones
+
+    assert [definicion[i] for i in posiciones] == definicion[1:2] + definicion[3:4]
+    assert anuncio_de_la_lista(definicion, 4) == 1  # los puntos anteriores terminan en punto y coma
+    assert anuncio_de_la_lista(definicion, 1) is None  # la definición no es punto de una lista
