@@ -121,6 +121,13 @@ JERGA: dict[str, str] = {
     r"(rca|resolucion de calificacion)": "revocación de la resolución de calificación ambiental",
     r"(vence|vencer|expira|expirar|pierde vigencia|perder vigencia)\w*( \w+){0,3} (la |nuestra )?"
     r"(rca|resolucion)": "caducidad de la resolución de calificación ambiental",
+    # Que otro revise de oficio lo que resolvió la autoridad es la consulta: la resolución que aplica una
+    # clausura o revoca la RCA «deberá siempre ser elevada en consulta al Tribunal Ambiental» (Ley 20.417,
+    # Art. 57).
+    r"(la|lo|las|los) revisa\w* (alguien|algun|otro|otra|un tribunal|el tribunal)|revision obligatoria"
+    r"|pasa\w* (por|al) (el )?tribunal( ambiental)? (igual|de todas formas|siempre|obligatoriamente)": (
+        "elevada en consulta al Tribunal Ambiental"
+    ),
     # Alargar un plazo es, en la ley, ampliarlo («podrá … ampliar el plazo … hasta por treinta días
     # adicionales»); ninguna norma del corpus dice «alargar» o «estirar» un plazo («extender» sí: «la
     # extensión del plazo» que pide el proponente, DS 40, Art. 50).
@@ -168,7 +175,10 @@ JERGA: dict[str, str] = {
         " consideración, modificación de proyecto"
     ),
     # Lugares y aguas que la ley nombra por su valor, dichos como los dice un proyecto.
-    r"observatorios?( astronomicos?)?|telescopios?|cielos? oscuros?|contaminacion luminica": (
+    # La luz de noche de una faena es lo que afecta a la observación astronómica (Ley 19.300, Art. 11 d).
+    r"observatorios?( astronomicos?)?|telescopios?|cielos? oscuros?|contaminacion luminica"
+    r"|iluminacion (nocturna|artificial|exterior)|luminarias?|luces (nocturnas|artificiales|exteriores)"
+    r"|emision\w* (de luz|luminosas?)": (
         "áreas con valor para la observación astronómica con fines de investigación científica"
     ),
     r"aguas? (muy )?antiguas?|(acuiferos?|aguas?) sin recarga|no (se )?recarga\w*": "aguas fósiles",

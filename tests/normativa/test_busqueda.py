@@ -435,6 +435,17 @@ def test_el_habla_comun_de_la_fiscalizacion_se_busca_con_las_palabras_de_la_ley(
             " algún momento?",
             "DS 40, Art. 2, letra g)",
         ),
+        # la luz de noche de una faena afecta la observación astronómica (Art. 11 d)
+        (
+            "En la faena habrá iluminación nocturna intensa. ¿Eso puede hacernos ingresar por EIA?",
+            "Ley 19.300, Art. 11, letra d)",
+        ),
+        # que un tribunal revise de oficio una clausura de la Superintendencia es la consulta (Art. 57)
+        (
+            "La Superintendencia nos aplicó una clausura definitiva. ¿Esa resolución la revisa algún tribunal"
+            " aunque no reclamemos?",
+            "Ley 20.417, Art. 57",
+        ),
     ],
 )
 def test_el_habla_del_procedimiento_se_busca_con_las_palabras_de_la_ley(pregunta, cita):
