@@ -319,7 +319,7 @@ def _plazo_del_tramite(oraciones: list[str], tramites: frozenset[str]) -> bool:
 
 @functools.lru_cache(maxsize=50_000)
 def _tramites_con_plazo(oracion: str) -> frozenset[str]:
-    return tramites_de(oracion) if tiene_tiempo(sin_tildes(oracion)) else frozenset()
+    return tramites_de(oracion) if _tiene_tiempo(oracion) else frozenset()
 
 
 @functools.lru_cache(maxsize=50_000)
